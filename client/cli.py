@@ -1,0 +1,84 @@
+"""The ``tenpennies`` command. Subcommands grow with the project (serve, bot, tournament, replay...)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from tenpennies.engine import Game, HouseRules, RuleError
+from tenpennies.engine import events as ev
+from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
+from tenpennies.engine.cards import format_cards
+
+BOTS = {"greedy": lambda seed: GreedyBot(), "random": lambda seed: RandomBot(seed)}
+
+
+def _rules(args: argparse.Namespace) -> HouseRules:
+    knobs = {}
+    for item in args.rule or []:
+        name, _, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if value.lower() in ("on", "true", "yes"):
+            knobs[name] = True
+        elif value.lower() in ("off", "false", "no"):
+            knobs[name] = False
+        elif name == "rounds":
+            knobs[name] = tuple(int(r) for r in value.split(","))
+        elif value.lstrip("-").isdigit():
+            knobs[name] = int(value)
+        else:
+            knobs[name] = value
+    return HouseRules.from_dict(knobs)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A headless game between built-in bots, printed round by round."""
+    kinds = (args.bots.split(",") * args.seats)[: args.seats]
+    if any(k not in BOTS for k in kinds):
+        print(f"bots are {', '.join(BOTS)}", file=sys.stderr)
+        return 2
+    try:
+        rules = _rules(args)
+        game = Game(args.seats, rules, args.seed)
+    except RuleError as err:
+        print(f"cannot start that game: {err}", file=sys.stderr)
+        return 2
+    names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
+    bots = [BOTS[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
+    print(f"Ten Pennies: {args.seats} seats, preset {rules.preset}, seed {args.seed}")
+    round_ends: list[ev.RoundEnded] = []
+    play_game(game, bots, on_events=lambda events: round_ends.extend(
+        e for e in events if isinstance(e, ev.RoundEnded)))
+    for event in round_ends:
+        how = f"seat {event.out} went out" if event.out is not None else f"nobody out ({event.reason})"
+        print(f"round {event.round}: {how}; points {list(event.points)}; totals {list(event.scores)}; "
+              f"pot {event.pot}")
+        if args.verbose:
+            for seat, hand in enumerate(event.hands):
+                print(f"    {names[seat]} held {format_cards(hand) or '-'}")
+    for seat, player in enumerate(game.players):
+        mark = "  winner" if seat in game.winners else ""
+        print(f"{names[seat]:<20} score {player.score:>4}  buy pennies left {player.pennies:>2}  "
+              f"won {player.won:>3}  paid {player.paid:>3}{mark}")
+    print(f"{len(game.log)} commands")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tenpennies", description="Ten Pennies rummy")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a game (for now: built-in bots, headless)")
+    play.add_argument("--seats", type=int, default=4)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
+    play.add_argument("--rule", action="append", metavar="KNOB=VALUE",
+                      help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
+    play.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
+    play.set_defaults(run=cmd_play)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Bots that play from a seat's view alone, and a loop that plays a whole game with them.
+
+A bot is any object with ``choose(view: SeatView) -> Command``; it sees only what its seat may know
+and picks from ``view.legal``. The network bot SDK wraps the same interface.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable, Protocol, Sequence
+
+from .cards import Card
+from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
+                       PassBuy, TakeDiscard)
+from .events import Event
+from .game import Game, Phase, SeatView
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Command: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal commands listed for its seat."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Command:
+        return self.rng.choice(view.legal)
+
+
+class GreedyBot:
+    """Goes down as soon as it can, lays off everything it can, buys a card that completes or nearly
+    completes its contract, and discards its highest-point deadwood."""
+
+    def choose(self, view: SeatView) -> Command:
+        seat = view.seat
+        assert seat is not None, "a spectator does not play"
+        me = view.players[seat]
+        if view.phase is Phase.PICK_UP:
+            return TakeDiscard(seat) if self._wants(view, view.discard_top) else DeclineDiscard(seat)
+        if view.phase is Phase.BUY:
+            return Buy(seat) if (not me.down and self._completes(view, view.discard_top)) else PassBuy(seat)
+        if view.phase is Phase.DRAW:
+            return Draw(seat)
+        return self._meld_or_discard(view)
+
+    # --- pick up and buy ---
+
+    def _wants(self, view: SeatView, card: Card | None) -> bool:
+        if card is None:
+            return False
+        spec = view.spec
+        if card.rank in spec.wild_ranks:
+            return True
+        if view.players[view.seat].down:
+            return any(m.rank == card.rank and not self._suit_taken(view, m.cards, card) for m in view.table)
+        return any(c.rank == card.rank and not self._same_suit(view, c, card) for c in view.hand)
+
+    def _completes(self, view: SeatView, card: Card | None) -> bool:
+        """The card is wild, or joins two or more naturals of its rank already in hand."""
+        if card is None:
+            return False
+        if card.rank in view.spec.wild_ranks:
+            return True
+        suits = {c.suit for c in view.hand if c.rank == card.rank}
+        if view.rules.distinct_suits and card.suit is not None and card.suit in suits:
+            return False
+        return sum(1 for c in view.hand if c.rank == card.rank) >= 2
+
+    @staticmethod
+    def _same_suit(view: SeatView, a: Card, b: Card) -> bool:
+        return view.rules.distinct_suits and a.suit is not None and a.suit == b.suit
+
+    def _suit_taken(self, view: SeatView, cards: Sequence[Card], card: Card) -> bool:
+        return any(self._same_suit(view, c, card) for c in cards if c.rank not in view.spec.wild_ranks)
+
+    # --- meld phase ---
+
+    def _meld_or_discard(self, view: SeatView) -> Command:
+        contracts = [c for c in view.legal if isinstance(c, LayContract)]
+        if contracts:
+            return max(contracts, key=lambda c: (sum(x.points for s in c.sets for x in s),
+                                                 -sum(x.id for s in c.sets for x in s)))
+        new_sets = [c for c in view.legal if isinstance(c, LaySet)]
+        if new_sets:
+            return max(new_sets, key=lambda c: (sum(x.points for x in c.cards), -sum(x.id for x in c.cards)))
+        layoffs = [c for c in view.legal if isinstance(c, LayOff)]
+        if layoffs:
+            return max(layoffs, key=lambda c: (c.card.points, -c.card.id, -c.set_id))
+        # the best discard: naturals before wilds, lone ranks before pairs, high points first
+        wild_ranks = view.spec.wild_ranks
+        ranks = Counter(c.rank for c in view.hand if c.rank not in wild_ranks)
+        discards = [c for c in view.legal if isinstance(c, Discard)]
+        return max(discards, key=lambda c: (c.card.rank not in wild_ranks, -ranks.get(c.card.rank, 0),
+                                            c.card.points, -c.card.id))
+
+
+def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
+              on_events: Callable[[list[Event]], object] | None = None) -> Game:
+    """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events."""
+    for _ in range(max_commands):
+        if game.over:
+            return game
+        seat = game.to_act()[0]
+        events = game.apply(bots[seat].choose(game.view(seat)))
+        if on_events is not None:
+            on_events(events)
+    raise RuntimeError("the game did not end")

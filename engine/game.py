@@ -1,0 +1,618 @@
+"""The authoritative game state: who decides now, what each seat may do, and applying commands.
+
+Shape (after OpenSpiel): ``Game(seats, rules, seed)`` deals; ``to_act()`` names the seats whose decision
+it is; ``legal_commands(seat)`` lists what a seat may do; ``apply(command)`` either applies a legal
+command and returns its events, or raises ``RuleError`` naming the rule and leaves the game untouched;
+``view(seat)`` is what one seat may know. A game is fully defined by its seat count, house rules, seed
+and command log (``Game.replay``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Iterable, NamedTuple, Sequence
+
+from . import events as ev
+from .cards import Card, decks_for, shoe
+from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
+                       PassBuy, TakeDiscard, COMMAND_TYPES)
+from .melds import (TableSet, check_layoff, check_set, contract_candidates, set_candidates)
+from .rules import HouseRules, RoundSpec, RuleError
+
+
+class Phase(str, Enum):
+    PICK_UP = "pick_up"      # the player takes or declines the live discard (TP-4.2)
+    BUY = "buy"              # the declined card is offered to the other seats (TP-4.3)
+    DRAW = "draw"            # the player draws from the stock (TP-4.6)
+    MELD = "meld"            # the player melds, lays off, then discards (TP-4.8 to TP-4.15)
+    GAME_OVER = "game_over"  # TP-5.4
+
+
+class SeatState:
+    __slots__ = ("hand", "down", "pennies", "score", "paid", "won")
+
+    def __init__(self, pennies: int) -> None:
+        self.hand: list[Card] = []
+        self.down = False
+        self.pennies = pennies  # the buy stack (TP-5.3)
+        self.score = 0
+        self.paid = 0           # pennies paid into the pot for cards left in hand (TP-5.2)
+        self.won = 0            # pennies taken from the pot at the end (TP-5.4)
+
+
+class PlayerInfo(NamedTuple):
+    """What every seat may know about a seat."""
+    seat: int
+    hand_size: int
+    pennies: int
+    score: int
+    down: bool
+    paid: int
+    won: int
+
+
+@dataclass(slots=True)
+class SeatView:
+    """Everything one seat may know (``seat`` None: a spectator, with no hand and no commands)."""
+    seat: int | None
+    seats: int
+    rules: HouseRules
+    round: int
+    round_index: int
+    dealer: int
+    turn_seat: int
+    turn: int
+    phase: Phase
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    players: tuple[PlayerInfo, ...]
+    table: tuple[ev.Meld, ...]
+    discard_top: Card | None
+    discard_live: bool
+    pile_size: int
+    stock_size: int
+    pot: int
+    reshuffles_left: int
+    buy_offer: tuple[int, ...]  # seats the declined card is offered to, nearest first
+    legal: tuple[Command, ...]
+    spec: RoundSpec
+
+
+class Game:
+    def __init__(self, seats: int, rules: HouseRules | None = None, seed: int = 0) -> None:
+        rules = rules or HouseRules()
+        rules.validate(seats)
+        self.n = seats
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.log: list[Command] = []
+        self.players = [SeatState(rules.buy_pennies) for _ in range(seats)]
+        self.pot = 0
+        self.round_index = 0
+        self.spec: RoundSpec = rules.round(rules.rounds[0])
+        self.dealer = 0
+        self.turn_seat = 0
+        self.turn = 0
+        self.phase = Phase.PICK_UP
+        self.stock: list[Card] = []    # top is the end
+        self.pile: list[Card] = []     # top is the end
+        self.pile_live = False
+        self.buy_order: list[int] = []
+        self.buy_answers: dict[int, bool] = {}
+        self.reshuffles_used = 0
+        self.table: list[TableSet] = []
+        self._meld_cache: tuple[ev.Meld, ...] | None = None
+        self.winners: tuple[int, ...] = ()
+        self.opening_events: list[ev.Event] = [ev.GameStarted(seats, rules)]
+        self.dealer = self._choose_dealer(self.opening_events)
+        self._start_round(self.opening_events)
+
+    # --- who decides, and what they may do ---------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats whose decision the game waits for (several while a buy offer is open)."""
+        phase = self.phase
+        if phase is Phase.BUY:
+            waiting = []
+            for seat in self.buy_order:
+                answer = self.buy_answers.get(seat)
+                if answer is None:
+                    waiting.append(seat)
+                elif answer:
+                    break  # seats further round cannot beat this one (TP-4.7)
+            return tuple(waiting)
+        if phase is Phase.GAME_OVER:
+            return ()
+        return (self.turn_seat,)
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def round_number(self) -> int:
+        return self.spec.number
+
+    def legal_commands(self, seat: int) -> list[Command]:
+        """Every legal command for ``seat``; meld commands are the bounded canonical candidates
+        (see ``melds``), every other kind is listed in full."""
+        phase = self.phase
+        if phase is Phase.BUY:
+            return [Buy(seat), PassBuy(seat)] if seat in self.to_act() else []
+        if seat != self.turn_seat or phase is Phase.GAME_OVER:
+            return []
+        if phase is Phase.PICK_UP:
+            return [TakeDiscard(seat), DeclineDiscard(seat)]
+        if phase is Phase.DRAW:
+            return [Draw(seat)]
+        return self._meld_phase_commands(seat)
+
+    def _meld_phase_commands(self, seat: int) -> list[Command]:
+        player = self.players[seat]
+        hand = player.hand
+        spec, rules = self.spec, self.rules
+        keep = 1 if rules.discard_to_go_out else 0
+        commands: list[Command] = []
+        if not player.down:
+            for sets in contract_candidates(hand, spec, rules):
+                if len(hand) - sum(len(s) for s in sets) >= keep:
+                    commands.append(LayContract(seat, sets))
+        else:
+            for cards in set_candidates(hand, spec, rules, 3):
+                if len(hand) - len(cards) >= keep:
+                    commands.append(LaySet(seat, cards))
+            if len(hand) > keep:
+                wild_ranks = spec.wild_ranks
+                cap = spec.wild_cap if rules.wild_layoff_cap else None
+                distinct = rules.distinct_suits
+                for target in self.table:
+                    for card in hand:
+                        # check_layoff inlined: this loop is the hot path of bot play
+                        if card.rank in wild_ranks:
+                            if cap is not None and target.wilds >= cap:
+                                continue
+                        elif card.rank != target.rank or (
+                                distinct and card.suit is not None and card.suit in target.suits):
+                            continue
+                        commands.append(LayOff(seat, card, target.id))
+        commands.extend(Discard(seat, card) for card in hand)
+        return commands
+
+    def is_legal(self, command: Command) -> bool:
+        try:
+            self._check(command)
+        except RuleError:
+            return False
+        return True
+
+    # --- applying ----------------------------------------------------------------------------
+
+    def apply(self, command: Command) -> list[ev.Event]:
+        """Apply a legal command and return its events; raise RuleError (state untouched) if illegal."""
+        self._check(command)
+        events: list[ev.Event] = []
+        _APPLY[type(command)](self, command, events)
+        self.log.append(command)
+        return events
+
+    def _check(self, command: Command) -> None:
+        """Every check, no change. The appliers below may then assume the command is legal."""
+        if type(command) not in _APPLY:
+            raise RuleError("TP-4", f"not a command: {command!r}")
+        seat = command.seat
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise RuleError("TP-1.1", f"there is no seat {seat!r} at this table of {self.n}")
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            raise RuleError("TP-5.4", "the game is over")
+        kind = type(command)
+        if kind is Buy or kind is PassBuy:
+            if phase is not Phase.BUY:
+                raise RuleError("TP-4.3", "no card is being offered to buy now")
+            if seat not in self.buy_order:
+                if seat == self.turn_seat:
+                    raise RuleError("TP-4.3", "the player who declined the card cannot buy it")
+                raise RuleError("TP-4.3", f"seat {seat} has no buy penny left, so it is not offered the card")
+            if seat in self.buy_answers:
+                raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
+            if seat not in self.to_act():
+                raise RuleError("TP-4.7", f"a nearer seat already buys this card; seat {seat} cannot get it")
+            return
+        if seat != self.turn_seat:
+            raise RuleError("TP-4", f"it is seat {self.turn_seat}'s turn, not seat {seat}'s")
+        if kind is TakeDiscard or kind is DeclineDiscard:
+            if phase is not Phase.PICK_UP:
+                if phase is Phase.BUY or not self.pile_live:
+                    raise RuleError("TP-4.5", "the discard is no longer live: it was declined")
+                raise RuleError("TP-4.1", "the discard can be taken only at the start of the turn")
+            return
+        if kind is Draw:
+            if phase is Phase.PICK_UP:
+                raise RuleError("TP-4.6", "take or decline the live discard before drawing")
+            if phase is Phase.BUY:
+                raise RuleError("TP-4.6", "the player draws once the buy offer is settled")
+            if phase is Phase.MELD:
+                raise RuleError("TP-4", "the player has already picked up this turn")
+            return
+        # meld phase commands
+        if phase is not Phase.MELD:
+            raise RuleError("TP-4", "a turn is pick up, then meld, then discard: pick up first")
+        player = self.players[seat]
+        keep = 1 if self.rules.discard_to_go_out else 0
+        if kind is Discard:
+            self._check_in_hand(player, (command.card,))
+            return
+        if kind is LayContract:
+            if player.down:
+                raise RuleError("TP-4.12", "this seat is already down: lay further sets one at a time")
+            contract = self.spec.contract
+            sets = command.sets
+            if not isinstance(sets, tuple) or len(sets) != contract.sets:
+                raise RuleError("TP-4.11", f"the contract of round {self.spec.number} is {contract}: "
+                                           f"lay exactly {contract.sets} set(s) at once")
+            cards = [c for s in sets for c in s]
+            self._check_in_hand(player, cards)
+            for cards_of_set in sets:
+                if len(cards_of_set) < contract.size:
+                    raise RuleError("TP-4.11", f"the contract of round {self.spec.number} is {contract}: "
+                                               f"a set of {len(cards_of_set)} is too small")
+                check_set(cards_of_set, self.spec, self.rules)
+            if len(player.hand) - len(cards) < keep:
+                raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
+            return
+        if not player.down:
+            raise RuleError("TP-4.11", "no card may be laid down before the seat lays its whole contract")
+        if kind is LaySet:
+            self._check_in_hand(player, command.cards)
+            check_set(command.cards, self.spec, self.rules)
+            if len(player.hand) - len(command.cards) < keep:
+                raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
+            return
+        # LayOff
+        self._check_in_hand(player, (command.card,))
+        set_id = command.set_id
+        if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
+            raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
+        check_layoff(command.card, self.table[set_id], self.spec, self.rules)
+        if len(player.hand) - 1 < keep:
+            raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
+
+    @staticmethod
+    def _check_in_hand(player: SeatState, cards: Iterable[Card]) -> None:
+        seen: set[int] = set()
+        hand = player.hand
+        for card in cards:
+            if not isinstance(card, Card):
+                raise RuleError("TP-1.2", f"not a card: {card!r}")
+            if card.id in seen:
+                raise RuleError("TP-1.2", f"{card} is named twice; every card is one physical card")
+            seen.add(card.id)
+            if card not in hand:
+                raise RuleError("TP-4", f"{card} is not in this seat's hand")
+
+    def _take(self, command: TakeDiscard, events: list[ev.Event]) -> None:
+        card = self.pile.pop()
+        self.pile_live = False
+        self.players[command.seat].hand.append(card)
+        self.phase = Phase.MELD
+        events.append(ev.DiscardTaken(command.seat, card))
+
+    def _decline(self, command: DeclineDiscard, events: list[ev.Event]) -> None:
+        n, seat = self.n, command.seat
+        order = [(seat + i) % n for i in range(1, n)]
+        self.buy_order = [s for s in order if self.players[s].pennies > 0]
+        self.buy_answers = {}
+        events.append(ev.DiscardDeclined(seat, self.pile[-1], tuple(self.buy_order)))
+        self.phase = Phase.BUY
+        self._settle_buy(events)
+
+    def _answer(self, command: Buy | PassBuy, events: list[ev.Event]) -> None:
+        wants = type(command) is Buy
+        self.buy_answers[command.seat] = wants
+        events.append(ev.BuyAnswered(command.seat, wants))
+        self._settle_buy(events)
+
+    def _settle_buy(self, events: list[ev.Event]) -> None:
+        """TP-4.3/4.7: the nearest seat that wants the card gets it, once every nearer seat has passed."""
+        for seat in self.buy_order:
+            answer = self.buy_answers.get(seat)
+            if answer is None:
+                return  # still waiting for a nearer seat
+            if answer:
+                self._buy(seat, events)
+                break
+        else:
+            events.append(ev.CardDead(self.pile[-1]))
+        self.pile_live = False
+        self.buy_order = []
+        self.buy_answers = {}
+        self.phase = Phase.DRAW
+
+    def _buy(self, seat: int, events: list[ev.Event]) -> None:
+        player = self.players[seat]
+        player.pennies -= 1
+        self.pot += 1
+        card = self.pile.pop()
+        player.hand.append(card)
+        penalty: list[Card] = []
+        rebuilt: list[ev.Event] = []
+        for _ in range(self.rules.buy_penalty_cards):
+            drawn = self._from_stock(rebuilt)
+            if drawn is None:
+                break  # TP-4.19: a penalty card the stock cannot give is simply not taken
+            penalty.append(drawn)
+        player.hand.extend(penalty)
+        events.extend(rebuilt)
+        events.append(ev.CardBought(seat, card, len(penalty), player.pennies))
+        if penalty:
+            events.append(ev.CardsReceived(seat, tuple(penalty), "penalty"))
+
+    def _draw(self, command: Draw, events: list[ev.Event]) -> None:
+        card = self._from_stock(events)
+        if card is None:
+            self._end_round(None, "stock", events)  # TP-4.19
+            return
+        self.players[command.seat].hand.append(card)
+        self.phase = Phase.MELD
+        events.append(ev.StockDrawn(command.seat))
+        events.append(ev.CardsReceived(command.seat, (card,), "draw"))
+
+    def _from_stock(self, events: list[ev.Event]) -> Card | None:
+        """The top card of the stock, rebuilding the stock from the pile if it may (TP-4.18)."""
+        if not self.stock:
+            if self.reshuffles_used >= self.rules.reshuffles or len(self.pile) < 2:
+                return None
+            self.stock = self.pile[:-1]
+            self.pile = self.pile[-1:]
+            self.rng.shuffle(self.stock)
+            self.reshuffles_used += 1
+            events.append(ev.StockRebuilt(len(self.stock), self.rules.reshuffles - self.reshuffles_used))
+        return self.stock.pop()
+
+    def _lay_contract(self, command: LayContract, events: list[ev.Event]) -> None:
+        player = self.players[command.seat]
+        melds = tuple(self._new_set(command.seat, cards) for cards in command.sets)
+        player.down = True
+        events.append(ev.ContractLaid(command.seat, melds))
+        self._after_meld(command.seat, events)
+
+    def _lay_set(self, command: LaySet, events: list[ev.Event]) -> None:
+        events.append(ev.SetLaid(command.seat, self._new_set(command.seat, command.cards)))
+        self._after_meld(command.seat, events)
+
+    def _new_set(self, seat: int, cards: Sequence[Card]) -> ev.Meld:
+        rank = check_set(cards, self.spec, self.rules)
+        hand = self.players[seat].hand
+        for card in cards:
+            hand.remove(card)
+        table_set = TableSet(len(self.table), seat, cards, rank, self.spec.wild_ranks)
+        self.table.append(table_set)
+        self._meld_cache = None
+        return ev.Meld(table_set.id, seat, tuple(cards), rank)
+
+    def _lay_off(self, command: LayOff, events: list[ev.Event]) -> None:
+        card, target = command.card, self.table[command.set_id]
+        self.players[command.seat].hand.remove(card)
+        target.cards.append(card)
+        self._meld_cache = None
+        if card.rank in self.spec.wild_ranks:
+            target.wilds += 1
+        elif card.suit is not None:
+            target.suits.add(card.suit)
+        events.append(ev.LaidOff(command.seat, card, target.id))
+        self._after_meld(command.seat, events)
+
+    def _after_meld(self, seat: int, events: list[ev.Event]) -> None:
+        if not self.players[seat].hand:  # TP-4.16: out by melding every card
+            events.append(ev.WentOut(seat))
+            self._end_round(seat, "out", events)
+
+    def _discard(self, command: Discard, events: list[ev.Event]) -> None:
+        seat = command.seat
+        hand = self.players[seat].hand
+        hand.remove(command.card)
+        self.pile.append(command.card)
+        self.pile_live = True
+        events.append(ev.Discarded(seat, command.card))
+        if not hand:
+            events.append(ev.WentOut(seat))
+            self._end_round(seat, "out", events)
+            return
+        if self.turn >= self.rules.max_turns:
+            self._end_round(None, "max_turns", events)  # TP-4.20
+            return
+        self._start_turn((seat + 1) % self.n, events)
+
+    def _start_turn(self, seat: int, events: list[ev.Event]) -> None:
+        self.turn_seat = seat
+        self.turn += 1
+        self.phase = Phase.PICK_UP
+        events.append(ev.TurnStarted(seat, self.turn))
+
+    # --- rounds and the game -----------------------------------------------------------------
+
+    def _choose_dealer(self, events: list[ev.Event]) -> int:
+        """TP-2.3: every seat draws; the highest deals; ties draw again among themselves."""
+        cards = shoe(decks_for(self.n))
+        self.rng.shuffle(cards)
+        drawing = list(range(self.n))
+        tie_break = 0
+        while True:
+            if len(cards) < len(drawing):
+                cards = shoe(decks_for(self.n))
+                self.rng.shuffle(cards)
+            drawn = {seat: cards.pop() for seat in drawing}
+            for seat in drawing:
+                events.append(ev.DealerDraw(seat, drawn[seat], tie_break))
+            best = max(card.rank for card in drawn.values())
+            drawing = [seat for seat in drawing if drawn[seat].rank == best]
+            if len(drawing) == 1:
+                return drawing[0]
+            tie_break += 1
+
+    def _start_round(self, events: list[ev.Event]) -> None:
+        rules, n = self.rules, self.n
+        self.spec = rules.round(rules.rounds[self.round_index])
+        cards = shoe(decks_for(n))
+        self.rng.shuffle(cards)
+        for player in self.players:
+            player.hand = []
+            player.down = False
+        for k in range(n * rules.hand_size):  # TP-3.1: one at a time, starting left of the dealer
+            self.players[(self.dealer + 1 + k) % n].hand.append(cards.pop())
+        upcard = cards.pop()
+        self.pile = [upcard]
+        self.pile_live = True
+        self.stock = cards
+        self.table = []
+        self._meld_cache = None
+        self.reshuffles_used = 0
+        self.turn = 0
+        self.buy_order, self.buy_answers = [], {}
+        events.append(ev.RoundStarted(self.spec.number, self.dealer, rules.hand_size, len(self.stock)))
+        for seat, player in enumerate(self.players):
+            events.append(ev.CardsReceived(seat, tuple(player.hand), "deal"))
+        events.append(ev.UpcardTurned(upcard))
+        self._start_turn((self.dealer + 1) % n, events)  # TP-3.3
+
+    def _end_round(self, out: int | None, reason: str, events: list[ev.Event]) -> None:
+        """TP-5.1/5.2: every seat scores its hand and pays a penny a card into the pot."""
+        points = []
+        for player in self.players:
+            hand_points = sum(card.points for card in player.hand)
+            player.score += hand_points
+            player.paid += len(player.hand)
+            self.pot += len(player.hand)
+            points.append(hand_points)
+        events.append(ev.RoundEnded(self.spec.number, out, reason,
+                                    tuple(tuple(p.hand) for p in self.players), tuple(points),
+                                    tuple(p.score for p in self.players), self.pot))
+        if self.round_index + 1 < len(self.rules.rounds):
+            self.round_index += 1
+            self.dealer = (self.dealer + 1) % self.n  # TP-2.3: the deal passes left
+            self._start_round(events)
+        else:
+            self._end_game(events)
+
+    def _end_game(self, events: list[ev.Event]) -> None:
+        """TP-5.4: the lowest total wins the pot; tied winners share it, odd pennies one each from the
+        seat left of the last dealer."""
+        low = min(p.score for p in self.players)
+        winners = [s for s, p in enumerate(self.players) if p.score == low]
+        share, odd = divmod(self.pot, len(winners))
+        for seat in winners:
+            self.players[seat].won += share
+        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+        for seat in [s for s in order if s in winners][:odd]:
+            self.players[seat].won += 1
+        self.winners = tuple(winners)
+        self.phase = Phase.GAME_OVER
+        self.buy_order, self.buy_answers = [], {}
+        events.append(ev.GameEnded(tuple(p.score for p in self.players), self.winners,
+                                   tuple(p.won for p in self.players)))
+
+    # --- what a seat may know ----------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know; ``None`` is a spectator. Never another seat's cards nor the stock."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise RuleError("TP-1.1", f"there is no seat {seat} at this table")
+        return SeatView(
+            seat=seat, seats=self.n, rules=self.rules, round=self.spec.number,
+            round_index=self.round_index, dealer=self.dealer, turn_seat=self.turn_seat, turn=self.turn,
+            phase=self.phase, to_act=self.to_act(),
+            hand=tuple(self.players[seat].hand) if seat is not None else (),
+            players=tuple(PlayerInfo(s, len(p.hand), p.pennies, p.score, p.down, p.paid, p.won)
+                          for s, p in enumerate(self.players)),
+            table=self._melds(),
+            discard_top=self.pile[-1] if self.pile else None,
+            discard_live=self.pile_live and self.phase is not Phase.GAME_OVER,
+            pile_size=len(self.pile), stock_size=len(self.stock), pot=self.pot,
+            reshuffles_left=self.rules.reshuffles - self.reshuffles_used,
+            buy_offer=tuple(self.buy_order),
+            legal=tuple(self.legal_commands(seat)) if seat is not None else (),
+            spec=self.spec,
+        )
+
+    def _melds(self) -> tuple[ev.Meld, ...]:
+        """The table as everybody sees it, cached until a set is laid or grows."""
+        if self._meld_cache is None:
+            self._meld_cache = tuple(ev.Meld(t.id, t.owner, tuple(t.cards), t.rank) for t in self.table)
+        return self._meld_cache
+
+    # --- storage and replay ------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, seats: int, rules: HouseRules | None, seed: int,
+               log: Iterable[Command]) -> "Game":
+        game = cls(seats, rules, seed)
+        for command in log:
+            game.apply(command)
+        return game
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON-able data (it holds the stock and the seed: server-side only)."""
+        from .commands import format_command
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "seats": self.n, "rules": self.rules.to_dict(), "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "log": [format_command(c) for c in self.log],
+            "players": [{"hand": [c.id for c in p.hand], "down": p.down, "pennies": p.pennies,
+                         "score": p.score, "paid": p.paid, "won": p.won} for p in self.players],
+            "pot": self.pot, "round_index": self.round_index, "dealer": self.dealer,
+            "turn_seat": self.turn_seat, "turn": self.turn, "phase": self.phase.value,
+            "stock": [c.id for c in self.stock], "pile": [c.id for c in self.pile],
+            "pile_live": self.pile_live, "buy_order": list(self.buy_order),
+            "buy_answers": [[s, a] for s, a in self.buy_answers.items()],
+            "reshuffles_used": self.reshuffles_used,
+            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards], "rank": t.rank}
+                      for t in self.table],
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Game":
+        from .commands import parse_command
+        game = cls.__new__(cls)
+        game.n = data["seats"]
+        game.rules = HouseRules.from_dict(data["rules"])
+        game.seed = data["seed"]
+        game.rng = random.Random()
+        version, internal, gauss = data["rng"]
+        game.rng.setstate((version, tuple(internal), gauss))
+        game.log = [parse_command(line) for line in data["log"]]
+        game.players = []
+        for p in data["players"]:
+            player = SeatState(p["pennies"])
+            player.hand = [Card.from_id(i) for i in p["hand"]]
+            player.down, player.score, player.paid, player.won = p["down"], p["score"], p["paid"], p["won"]
+            game.players.append(player)
+        game.pot = data["pot"]
+        game.round_index = data["round_index"]
+        game.spec = game.rules.round(game.rules.rounds[game.round_index])
+        game.dealer, game.turn_seat, game.turn = data["dealer"], data["turn_seat"], data["turn"]
+        game.phase = Phase(data["phase"])
+        game.stock = [Card.from_id(i) for i in data["stock"]]
+        game.pile = [Card.from_id(i) for i in data["pile"]]
+        game.pile_live = data["pile_live"]
+        game.buy_order = list(data["buy_order"])
+        game.buy_answers = {s: a for s, a in data["buy_answers"]}
+        game.reshuffles_used = data["reshuffles_used"]
+        game.table = [TableSet(i, t["owner"], [Card.from_id(c) for c in t["cards"]], t["rank"],
+                               game.spec.wild_ranks) for i, t in enumerate(data["table"])]
+        game._meld_cache = None
+        game.winners = tuple(data["winners"])
+        game.opening_events = []
+        return game
+
+
+_APPLY = {
+    TakeDiscard: Game._take, DeclineDiscard: Game._decline, Buy: Game._answer, PassBuy: Game._answer,
+    Draw: Game._draw, LayContract: Game._lay_contract, LaySet: Game._lay_set, LayOff: Game._lay_off,
+    Discard: Game._discard,
+}
+assert set(_APPLY) == set(COMMAND_TYPES)

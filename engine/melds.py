@@ -1,0 +1,182 @@
+"""Sets: checking them (TP-4.8 to TP-4.13) and listing the ways a hand can lay them.
+
+Checking is complete: any set, contract or lay-off is judged here. Listing is bounded: it offers
+canonical candidates (for each rank, the lowest-numbered copy of each suit first, the fewest wilds a
+set needs, highest-point wilds first since every wild plays alike), never more than
+``MAX_CANDIDATES``, so a hand full of wild cards cannot blow it up. Anything else legal the player
+can still lay by naming the cards.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .cards import Card
+from .rules import HouseRules, RoundSpec, RuleError
+
+MAX_CANDIDATES = 48
+
+
+class TableSet:
+    """A set on the table during a round (mutable: lay-offs grow it)."""
+
+    __slots__ = ("id", "owner", "cards", "rank", "suits", "wilds")
+
+    def __init__(self, set_id: int, owner: int, cards: Sequence[Card], rank: int | None,
+                 wild_ranks: frozenset[int]) -> None:
+        self.id = set_id
+        self.owner = owner
+        self.cards = list(cards)
+        self.rank = rank
+        self.suits = {c.suit for c in cards if c.rank not in wild_ranks and c.suit is not None}
+        self.wilds = sum(1 for c in cards if c.rank in wild_ranks)
+
+
+def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int | None:
+    """Judge a set being laid down; return its rank (None for all-wild) or raise RuleError."""
+    if len(cards) < 3:
+        raise RuleError("TP-4.8", f"a set is 3 or more cards, not {len(cards)}")
+    wild_ranks = spec.wild_ranks
+    rank = None
+    suits: set[str] = set()
+    wilds = 0
+    for card in cards:
+        if card.rank in wild_ranks:
+            wilds += 1
+            continue
+        if rank is None:
+            rank = card.rank
+        elif card.rank != rank:
+            raise RuleError("TP-4.8", f"the natural cards of a set share one rank ({_cards(cards)})")
+        if rules.distinct_suits and card.suit is not None:
+            if card.suit in suits:
+                raise RuleError("TP-4.9", f"a set may not hold two naturals of one rank and suit "
+                                          f"({_cards(cards)})")
+            suits.add(card.suit)
+    if rank is None:
+        if not rules.all_wild_sets:
+            raise RuleError("TP-4.10", "sets of wild cards only are off at this table (all_wild_sets)")
+        return None
+    if wilds > spec.wild_cap:
+        raise RuleError("TP-4.10", f"a set is laid with at most {spec.wild_cap} wild card"
+                                   f"{'s' if spec.wild_cap > 1 else ''} in round {spec.number}, "
+                                   f"not {wilds}")
+    return rank
+
+
+def check_layoff(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> None:
+    """TP-4.13: may ``card`` go on ``target``? Raise RuleError if not."""
+    if card.rank in spec.wild_ranks:
+        if rules.wild_layoff_cap and target.wilds >= spec.wild_cap:
+            raise RuleError("TP-4.13", f"set {target.id} already holds the round's {spec.wild_cap} wild "
+                                       f"card(s) (wild_layoff_cap)")
+        return
+    if target.rank is None:
+        raise RuleError("TP-4.10", f"only wild cards can be laid off on the all-wild set {target.id}")
+    if card.rank != target.rank:
+        raise RuleError("TP-4.13", f"{card} is not of set {target.id}'s rank")
+    if rules.distinct_suits and card.suit is not None and card.suit in target.suits:
+        raise RuleError("TP-4.9", f"set {target.id} already holds a natural of {card}'s rank and suit")
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(c.text for c in cards)
+
+
+# --- listing candidates ---------------------------------------------------------------------------
+
+def _groups(hand: Iterable[Card], spec: RoundSpec) -> tuple[dict[int, list[Card]], list[Card]]:
+    """Naturals by rank (in id order) and wilds (highest points first)."""
+    naturals: dict[int, list[Card]] = {}
+    wilds: list[Card] = []
+    wild_ranks = spec.wild_ranks
+    for card in sorted(hand, key=_ID):
+        if card.rank in wild_ranks:
+            wilds.append(card)
+        else:
+            group = naturals.get(card.rank)
+            if group is None:
+                naturals[card.rank] = [card]
+            else:
+                group.append(card)
+    wilds.sort(key=_MINUS_POINTS)
+    return naturals, wilds
+
+
+def _ID(card: Card) -> int:
+    return card.id
+
+
+def _MINUS_POINTS(card: Card) -> int:
+    return -card.points
+
+
+def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
+    """Naturals that may stand together in one set: under TP-4.9 the first copy of each suit."""
+    if not rules.distinct_suits or len(naturals) < 2:
+        return naturals
+    seen: set[str] = set()
+    usable = []
+    for card in naturals:
+        if card.suit is None or card.suit not in seen:
+            usable.append(card)
+            if card.suit is not None:
+                seen.add(card.suit)
+    return usable
+
+
+def _grouped_set_candidates(naturals: dict[int, list[Card]], wilds: list[Card], spec: RoundSpec,
+                            rules: HouseRules, size: int, min_rank: int = 0) -> list[tuple[Card, ...]]:
+    cap = min(spec.wild_cap, len(wilds))
+    out: list[tuple[Card, ...]] = []
+    for rank in sorted(naturals):
+        group = naturals[rank]
+        if rank < min_rank or len(group) + cap < size:
+            continue
+        usable = _usable(group, rules)
+        for count in range(len(usable), 0, -1):
+            need = size - count if count < size else 0
+            if need > cap:
+                break
+            out.append(tuple(usable[:count]) + tuple(wilds[:need]))
+    if rules.all_wild_sets and len(wilds) >= size:
+        out.append(tuple(wilds[:size]))
+    return out
+
+
+def set_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
+                   size: int = 3) -> list[tuple[Card, ...]]:
+    """Sets of at least ``size`` (at least 3) cards the hand can lay: for each rank, from all its usable
+    naturals down to the fewest the wild cap allows, each with the fewest wilds it needs; and the
+    all-wild set."""
+    naturals, wilds = _groups(hand, spec)
+    return _grouped_set_candidates(naturals, wilds, spec, rules, max(size, 3))
+
+
+def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
+                        limit: int = MAX_CANDIDATES) -> list[tuple[tuple[Card, ...], ...]]:
+    """Ways to lay the round's whole contract (TP-4.11), at most ``limit``. Sets are chosen in rank
+    order (the all-wild set last), so each contract is found once."""
+    contract = spec.contract
+    naturals, wilds = _groups(hand, spec)
+    found: list[tuple[tuple[Card, ...], ...]] = []
+    seen: set[frozenset[int]] = set()
+
+    def extend(naturals: dict[int, list[Card]], wilds: list[Card], chosen: tuple, min_rank: int) -> None:
+        for candidate in _grouped_set_candidates(naturals, wilds, spec, rules, contract.size, min_rank):
+            if len(found) >= limit:
+                return
+            sets = chosen + (candidate,)
+            if len(sets) == contract.sets:
+                key = frozenset(c.id for s in sets for c in s)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(sets)
+                continue
+            used = set(candidate)
+            rank = next((c.rank for c in candidate if c.rank in naturals), 99)
+            rest = {r: ([c for c in g if c not in used] if r == rank else g) for r, g in naturals.items()}
+            extend(rest, [c for c in wilds if c not in used], sets, rank)
+
+    extend(naturals, wilds, (), 0)
+    return found

@@ -224,10 +224,12 @@ class Game:
         if seat != self.turn_seat:
             raise RuleError("TP-4", f"it is seat {self.turn_seat}'s turn, not seat {seat}'s")
         if kind is TakeDiscard or kind is DeclineDiscard:
-            if phase is not Phase.PICK_UP:
-                if phase is Phase.BUY or not self.pile_live:
-                    raise RuleError("TP-4.5", "the discard is no longer live: it was declined")
-                raise RuleError("TP-4.1", "the discard can be taken only at the start of the turn")
+            if phase is Phase.BUY:
+                raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
+            if phase is Phase.DRAW:
+                raise RuleError("TP-4.5", "the declined card is no longer live: draw from the stock")
+            if phase is Phase.MELD:
+                raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
             return
         if kind is Draw:
             if phase is Phase.PICK_UP:

@@ -9,6 +9,7 @@ can still lay by naming the cards.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable, Sequence
 
 from .cards import Card
@@ -112,7 +113,8 @@ def _MINUS_POINTS(card: Card) -> int:
 
 
 def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
-    """Naturals that may stand together in one set: under TP-4.9 the first copy of each suit."""
+    """Naturals that may stand together in one set: under TP-4.9 the first copy of each suit, the
+    suits with the most copies first, so that what is left can still make a second set of the rank."""
     if not rules.distinct_suits or len(naturals) < 2:
         return naturals
     seen: set[str] = set()
@@ -122,6 +124,9 @@ def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
             usable.append(card)
             if card.suit is not None:
                 seen.add(card.suit)
+    if len(usable) < len(naturals):
+        copies = Counter(c.suit for c in naturals)
+        usable.sort(key=lambda c: -copies[c.suit])
     return usable
 
 

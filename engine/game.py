@@ -178,7 +178,8 @@ class Game:
                                 distinct and card.suit is not None and card.suit in target.suits):
                             continue
                         commands.append(LayOff(seat, card, target.id))
-        commands.extend(Discard(seat, card) for card in hand)
+        discards = _DISCARDS[seat]
+        commands.extend(discards[card.id] for card in hand)
         return commands
 
     def is_legal(self, command: Command) -> bool:
@@ -611,6 +612,20 @@ class Game:
         game.opening_events = []
         return game
 
+
+class _Interned(dict):
+    """Discard commands are plain values: build each (seat, card) once, as the listing hot path asks."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, card_id: int) -> Discard:
+        command = self[card_id] = Discard(self.seat, Card.from_id(card_id))
+        return command
+
+
+_DISCARDS = [_Interned(seat) for seat in range(8)]
 
 _APPLY = {
     TakeDiscard: Game._take, DeclineDiscard: Game._decline, Buy: Game._answer, PassBuy: Game._answer,

@@ -4,21 +4,34 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test play bench clean
+PROTO := protos/tenpennies/v1/tenpennies.proto
+
+.PHONY: install protos test play serve bench clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(PROTO)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(MAKE) protos
 	touch $(STAMP)
+
+# The stubs are generated from the .proto, never edited; they are committed so that a checkout imports
+# without a build, and tests/test_protos.py fails if they drift from the .proto.
+protos:
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=protos --pyi_out=protos \
+		--grpc_python_out=protos --plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
+		--mypy_grpc_out=protos $(PROTO)
 
 test: install
 	$(BIN)/python -m pytest -q
 
 play: install
 	$(BIN)/tenpennies play
+
+serve: install
+	$(BIN)/tenpennies serve
 
 bench: install
 	$(BIN)/python bench/engine_bench.py

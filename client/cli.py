@@ -65,6 +65,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from tenpennies.server.app import Options, serve
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("--tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
+                              args.rate * 2)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tenpennies", description="Ten Pennies rummy")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +88,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
     play.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
     play.set_defaults(run=cmd_play)
+    serve = sub.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN")
+    serve.add_argument("--port", type=int, default=50051)
+    serve.add_argument("--db", default="tenpennies.db", help="the SQLite file that keeps every game")
+    serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS")
+    serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
+    serve.set_defaults(run=cmd_serve)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -1,0 +1,788 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SUIT_UNSPECIFIED: _ClassVar[Suit]
+    SUIT_CLUBS: _ClassVar[Suit]
+    SUIT_DIAMONDS: _ClassVar[Suit]
+    SUIT_HEARTS: _ClassVar[Suit]
+    SUIT_SPADES: _ClassVar[Suit]
+
+class Preset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PRESET_UNSPECIFIED: _ClassVar[Preset]
+    PRESET_STANDARD: _ClassVar[Preset]
+    PRESET_DEUCES: _ClassVar[Preset]
+
+class TableStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TABLE_STATUS_UNSPECIFIED: _ClassVar[TableStatus]
+    TABLE_STATUS_WAITING: _ClassVar[TableStatus]
+    TABLE_STATUS_PLAYING: _ClassVar[TableStatus]
+    TABLE_STATUS_FINISHED: _ClassVar[TableStatus]
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    SEAT_KIND_EMPTY: _ClassVar[SeatKind]
+    SEAT_KIND_PLAYER: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
+
+class BotStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_STRATEGY_UNSPECIFIED: _ClassVar[BotStrategy]
+    BOT_STRATEGY_GREEDY: _ClassVar[BotStrategy]
+    BOT_STRATEGY_RANDOM: _ClassVar[BotStrategy]
+
+class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PHASE_UNSPECIFIED: _ClassVar[Phase]
+    PHASE_PICK_UP: _ClassVar[Phase]
+    PHASE_BUY: _ClassVar[Phase]
+    PHASE_DRAW: _ClassVar[Phase]
+    PHASE_MELD: _ClassVar[Phase]
+    PHASE_GAME_OVER: _ClassVar[Phase]
+
+class ReceivedReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RECEIVED_REASON_UNSPECIFIED: _ClassVar[ReceivedReason]
+    RECEIVED_REASON_DEAL: _ClassVar[ReceivedReason]
+    RECEIVED_REASON_DRAW: _ClassVar[ReceivedReason]
+    RECEIVED_REASON_PENALTY: _ClassVar[ReceivedReason]
+
+class RoundEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROUND_END_REASON_UNSPECIFIED: _ClassVar[RoundEndReason]
+    ROUND_END_REASON_OUT: _ClassVar[RoundEndReason]
+    ROUND_END_REASON_STOCK: _ClassVar[RoundEndReason]
+    ROUND_END_REASON_MAX_TURNS: _ClassVar[RoundEndReason]
+SUIT_UNSPECIFIED: Suit
+SUIT_CLUBS: Suit
+SUIT_DIAMONDS: Suit
+SUIT_HEARTS: Suit
+SUIT_SPADES: Suit
+PRESET_UNSPECIFIED: Preset
+PRESET_STANDARD: Preset
+PRESET_DEUCES: Preset
+TABLE_STATUS_UNSPECIFIED: TableStatus
+TABLE_STATUS_WAITING: TableStatus
+TABLE_STATUS_PLAYING: TableStatus
+TABLE_STATUS_FINISHED: TableStatus
+SEAT_KIND_UNSPECIFIED: SeatKind
+SEAT_KIND_EMPTY: SeatKind
+SEAT_KIND_PLAYER: SeatKind
+SEAT_KIND_BOT: SeatKind
+BOT_STRATEGY_UNSPECIFIED: BotStrategy
+BOT_STRATEGY_GREEDY: BotStrategy
+BOT_STRATEGY_RANDOM: BotStrategy
+PHASE_UNSPECIFIED: Phase
+PHASE_PICK_UP: Phase
+PHASE_BUY: Phase
+PHASE_DRAW: Phase
+PHASE_MELD: Phase
+PHASE_GAME_OVER: Phase
+RECEIVED_REASON_UNSPECIFIED: ReceivedReason
+RECEIVED_REASON_DEAL: ReceivedReason
+RECEIVED_REASON_DRAW: ReceivedReason
+RECEIVED_REASON_PENALTY: ReceivedReason
+ROUND_END_REASON_UNSPECIFIED: RoundEndReason
+ROUND_END_REASON_OUT: RoundEndReason
+ROUND_END_REASON_STOCK: RoundEndReason
+ROUND_END_REASON_MAX_TURNS: RoundEndReason
+
+class Card(_message.Message):
+    __slots__ = ("id", "text", "rank", "suit")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    SUIT_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    text: str
+    rank: int
+    suit: Suit
+    def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ..., rank: _Optional[int] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
+
+class HouseRules(_message.Message):
+    __slots__ = ("preset", "distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size", "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns", "rounds")
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_SUITS_FIELD_NUMBER: _ClassVar[int]
+    ALL_WILD_SETS_FIELD_NUMBER: _ClassVar[int]
+    WILD_LAYOFF_CAP_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_TO_GO_OUT_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    BUY_PENNIES_FIELD_NUMBER: _ClassVar[int]
+    BUY_PENALTY_CARDS_FIELD_NUMBER: _ClassVar[int]
+    RESHUFFLES_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    preset: Preset
+    distinct_suits: bool
+    all_wild_sets: bool
+    wild_layoff_cap: bool
+    discard_to_go_out: bool
+    hand_size: int
+    buy_pennies: int
+    buy_penalty_cards: int
+    reshuffles: int
+    max_turns: int
+    rounds: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, preset: _Optional[_Union[Preset, str]] = ..., distinct_suits: _Optional[bool] = ..., all_wild_sets: _Optional[bool] = ..., wild_layoff_cap: _Optional[bool] = ..., discard_to_go_out: _Optional[bool] = ..., hand_size: _Optional[int] = ..., buy_pennies: _Optional[int] = ..., buy_penalty_cards: _Optional[int] = ..., reshuffles: _Optional[int] = ..., max_turns: _Optional[int] = ..., rounds: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class TableSettings(_message.Message):
+    __slots__ = ("decision_seconds", "takeover_seconds")
+    DECISION_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TAKEOVER_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    decision_seconds: int
+    takeover_seconds: int
+    def __init__(self, decision_seconds: _Optional[int] = ..., takeover_seconds: _Optional[int] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "kind", "name", "connected", "bot_playing")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    BOT_PLAYING_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: SeatKind
+    name: str
+    connected: bool
+    bot_playing: bool
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_playing: _Optional[bool] = ...) -> None: ...
+
+class TableInfo(_message.Message):
+    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_INFO_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    name: str
+    seats: int
+    status: TableStatus
+    rules: HouseRules
+    settings: TableSettings
+    seat_info: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    last_sequence: int
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ...) -> None: ...
+
+class Command(_message.Message):
+    __slots__ = ("take_discard", "decline_discard", "buy", "pass_buy", "draw", "lay_contract", "lay_set", "lay_off", "discard")
+    TAKE_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    DECLINE_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    BUY_FIELD_NUMBER: _ClassVar[int]
+    PASS_BUY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    LAY_CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    LAY_SET_FIELD_NUMBER: _ClassVar[int]
+    LAY_OFF_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    take_discard: TakeDiscard
+    decline_discard: DeclineDiscard
+    buy: Buy
+    pass_buy: PassBuy
+    draw: Draw
+    lay_contract: LayContract
+    lay_set: LaySet
+    lay_off: LayOff
+    discard: Discard
+    def __init__(self, take_discard: _Optional[_Union[TakeDiscard, _Mapping]] = ..., decline_discard: _Optional[_Union[DeclineDiscard, _Mapping]] = ..., buy: _Optional[_Union[Buy, _Mapping]] = ..., pass_buy: _Optional[_Union[PassBuy, _Mapping]] = ..., draw: _Optional[_Union[Draw, _Mapping]] = ..., lay_contract: _Optional[_Union[LayContract, _Mapping]] = ..., lay_set: _Optional[_Union[LaySet, _Mapping]] = ..., lay_off: _Optional[_Union[LayOff, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ...) -> None: ...
+
+class TakeDiscard(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class DeclineDiscard(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Buy(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class PassBuy(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Draw(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class CardSet(_message.Message):
+    __slots__ = ("card_ids",)
+    CARD_IDS_FIELD_NUMBER: _ClassVar[int]
+    card_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class LayContract(_message.Message):
+    __slots__ = ("sets",)
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    sets: _containers.RepeatedCompositeFieldContainer[CardSet]
+    def __init__(self, sets: _Optional[_Iterable[_Union[CardSet, _Mapping]]] = ...) -> None: ...
+
+class LaySet(_message.Message):
+    __slots__ = ("card_ids",)
+    CARD_IDS_FIELD_NUMBER: _ClassVar[int]
+    card_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class LayOff(_message.Message):
+    __slots__ = ("card_id", "set_id")
+    CARD_ID_FIELD_NUMBER: _ClassVar[int]
+    SET_ID_FIELD_NUMBER: _ClassVar[int]
+    card_id: int
+    set_id: int
+    def __init__(self, card_id: _Optional[int] = ..., set_id: _Optional[int] = ...) -> None: ...
+
+class Discard(_message.Message):
+    __slots__ = ("card_id",)
+    CARD_ID_FIELD_NUMBER: _ClassVar[int]
+    card_id: int
+    def __init__(self, card_id: _Optional[int] = ...) -> None: ...
+
+class Contract(_message.Message):
+    __slots__ = ("sets", "size")
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    sets: int
+    size: int
+    def __init__(self, sets: _Optional[int] = ..., size: _Optional[int] = ...) -> None: ...
+
+class Player(_message.Message):
+    __slots__ = ("seat", "hand_size", "pennies", "score", "down", "paid", "won")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PENNIES_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    DOWN_FIELD_NUMBER: _ClassVar[int]
+    PAID_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    hand_size: int
+    pennies: int
+    score: int
+    down: bool
+    paid: int
+    won: int
+    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., pennies: _Optional[int] = ..., score: _Optional[int] = ..., down: _Optional[bool] = ..., paid: _Optional[int] = ..., won: _Optional[int] = ...) -> None: ...
+
+class Meld(_message.Message):
+    __slots__ = ("set_id", "owner", "cards", "rank")
+    SET_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    set_id: int
+    owner: int
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    rank: int
+    def __init__(self, set_id: _Optional[int] = ..., owner: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., rank: _Optional[int] = ...) -> None: ...
+
+class GameView(_message.Message):
+    __slots__ = ("seat", "round", "contract", "wild_ranks", "wild_cap", "dealer", "turn_seat", "turn", "phase", "to_act", "hand", "players", "table", "discard_top", "discard_live", "pile_size", "stock_size", "pot", "reshuffles_left", "buy_offer", "legal_commands", "winners")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    WILD_RANKS_FIELD_NUMBER: _ClassVar[int]
+    WILD_CAP_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    TURN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_TOP_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_LIVE_FIELD_NUMBER: _ClassVar[int]
+    PILE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    RESHUFFLES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    BUY_OFFER_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    round: int
+    contract: Contract
+    wild_ranks: _containers.RepeatedScalarFieldContainer[int]
+    wild_cap: int
+    dealer: int
+    turn_seat: int
+    turn: int
+    phase: Phase
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    table: _containers.RepeatedCompositeFieldContainer[Meld]
+    discard_top: Card
+    discard_live: bool
+    pile_size: int
+    stock_size: int
+    pot: int
+    reshuffles_left: int
+    buy_offer: _containers.RepeatedScalarFieldContainer[int]
+    legal_commands: _containers.RepeatedCompositeFieldContainer[Command]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., wild_ranks: _Optional[_Iterable[int]] = ..., wild_cap: _Optional[int] = ..., dealer: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., table: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discard_top: _Optional[_Union[Card, _Mapping]] = ..., discard_live: _Optional[bool] = ..., pile_size: _Optional[int] = ..., stock_size: _Optional[int] = ..., pot: _Optional[int] = ..., reshuffles_left: _Optional[int] = ..., buy_offer: _Optional[_Iterable[int]] = ..., legal_commands: _Optional[_Iterable[_Union[Command, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Snapshot(_message.Message):
+    __slots__ = ("table", "game", "sequence", "decision_deadline_ms")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    table: TableInfo
+    game: GameView
+    sequence: int
+    decision_deadline_ms: int
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., game: _Optional[_Union[GameView, _Mapping]] = ..., sequence: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ...) -> None: ...
+
+class GameStarted(_message.Message):
+    __slots__ = ("seats", "rules")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    seats: int
+    rules: HouseRules
+    def __init__(self, seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ...) -> None: ...
+
+class DealerDraw(_message.Message):
+    __slots__ = ("seat", "card", "tie_break")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    tie_break: int
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., tie_break: _Optional[int] = ...) -> None: ...
+
+class RoundStarted(_message.Message):
+    __slots__ = ("round", "dealer", "hand_size", "stock_size", "contract", "wild_ranks", "wild_cap")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    WILD_RANKS_FIELD_NUMBER: _ClassVar[int]
+    WILD_CAP_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    dealer: int
+    hand_size: int
+    stock_size: int
+    contract: Contract
+    wild_ranks: _containers.RepeatedScalarFieldContainer[int]
+    wild_cap: int
+    def __init__(self, round: _Optional[int] = ..., dealer: _Optional[int] = ..., hand_size: _Optional[int] = ..., stock_size: _Optional[int] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., wild_ranks: _Optional[_Iterable[int]] = ..., wild_cap: _Optional[int] = ...) -> None: ...
+
+class CardsReceived(_message.Message):
+    __slots__ = ("seat", "cards", "reason")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    reason: ReceivedReason
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., reason: _Optional[_Union[ReceivedReason, str]] = ...) -> None: ...
+
+class UpcardTurned(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: Card
+    def __init__(self, card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...
+
+class TurnStarted(_message.Message):
+    __slots__ = ("seat", "turn")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    turn: int
+    def __init__(self, seat: _Optional[int] = ..., turn: _Optional[int] = ...) -> None: ...
+
+class DiscardTaken(_message.Message):
+    __slots__ = ("seat", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...
+
+class DiscardDeclined(_message.Message):
+    __slots__ = ("seat", "card", "offered_to")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    OFFERED_TO_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    offered_to: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., offered_to: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class BuyAnswered(_message.Message):
+    __slots__ = ("seat", "buy")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BUY_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    buy: bool
+    def __init__(self, seat: _Optional[int] = ..., buy: _Optional[bool] = ...) -> None: ...
+
+class CardBought(_message.Message):
+    __slots__ = ("seat", "card", "penalty_cards", "pennies_left")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PENALTY_CARDS_FIELD_NUMBER: _ClassVar[int]
+    PENNIES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    penalty_cards: int
+    pennies_left: int
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., penalty_cards: _Optional[int] = ..., pennies_left: _Optional[int] = ...) -> None: ...
+
+class CardDead(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: Card
+    def __init__(self, card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...
+
+class StockDrawn(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class StockRebuilt(_message.Message):
+    __slots__ = ("size", "reshuffles_left")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    RESHUFFLES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    reshuffles_left: int
+    def __init__(self, size: _Optional[int] = ..., reshuffles_left: _Optional[int] = ...) -> None: ...
+
+class ContractLaid(_message.Message):
+    __slots__ = ("seat", "melds")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    melds: _containers.RepeatedCompositeFieldContainer[Meld]
+    def __init__(self, seat: _Optional[int] = ..., melds: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ...) -> None: ...
+
+class SetLaid(_message.Message):
+    __slots__ = ("seat", "meld")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MELD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    meld: Meld
+    def __init__(self, seat: _Optional[int] = ..., meld: _Optional[_Union[Meld, _Mapping]] = ...) -> None: ...
+
+class LaidOff(_message.Message):
+    __slots__ = ("seat", "card", "set_id")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    SET_ID_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    set_id: int
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., set_id: _Optional[int] = ...) -> None: ...
+
+class Discarded(_message.Message):
+    __slots__ = ("seat", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...
+
+class WentOut(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class Hand(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class RoundEnded(_message.Message):
+    __slots__ = ("round", "out", "reason", "hands", "points", "scores", "pot")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    OUT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    out: int
+    reason: RoundEndReason
+    hands: _containers.RepeatedCompositeFieldContainer[Hand]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    pot: int
+    def __init__(self, round: _Optional[int] = ..., out: _Optional[int] = ..., reason: _Optional[_Union[RoundEndReason, str]] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., points: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ...) -> None: ...
+
+class GameEnded(_message.Message):
+    __slots__ = ("scores", "winners", "shares")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    shares: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SeatChanged(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: SeatInfo
+    def __init__(self, seat: _Optional[_Union[SeatInfo, _Mapping]] = ...) -> None: ...
+
+class ChatPosted(_message.Message):
+    __slots__ = ("seat", "name", "text")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    text: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class TimerExpired(_message.Message):
+    __slots__ = ("seat", "command")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    command: Command
+    def __init__(self, seat: _Optional[int] = ..., command: _Optional[_Union[Command, _Mapping]] = ...) -> None: ...
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("seat", "legal_commands", "deadline_ms")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    legal_commands: _containers.RepeatedCompositeFieldContainer[Command]
+    deadline_ms: int
+    def __init__(self, seat: _Optional[int] = ..., legal_commands: _Optional[_Iterable[_Union[Command, _Mapping]]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("sequence", "time_ms", "game_started", "dealer_draw", "round_started", "cards_received", "upcard_turned", "turn_started", "discard_taken", "discard_declined", "buy_answered", "card_bought", "card_dead", "stock_drawn", "stock_rebuilt", "contract_laid", "set_laid", "laid_off", "discarded", "went_out", "round_ended", "game_ended", "seat_changed", "chat_posted", "timer_expired", "decision_request")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    DEALER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
+    CARDS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_TURNED_FIELD_NUMBER: _ClassVar[int]
+    TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_DECLINED_FIELD_NUMBER: _ClassVar[int]
+    BUY_ANSWERED_FIELD_NUMBER: _ClassVar[int]
+    CARD_BOUGHT_FIELD_NUMBER: _ClassVar[int]
+    CARD_DEAD_FIELD_NUMBER: _ClassVar[int]
+    STOCK_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    STOCK_REBUILT_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_LAID_FIELD_NUMBER: _ClassVar[int]
+    SET_LAID_FIELD_NUMBER: _ClassVar[int]
+    LAID_OFF_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    WENT_OUT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CHAT_POSTED_FIELD_NUMBER: _ClassVar[int]
+    TIMER_EXPIRED_FIELD_NUMBER: _ClassVar[int]
+    DECISION_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    time_ms: int
+    game_started: GameStarted
+    dealer_draw: DealerDraw
+    round_started: RoundStarted
+    cards_received: CardsReceived
+    upcard_turned: UpcardTurned
+    turn_started: TurnStarted
+    discard_taken: DiscardTaken
+    discard_declined: DiscardDeclined
+    buy_answered: BuyAnswered
+    card_bought: CardBought
+    card_dead: CardDead
+    stock_drawn: StockDrawn
+    stock_rebuilt: StockRebuilt
+    contract_laid: ContractLaid
+    set_laid: SetLaid
+    laid_off: LaidOff
+    discarded: Discarded
+    went_out: WentOut
+    round_ended: RoundEnded
+    game_ended: GameEnded
+    seat_changed: SeatChanged
+    chat_posted: ChatPosted
+    timer_expired: TimerExpired
+    decision_request: DecisionRequest
+    def __init__(self, sequence: _Optional[int] = ..., time_ms: _Optional[int] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., dealer_draw: _Optional[_Union[DealerDraw, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., cards_received: _Optional[_Union[CardsReceived, _Mapping]] = ..., upcard_turned: _Optional[_Union[UpcardTurned, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., discard_taken: _Optional[_Union[DiscardTaken, _Mapping]] = ..., discard_declined: _Optional[_Union[DiscardDeclined, _Mapping]] = ..., buy_answered: _Optional[_Union[BuyAnswered, _Mapping]] = ..., card_bought: _Optional[_Union[CardBought, _Mapping]] = ..., card_dead: _Optional[_Union[CardDead, _Mapping]] = ..., stock_drawn: _Optional[_Union[StockDrawn, _Mapping]] = ..., stock_rebuilt: _Optional[_Union[StockRebuilt, _Mapping]] = ..., contract_laid: _Optional[_Union[ContractLaid, _Mapping]] = ..., set_laid: _Optional[_Union[SetLaid, _Mapping]] = ..., laid_off: _Optional[_Union[LaidOff, _Mapping]] = ..., discarded: _Optional[_Union[Discarded, _Mapping]] = ..., went_out: _Optional[_Union[WentOut, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., seat_changed: _Optional[_Union[SeatChanged, _Mapping]] = ..., chat_posted: _Optional[_Union[ChatPosted, _Mapping]] = ..., timer_expired: _Optional[_Union[TimerExpired, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ...) -> None: ...
+
+class CreateTableRequest(_message.Message):
+    __slots__ = ("name", "seats", "rules", "settings", "seed")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seats: int
+    rules: HouseRules
+    settings: TableSettings
+    seed: int
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class CreateTableResponse(_message.Message):
+    __slots__ = ("table",)
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table: TableInfo
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
+
+class ListTablesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListTablesResponse(_message.Message):
+    __slots__ = ("tables",)
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[TableInfo]
+    def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
+
+class JoinTableRequest(_message.Message):
+    __slots__ = ("table_id", "name", "seat")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    name: str
+    seat: int
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinTableResponse(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class LeaveTableRequest(_message.Message):
+    __slots__ = ("table_id", "token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class LeaveTableResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class AddBotRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "strategy")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    strategy: BotStrategy
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., strategy: _Optional[_Union[BotStrategy, str]] = ...) -> None: ...
+
+class AddBotResponse(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class StartGameRequest(_message.Message):
+    __slots__ = ("table_id", "token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class StartGameResponse(_message.Message):
+    __slots__ = ("table",)
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table: TableInfo
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
+
+class SubscribeRequest(_message.Message):
+    __slots__ = ("table_id", "token", "from_sequence")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    from_sequence: int
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., from_sequence: _Optional[int] = ...) -> None: ...
+
+class SubscribeResponse(_message.Message):
+    __slots__ = ("snapshot", "event")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    snapshot: Snapshot
+    event: Event
+    def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+
+class SendCommandRequest(_message.Message):
+    __slots__ = ("table_id", "token", "command")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    command: Command
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., command: _Optional[_Union[Command, _Mapping]] = ...) -> None: ...
+
+class SendCommandResponse(_message.Message):
+    __slots__ = ("sequence",)
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    def __init__(self, sequence: _Optional[int] = ...) -> None: ...
+
+class GetSnapshotRequest(_message.Message):
+    __slots__ = ("table_id", "token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetSnapshotResponse(_message.Message):
+    __slots__ = ("snapshot",)
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    snapshot: Snapshot
+    def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ...) -> None: ...
+
+class SendChatRequest(_message.Message):
+    __slots__ = ("table_id", "token", "text", "name")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    text: str
+    name: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., text: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class SendChatResponse(_message.Message):
+    __slots__ = ("sequence",)
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    def __init__(self, sequence: _Optional[int] = ...) -> None: ...

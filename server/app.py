@@ -1,0 +1,87 @@
+"""Build and run the server: the game service, health checking, reflection, limits and optional TLS."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+
+from .service import RateLimiter, RejectMalformed, TenPenniesServicer
+from .store import Store
+from .table import Lobby
+
+SERVICE = pb.DESCRIPTOR.services_by_name["TenPenniesService"].full_name
+MAX_MESSAGE = 64 * 1024  # no legal request comes near it
+
+
+@dataclass
+class Options:
+    host: str = "127.0.0.1"
+    port: int = 50051
+    db: str = "tenpennies.db"
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    rate: float = 1000.0  # requests a second per connection, sustained
+    burst: float = 2000.0
+
+
+class Server:
+    """A running server; ``port`` is the one bound (useful with port 0)."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.store = Store(options.db)
+        self.lobby = Lobby(self.store)
+        self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE),
+            ("grpc.keepalive_time_ms", 20_000),
+            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ])
+        self.port = 0
+
+    async def start(self) -> None:
+        await self.lobby.load()
+        pb_grpc.add_TenPenniesServiceServicer_to_server(
+            TenPenniesServicer(self.lobby, RateLimiter(self.options.rate, self.options.burst)), self.grpc)
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
+        reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
+        address = f"{self.options.host}:{self.options.port}"
+        if self.options.tls_cert:
+            credentials = grpc.ssl_server_credentials(
+                [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
+            self.port = self.grpc.add_secure_port(address, credentials)
+        else:
+            self.port = self.grpc.add_insecure_port(address)
+        await self.grpc.start()
+        await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+
+    async def stop(self, grace: float = 2.0) -> None:
+        self.lobby.close()
+        await self.grpc.stop(grace)
+        self.store.close()
+
+
+async def serve(options: Options) -> None:
+    """Run until Ctrl-C or SIGTERM, then stop gracefully."""
+    server = Server(options)
+    await server.start()
+    scheme = "TLS" if options.tls_cert else "plaintext"
+    print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
+          f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("shutting down", flush=True)
+    await server.stop()

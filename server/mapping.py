@@ -1,0 +1,208 @@
+"""The one place that maps engine values to protobuf messages and back. No rules here, no I/O."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from tenpennies.engine import (Buy, Card, Command, DeclineDiscard, Discard, Draw, HouseRules, LayContract,
+                               LayOff, LaySet, PassBuy, SeatView, TakeDiscard)
+from tenpennies.engine import events as ev
+from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
+from tenpennies.engine.game import Phase
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+_SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
+          "S": pb.SUIT_SPADES}
+_PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
+_PRESET_NAMES = {v: k for k, v in _PRESETS.items()}
+_PHASES = {Phase.PICK_UP: pb.PHASE_PICK_UP, Phase.BUY: pb.PHASE_BUY, Phase.DRAW: pb.PHASE_DRAW,
+           Phase.MELD: pb.PHASE_MELD, Phase.GAME_OVER: pb.PHASE_GAME_OVER}
+_RECEIVED = {"deal": pb.RECEIVED_REASON_DEAL, "draw": pb.RECEIVED_REASON_DRAW,
+             "penalty": pb.RECEIVED_REASON_PENALTY}
+_ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK,
+              "max_turns": pb.ROUND_END_REASON_MAX_TURNS}
+_KNOBS = ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size",
+          "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns")
+
+_CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
+          for c in (Card.from_id(i) for i in range(CARDS_PER_DECK * MAX_DECKS))]
+
+
+class BadRequest(ValueError):
+    """A message that is malformed whatever the game's state (INVALID_ARGUMENT)."""
+
+
+# --- cards and rules --------------------------------------------------------------------------------
+
+def card(c: Card) -> pb.Card:
+    return _CARDS[c.id]
+
+
+def cards(cs: Iterable[Card]) -> list[pb.Card]:
+    return [_CARDS[c.id] for c in cs]
+
+
+def card_from_id(card_id: int) -> Card:
+    if not 0 <= card_id < CARDS_PER_DECK * MAX_DECKS:
+        raise BadRequest(f"no card has id {card_id}")
+    return Card.from_id(card_id)
+
+
+def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
+    message = pb.HouseRules(preset=_PRESETS[rules.preset], rounds=list(rules.rounds))
+    for knob in _KNOBS:
+        setattr(message, knob, getattr(rules, knob))
+    return message
+
+
+def rules_from_pb(message: pb.HouseRules) -> HouseRules:
+    """Unset knobs take the defaults; the engine judges the values (TP-6)."""
+    if message.preset not in (pb.PRESET_UNSPECIFIED, *_PRESET_NAMES):
+        raise BadRequest(f"unknown preset {message.preset}")
+    knobs: dict = {"preset": _PRESET_NAMES.get(message.preset, "standard")}
+    for knob in _KNOBS:
+        if message.HasField(knob):
+            knobs[knob] = getattr(message, knob)
+    if message.rounds:
+        knobs["rounds"] = tuple(message.rounds)
+    return HouseRules(**knobs)
+
+
+# --- commands ---------------------------------------------------------------------------------------
+
+def command_to_pb(command: Command) -> pb.Command:
+    kind = type(command)
+    if kind is TakeDiscard:
+        return pb.Command(take_discard=pb.TakeDiscard())
+    if kind is DeclineDiscard:
+        return pb.Command(decline_discard=pb.DeclineDiscard())
+    if kind is Buy:
+        return pb.Command(buy=pb.Buy())
+    if kind is PassBuy:
+        return pb.Command(pass_buy=pb.PassBuy())
+    if kind is Draw:
+        return pb.Command(draw=pb.Draw())
+    if kind is LayContract:
+        return pb.Command(lay_contract=pb.LayContract(
+            sets=[pb.CardSet(card_ids=[c.id for c in s]) for s in command.sets]))
+    if kind is LaySet:
+        return pb.Command(lay_set=pb.LaySet(card_ids=[c.id for c in command.cards]))
+    if kind is LayOff:
+        return pb.Command(lay_off=pb.LayOff(card_id=command.card.id, set_id=command.set_id))
+    return pb.Command(discard=pb.Discard(card_id=command.card.id))
+
+
+_SIMPLE = {"take_discard": TakeDiscard, "decline_discard": DeclineDiscard, "buy": Buy, "pass_buy": PassBuy,
+           "draw": Draw}
+MAX_CARDS_IN_COMMAND = 64
+
+
+def command_from_pb(seat: int, message: pb.Command) -> Command:
+    """The engine command ``seat`` asks for; BadRequest if the message cannot be a command at all."""
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        raise BadRequest("the command names no action")
+    if kind in _SIMPLE:
+        return _SIMPLE[kind](seat)
+    if kind == "lay_contract":
+        sets = message.lay_contract.sets
+        if len(sets) > 8 or sum(len(s.card_ids) for s in sets) > MAX_CARDS_IN_COMMAND:
+            raise BadRequest("too many cards in one command")
+        return LayContract(seat, tuple(tuple(card_from_id(i) for i in s.card_ids) for s in sets))
+    if kind == "lay_set":
+        ids = message.lay_set.card_ids
+        if len(ids) > MAX_CARDS_IN_COMMAND:
+            raise BadRequest("too many cards in one command")
+        return LaySet(seat, tuple(card_from_id(i) for i in ids))
+    if kind == "lay_off":
+        return LayOff(seat, card_from_id(message.lay_off.card_id), message.lay_off.set_id)
+    return Discard(seat, card_from_id(message.discard.card_id))
+
+
+# --- views ------------------------------------------------------------------------------------------
+
+def meld(m: ev.Meld) -> pb.Meld:
+    return pb.Meld(set_id=m.id, owner=m.owner, cards=cards(m.cards), rank=m.rank or 0)
+
+
+def view_to_pb(view: SeatView, winners: Iterable[int] = ()) -> pb.GameView:
+    spec = view.spec
+    message = pb.GameView(
+        round=view.round, contract=pb.Contract(sets=spec.contract.sets, size=spec.contract.size),
+        wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap, dealer=view.dealer,
+        turn_seat=view.turn_seat, turn=view.turn, phase=_PHASES[view.phase], to_act=view.to_act,
+        hand=cards(view.hand),
+        players=[pb.Player(seat=p.seat, hand_size=p.hand_size, pennies=p.pennies, score=p.score, down=p.down,
+                           paid=p.paid, won=p.won) for p in view.players],
+        table=[meld(m) for m in view.table], discard_live=view.discard_live, pile_size=view.pile_size,
+        stock_size=view.stock_size, pot=view.pot, reshuffles_left=view.reshuffles_left,
+        buy_offer=view.buy_offer, legal_commands=[command_to_pb(c) for c in view.legal],
+        winners=list(winners))
+    if view.seat is not None:
+        message.seat = view.seat
+    if view.discard_top is not None:
+        message.discard_top.CopyFrom(card(view.discard_top))
+    return message
+
+
+# --- events -----------------------------------------------------------------------------------------
+
+def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
+    """An engine event as a wire event (its sequence and time are the server's to set)."""
+    kind = type(event)
+    if kind is ev.CardsReceived:
+        return pb.Event(cards_received=pb.CardsReceived(seat=event.seat, cards=cards(event.cards),
+                                                        reason=_RECEIVED[event.reason]))
+    if kind is ev.TurnStarted:
+        return pb.Event(turn_started=pb.TurnStarted(seat=event.seat, turn=event.turn))
+    if kind is ev.Discarded:
+        return pb.Event(discarded=pb.Discarded(seat=event.seat, card=card(event.card)))
+    if kind is ev.StockDrawn:
+        return pb.Event(stock_drawn=pb.StockDrawn(seat=event.seat))
+    if kind is ev.DiscardTaken:
+        return pb.Event(discard_taken=pb.DiscardTaken(seat=event.seat, card=card(event.card)))
+    if kind is ev.DiscardDeclined:
+        return pb.Event(discard_declined=pb.DiscardDeclined(seat=event.seat, card=card(event.card),
+                                                            offered_to=event.offered_to))
+    if kind is ev.BuyAnswered:
+        return pb.Event(buy_answered=pb.BuyAnswered(seat=event.seat, buy=event.buy))
+    if kind is ev.CardBought:
+        return pb.Event(card_bought=pb.CardBought(seat=event.seat, card=card(event.card),
+                                                  penalty_cards=event.penalty_cards,
+                                                  pennies_left=event.pennies_left))
+    if kind is ev.CardDead:
+        return pb.Event(card_dead=pb.CardDead(card=card(event.card)))
+    if kind is ev.StockRebuilt:
+        return pb.Event(stock_rebuilt=pb.StockRebuilt(size=event.size, reshuffles_left=event.reshuffles_left))
+    if kind is ev.ContractLaid:
+        return pb.Event(contract_laid=pb.ContractLaid(seat=event.seat, melds=[meld(m) for m in event.melds]))
+    if kind is ev.SetLaid:
+        return pb.Event(set_laid=pb.SetLaid(seat=event.seat, meld=meld(event.meld)))
+    if kind is ev.LaidOff:
+        return pb.Event(laid_off=pb.LaidOff(seat=event.seat, card=card(event.card), set_id=event.set_id))
+    if kind is ev.WentOut:
+        return pb.Event(went_out=pb.WentOut(seat=event.seat))
+    if kind is ev.UpcardTurned:
+        return pb.Event(upcard_turned=pb.UpcardTurned(card=card(event.card)))
+    if kind is ev.RoundStarted:  # on the wire it also says the contract and wild cards, for thin clients
+        spec = rules.round(event.round)
+        return pb.Event(round_started=pb.RoundStarted(
+            round=event.round, dealer=event.dealer, hand_size=event.hand_size, stock_size=event.stock_size,
+            contract=pb.Contract(sets=spec.contract.sets, size=spec.contract.size),
+            wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap))
+    if kind is ev.RoundEnded:
+        message = pb.RoundEnded(round=event.round, reason=_ROUND_END[event.reason],
+                                hands=[pb.Hand(cards=cards(h)) for h in event.hands], points=event.points,
+                                scores=event.scores, pot=event.pot)
+        if event.out is not None:
+            message.out = event.out
+        return pb.Event(round_ended=message)
+    if kind is ev.GameEnded:
+        return pb.Event(game_ended=pb.GameEnded(scores=event.scores, winners=event.winners,
+                                                shares=event.shares))
+    if kind is ev.DealerDraw:
+        return pb.Event(dealer_draw=pb.DealerDraw(seat=event.seat, card=card(event.card),
+                                                  tie_break=event.tie_break))
+    if kind is ev.GameStarted:
+        return pb.Event(game_started=pb.GameStarted(seats=event.seats, rules=rules_to_pb(event.rules)))
+    raise TypeError(f"no wire form for {event!r}")

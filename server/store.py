@@ -1,0 +1,148 @@
+"""SQLite storage: tables, seats, every accepted command and every event, written before events go out.
+
+One connection, used from one worker thread, so the event loop never waits on the disk and writes
+never interleave. WAL with synchronous=NORMAL: a committed write survives the process being killed
+(SIGKILL); only a power cut may lose the last moments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL, rules TEXT NOT NULL,
+    settings TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    token_hash TEXT NOT NULL, bot TEXT NOT NULL, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS commands (
+    table_id TEXT NOT NULL, idx INTEGER NOT NULL, command TEXT NOT NULL, PRIMARY KEY (table_id, idx));
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, audience INTEGER, data BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq));
+"""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str = ""
+    token_hash: str = ""
+    bot: str = ""
+
+
+@dataclass
+class TableRow:
+    id: str
+    name: str
+    seats: int
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+    seed: int
+    status: str
+    created: float
+    seat_rows: list[SeatRow] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    last_sequence: int = 0
+
+
+EventRow = tuple[int, int | None, bytes]  # (sequence, audience seat or None for all, Event bytes)
+
+
+class Store:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._db: sqlite3.Connection | None = None
+        self._pool.submit(self._open).result()
+
+    def _open(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(SCHEMA)
+        self._db = db
+
+    async def _run(self, fn: Callable, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        def shut() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+        self._pool.submit(shut).result()
+        self._pool.shutdown(wait=True)
+
+    # --- writes ---
+
+    async def create_table(self, row: TableRow) -> None:
+        await self._run(self._create_table, row)
+
+    def _create_table(self, row: TableRow) -> None:
+        db = self._db
+        db.execute("BEGIN")
+        db.execute("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?)",
+                   (row.id, row.name, row.seats, json.dumps(row.rules), json.dumps(row.settings), row.seed,
+                    row.status, row.created))
+        db.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)",
+                       [(row.id, s.seat, s.kind, s.name, s.token_hash, s.bot) for s in row.seat_rows])
+        db.execute("COMMIT")
+
+    async def record(self, table_id: str, *, command: tuple[int, str] | None = None,
+                     events: list[EventRow] = (), seat: SeatRow | None = None, status: str | None = None) -> None:
+        """One transaction: a command (its index and text), its events, a seat's change, a new status."""
+        await self._run(self._record, table_id, command, events, seat, status)
+
+    def _record(self, table_id, command, events, seat, status) -> None:
+        db = self._db
+        db.execute("BEGIN")
+        try:
+            if command is not None:
+                db.execute("INSERT INTO commands VALUES (?,?,?)", (table_id, command[0], command[1]))
+            if events:
+                db.executemany("INSERT INTO events VALUES (?,?,?,?)",
+                               [(table_id, seq, audience, data) for seq, audience, data in events])
+            if seat is not None:
+                db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?)",
+                           (table_id, seat.seat, seat.kind, seat.name, seat.token_hash, seat.bot))
+            if status is not None:
+                db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # --- reads ---
+
+    async def load_tables(self) -> list[TableRow]:
+        return await self._run(self._load_tables)
+
+    def _load_tables(self) -> list[TableRow]:
+        db = self._db
+        rows = {}
+        for r in db.execute("SELECT id, name, seats, rules, settings, seed, status, created FROM tables "
+                            "ORDER BY created"):
+            rows[r[0]] = TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7])
+        for table_id, seat, kind, name, token_hash, bot in db.execute("SELECT * FROM seats ORDER BY seat"):
+            rows[table_id].seat_rows.append(SeatRow(seat, kind, name, token_hash, bot))
+        for table_id, command in db.execute("SELECT table_id, command FROM commands ORDER BY table_id, idx"):
+            rows[table_id].commands.append(command)
+        for table_id, last in db.execute("SELECT table_id, MAX(seq) FROM events GROUP BY table_id"):
+            rows[table_id].last_sequence = last
+        return list(rows.values())
+
+    async def events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
+        return await self._run(self._events_after, table_id, after, upto)
+
+    def _events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
+        return list(self._db.execute(
+            "SELECT seq, audience, data FROM events WHERE table_id=? AND seq>? AND seq<=? ORDER BY seq",
+            (table_id, after, upto)))

@@ -1,0 +1,113 @@
+"""Helpers for server tests: a real server on a loopback port, and thin clients that play through it."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+
+from tenpennies.client.connection import SeatSession, join, open_channel, stub
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+PREFERENCE = ("lay_contract", "lay_set", "lay_off")
+
+
+def pick(legal: list[pb.Command], rng: random.Random, hand_points: dict[int, int]) -> pb.Command:
+    """A thin client's choice from the legal commands alone: meld when it can, rarely buy,
+    discard the highest-point card."""
+    kinds = {c.WhichOneof("kind"): c for c in legal}
+    for kind in PREFERENCE:
+        options = [c for c in legal if c.WhichOneof("kind") == kind]
+        if options:
+            return rng.choice(options)
+    if "buy" in kinds:
+        return kinds["buy"] if rng.random() < 0.15 else kinds["pass_buy"]
+    if "decline_discard" in kinds:
+        return kinds["take_discard"] if rng.random() < 0.3 else kinds["decline_discard"]
+    if "draw" in kinds:
+        return kinds["draw"]
+    discards = [c for c in legal if c.WhichOneof("kind") == "discard"]
+    return max(discards, key=lambda c: (hand_points.get(c.discard.card_id, 0), c.discard.card_id))
+
+
+class ThinClient:
+    """Plays one seat from its stream alone: answers every DecisionRequest from its legal commands and
+    keeps every message it received (for leak checks)."""
+
+    def __init__(self, session: SeatSession, seed: int) -> None:
+        self.session = session
+        self.rng = random.Random(seed)
+        self.received: list[pb.SubscribeResponse] = []
+        self.game_ended: pb.GameEnded | None = None
+        self.points: dict[int, int] = {}
+        self.refused = 0
+        self.snapshot_seq = 0
+
+    async def play(self, stop_after: int | None = None) -> None:
+        """Play until the game ends (or until ``stop_after`` messages, to test resuming)."""
+        count = 0
+        async for message in self.session.stream():
+            self.received.append(message)
+            count += 1
+            if message.HasField("snapshot"):
+                self.snapshot_seq = message.snapshot.sequence
+                for card in message.snapshot.game.hand:
+                    self.points[card.id] = _points(card.rank)
+                if message.snapshot.game.phase == pb.PHASE_GAME_OVER:
+                    return
+                legal = list(message.snapshot.game.legal_commands)
+                if legal:
+                    await self._act(legal)
+                continue
+            event = message.event
+            kind = event.WhichOneof("kind")
+            if kind == "cards_received":
+                for card in event.cards_received.cards:
+                    self.points[card.id] = _points(card.rank)
+            elif kind == "game_ended":
+                self.game_ended = event.game_ended
+                return
+            elif kind == "decision_request" and event.sequence > self.snapshot_seq:  # not history
+                await self._act(list(event.decision_request.legal_commands))
+            if stop_after is not None and count >= stop_after:
+                return
+
+    async def _act(self, legal: list[pb.Command]) -> None:
+        try:
+            await self.session.send(pick(legal, self.rng, self.points))
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            self.refused += 1  # a stale decision: the game moved on (a timer, say)
+
+
+def _points(rank: int) -> int:
+    return 50 if rank == 15 else 20 if rank in (2, 14) else 10 if rank >= 10 else 5
+
+
+async def full_table(service, seats: int = 4, rules: pb.HouseRules | None = None, seed: int = 7,
+                     decision_seconds: int = 0, takeover_seconds: int = 0) -> tuple[str, list[SeatSession]]:
+    created = await service.CreateTable(pb.CreateTableRequest(
+        name="test", seats=seats, rules=rules or pb.HouseRules(), seed=seed,
+        settings=pb.TableSettings(decision_seconds=decision_seconds, takeover_seconds=takeover_seconds)))
+    table_id = created.table.table_id
+    sessions = [await join(service, table_id, f"player {s}") for s in range(seats)]
+    return table_id, sessions
+
+
+def start_server_process(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+    """``tenpennies serve`` in a process of its own on a free loopback port."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    line = process.stdout.readline()
+    match = re.search(r"listening on [\d.]+:(\d+)", line)
+    assert match, f"the server did not start: {line}"
+    return process, int(match.group(1))
+
+

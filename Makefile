@@ -35,6 +35,7 @@ serve: install
 
 bench: install
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/server_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

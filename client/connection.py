@@ -50,8 +50,9 @@ class SeatSession:
             pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name))
         return response.sequence
 
-    async def stream(self) -> AsyncIterator[pb.SubscribeResponse]:
-        """The seat's stream, resuming after ``last_sequence`` when set; updates it as events come."""
+    async def stream(self) -> AsyncIterator[pb.Snapshot | pb.Event]:
+        """The seat's stream: a snapshot, then events one by one. It resumes after ``last_sequence`` when
+        that is set, and keeps it up to date as events come."""
         request = pb.SubscribeRequest(table_id=self.table_id, token=self.token)
         if self.last_sequence is not None:
             request.from_sequence = self.last_sequence
@@ -59,9 +60,11 @@ class SeatSession:
             if message.HasField("snapshot"):
                 if self.last_sequence is None:
                     self.last_sequence = message.snapshot.sequence
-            else:
-                self.last_sequence = max(self.last_sequence or 0, message.event.sequence)
-            yield message
+                yield message.snapshot
+                continue
+            for event in message.events.events:
+                self.last_sequence = max(self.last_sequence or 0, event.sequence)
+                yield event
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,

@@ -22,6 +22,7 @@ _STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "g
 
 
 _MALFORMED = object()
+HISTORY_BATCH = 256  # events a message when a resuming subscriber catches up
 
 
 class RejectMalformed(grpc.aio.ServerInterceptor):
@@ -178,14 +179,14 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
-            for event in history:
-                yield pb.SubscribeResponse(event=event)
+            for start in range(0, len(history), HISTORY_BATCH):
+                yield pb.SubscribeResponse(events=pb.EventBatch(events=history[start:start + HISTORY_BATCH]))
             while True:
                 item = await subscriber.queue.get()
                 if isinstance(item, Dropped):
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                         "this stream fell too far behind: subscribe again from the last "
                                         "sequence number you received")
-                yield pb.SubscribeResponse(event=item)
+                yield pb.SubscribeResponse(events=pb.EventBatch(events=item))
         finally:
             table.unsubscribe(subscriber)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -61,6 +62,9 @@ class Store:
         self.path = path
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._pending: list = []
+        self._flushing = False
         self._pool.submit(self._open).result()
 
     def _open(self) -> None:
@@ -98,27 +102,49 @@ class Store:
 
     async def record(self, table_id: str, *, command: tuple[int, str] | None = None,
                      events: list[EventRow] = (), seat: SeatRow | None = None, status: str | None = None) -> None:
-        """One transaction: a command (its index and text), its events, a seat's change, a new status."""
-        await self._run(self._record, table_id, command, events, seat, status)
+        """Store a command (its index and text), its events, a seat's change, a new status; return once
+        committed. Records that arrive while a commit runs go together in the next one (group commit)."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        with self._lock:
+            self._pending.append(((table_id, command, events, seat, status), done))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            self._pool.submit(self._flush, loop)
+        await done
 
-    def _record(self, table_id, command, events, seat, status) -> None:
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            with self._lock:
+                batch, self._pending = self._pending, []
+                if not batch:
+                    self._flushing = False
+                    return
+            error = None
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                for record, _ in batch:
+                    self._write(*record)
+                db.execute("COMMIT")
+            except Exception as exc:  # nothing of the batch is stored; every caller hears of it
+                db.execute("ROLLBACK")
+                error = exc
+            loop.call_soon_threadsafe(_settle, [done for _, done in batch], error)
+
+    def _write(self, table_id, command, events, seat, status) -> None:
         db = self._db
-        db.execute("BEGIN")
-        try:
-            if command is not None:
-                db.execute("INSERT INTO commands VALUES (?,?,?)", (table_id, command[0], command[1]))
-            if events:
-                db.executemany("INSERT INTO events VALUES (?,?,?,?)",
-                               [(table_id, seq, audience, data) for seq, audience, data in events])
-            if seat is not None:
-                db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?)",
-                           (table_id, seat.seat, seat.kind, seat.name, seat.token_hash, seat.bot))
-            if status is not None:
-                db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        if command is not None:
+            db.execute("INSERT INTO commands VALUES (?,?,?)", (table_id, command[0], command[1]))
+        if events:
+            db.executemany("INSERT INTO events VALUES (?,?,?,?)",
+                           [(table_id, seq, audience, data) for seq, audience, data in events])
+        if seat is not None:
+            db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?)",
+                       (table_id, seat.seat, seat.kind, seat.name, seat.token_hash, seat.bot))
+        if status is not None:
+            db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
 
     # --- reads ---
 
@@ -146,3 +172,12 @@ class Store:
         return list(self._db.execute(
             "SELECT seq, audience, data FROM events WHERE table_id=? AND seq>? AND seq<=? ORDER BY seq",
             (table_id, after, upto)))
+
+
+def _settle(futures: list[asyncio.Future], error: Exception | None) -> None:
+    for future in futures:
+        if not future.done():
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)

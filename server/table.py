@@ -26,8 +26,8 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from . import mapping
 from .store import EventRow, SeatRow, Store, TableRow
 
-SUBSCRIBER_QUEUE = 1024   # events a subscriber may have waiting before it is dropped
-RECENT_EVENTS = 4096      # events kept in memory for resuming subscribers; older ones come from the store
+SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
+RECENT_EVENTS = 512       # events kept in memory for resuming subscribers; older ones come from the store
 MAX_NAME = 40
 MAX_CHAT = 500
 
@@ -223,7 +223,7 @@ class Table:
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Called when a stream ends, however it ends; the bookkeeping runs as a task of its own."""
-        if subscriber in self.subscribers:
+        if subscriber in self.subscribers and not self.closed:
             self.subscribers.discard(subscriber)
             if subscriber.seat is not None:
                 self._spawn(self._disconnected(subscriber.seat))
@@ -297,22 +297,25 @@ class Table:
         await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status)
         for audience, message in items:
             self.recent.append((message.sequence, audience, message))
-            self._publish(audience, message)
+        self._publish(items)
         self._after_change()
 
-    def _publish(self, audience: int | None, message: pb.Event) -> None:
+    def _publish(self, items: list[tuple[int | None, pb.Event]]) -> None:
+        """Each subscriber gets, in one batch, the events of this change that it may see."""
         for subscriber in list(self.subscribers):
-            if audience is not None and audience != subscriber.seat:
+            seat = subscriber.seat
+            batch = [message for audience, message in items if audience is None or audience == seat]
+            if not batch:
                 continue
             try:
-                subscriber.queue.put_nowait(message)
+                subscriber.queue.put_nowait(batch)
             except asyncio.QueueFull:  # too far behind: drop it, it resumes from its last sequence
                 self.subscribers.discard(subscriber)
                 while not subscriber.queue.empty():
                     subscriber.queue.get_nowait()
-                subscriber.queue.put_nowait(Dropped(message.sequence - 1))
-                if subscriber.seat is not None:
-                    self._spawn(self._disconnected(subscriber.seat))
+                subscriber.queue.put_nowait(Dropped(batch[0].sequence - 1))
+                if seat is not None:
+                    self._spawn(self._disconnected(seat))
 
     # --- timers and bots -----------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ class ThinClient:
     def __init__(self, session: SeatSession, seed: int) -> None:
         self.session = session
         self.rng = random.Random(seed)
-        self.received: list[pb.SubscribeResponse] = []
+        self.received: list[pb.Snapshot | pb.Event] = []
         self.game_ended: pb.GameEnded | None = None
         self.points: dict[int, int] = {}
         self.refused = 0
@@ -54,17 +54,17 @@ class ThinClient:
         async for message in self.session.stream():
             self.received.append(message)
             count += 1
-            if message.HasField("snapshot"):
-                self.snapshot_seq = message.snapshot.sequence
-                for card in message.snapshot.game.hand:
+            if isinstance(message, pb.Snapshot):
+                self.snapshot_seq = message.sequence
+                for card in message.game.hand:
                     self.points[card.id] = _points(card.rank)
-                if message.snapshot.game.phase == pb.PHASE_GAME_OVER:
+                if message.game.phase == pb.PHASE_GAME_OVER:
                     return
-                legal = list(message.snapshot.game.legal_commands)
+                legal = list(message.game.legal_commands)
                 if legal:
                     await self._act(legal)
                 continue
-            event = message.event
+            event = message
             kind = event.WhichOneof("kind")
             if kind == "cards_received":
                 for card in event.cards_received.cards:

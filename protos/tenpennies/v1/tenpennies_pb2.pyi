@@ -731,13 +731,19 @@ class SubscribeRequest(_message.Message):
     from_sequence: int
     def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., from_sequence: _Optional[int] = ...) -> None: ...
 
+class EventBatch(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+
 class SubscribeResponse(_message.Message):
-    __slots__ = ("snapshot", "event")
+    __slots__ = ("snapshot", "events")
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     snapshot: Snapshot
-    event: Event
-    def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+    events: EventBatch
+    def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ...) -> None: ...
 
 class SendCommandRequest(_message.Message):
     __slots__ = ("table_id", "token", "command")

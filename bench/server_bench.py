@@ -1,0 +1,297 @@
+"""Server load, over loopback, with the load generator in a process of its own.
+
+    python bench/server_bench.py            # everything, as `make bench` runs it
+    python bench/server_bench.py --quick    # smaller K, shorter windows
+
+Human pace: K tables of 4 seats, each table getting about one command a second; the time from sending
+a command to its event reaching all four seats (p50, p99), and the server's CPU use.
+Full speed: 50 tables whose seats act the moment they are asked; commands a second, beside a bare
+grpc.aio ping-pong over 200 concurrent streams measured in the same run (the ceiling).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+
+CHANNELS = 16  # the load generator's connections; tables are spread over them
+ECHO = "/bench.Echo/Ping"
+
+
+# --- the load generator (its own process) ---------------------------------------------------------
+
+def choose(legal: list[pb.Command], rng: random.Random) -> pb.Command | None:
+    """Keep every command public and the game going: take the discard, draw, discard; pass on buys."""
+    kinds = {c.WhichOneof("kind"): c for c in legal}
+    for kind in ("take_discard", "draw", "pass_buy"):
+        if kind in kinds:
+            return kinds[kind]
+    discards = [c for c in legal if c.WhichOneof("kind") == "discard"]
+    return rng.choice(discards) if discards else None
+
+
+class LoadTable:
+    def __init__(self, stub: pb_grpc.TenPenniesServiceStub, table_id: str, tokens: list[str]) -> None:
+        self.stub, self.id, self.tokens = stub, table_id, tokens
+        self.legal: dict[int, list[pb.Command]] = {}
+        self.last_seq = 0
+        self.pending: tuple[int, float, dict[int, float]] | None = None  # (after seq, sent at, arrivals)
+        self.latencies: list[float] = []
+        self.changed = asyncio.Event()
+        self.commands = 0
+
+    async def watch(self, seat: int) -> None:
+        request = pb.SubscribeRequest(table_id=self.id, token=self.tokens[seat])
+        async for message in self.stub.Subscribe(request):
+            if message.HasField("snapshot"):
+                self.legal[seat] = list(message.snapshot.game.legal_commands)
+                self.changed.set()
+                continue
+            now = time.perf_counter()
+            for event in message.events.events:
+                self.last_seq = max(self.last_seq, event.sequence)
+                if self.pending and event.sequence > self.pending[0] and seat not in self.pending[2]:
+                    self.pending[2][seat] = now
+                    if len(self.pending[2]) == len(self.tokens):
+                        self.latencies.append(max(self.pending[2].values()) - self.pending[1])
+                        self.pending = None
+                if event.HasField("decision_request"):
+                    self.legal[seat] = list(event.decision_request.legal_commands)
+                    self.changed.set()
+
+    async def act(self, rng: random.Random, measure: bool) -> bool:
+        """Send one command for the seat the game waits for; False if none is asked yet."""
+        for seat, legal in list(self.legal.items()):
+            command = choose(legal, rng)
+            if command is None:
+                continue
+            del self.legal[seat]
+            if measure:
+                self.pending = (self.last_seq, time.perf_counter(), {})
+            try:
+                await self.stub.SendCommand(pb.SendCommandRequest(table_id=self.id, token=self.tokens[seat],
+                                                                  command=command))
+                self.commands += 1
+            except grpc.aio.AioRpcError:
+                self.pending = None
+            return True
+        return False
+
+
+async def make_tables(stubs, count: int, max_turns: int) -> list[LoadTable]:
+    async def one(i: int) -> LoadTable:
+        stub = stubs[i % len(stubs)]
+        created = await stub.CreateTable(pb.CreateTableRequest(
+            name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
+            settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
+        table_id = created.table.table_id
+        tokens = []
+        for s in range(4):
+            tokens.append((await stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{s}"))).token)
+        return LoadTable(stub, table_id, tokens)
+    tables = []
+    for start in range(0, count, 100):
+        tables += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 100))))
+    return tables
+
+
+async def human_pace(port: int, count: int, seconds: float) -> dict:
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(CHANNELS)]
+    stubs = [pb_grpc.TenPenniesServiceStub(c) for c in channels]
+    tables = await make_tables(stubs, count, max_turns=100_000)
+    watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
+    await asyncio.sleep(1)
+    for t in tables:
+        await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, token=t.tokens[0]))
+    stop_at = time.perf_counter() + 2 + seconds
+    measure_from = time.perf_counter() + 2  # a warm-up first
+
+    async def mark() -> None:
+        await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+        print("measuring", flush=True)
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        print("measured", flush=True)
+    marker = asyncio.ensure_future(mark())
+
+    async def drive(table: LoadTable, rng: random.Random) -> None:
+        await asyncio.sleep(rng.random())
+        while time.perf_counter() < stop_at:
+            next_at = time.perf_counter() + 0.8 + 0.4 * rng.random()  # about one a second
+            await table.act(rng, measure=time.perf_counter() > measure_from)
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+    await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
+    await marker
+    for w in watchers:
+        w.cancel()
+    for c in channels:
+        await c.close()
+    latencies = sorted(x for t in tables for x in t.latencies)
+    return {"samples": len(latencies), "p50": _pct(latencies, 50), "p99": _pct(latencies, 99),
+            "commands": sum(t.commands for t in tables)}
+
+
+async def full_speed(port: int, count: int, seconds: float) -> dict:
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(CHANNELS)]
+    stubs = [pb_grpc.TenPenniesServiceStub(c) for c in channels]
+    tables = await make_tables(stubs, count, max_turns=300)
+    watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
+    await asyncio.sleep(1)
+    for t in tables:
+        await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, token=t.tokens[0]))
+    stop_at = time.perf_counter() + 1 + seconds
+    counted_from = time.perf_counter() + 1
+    counted = 0
+
+    async def drive(table: LoadTable, rng: random.Random) -> None:
+        nonlocal counted
+        while time.perf_counter() < stop_at:
+            table.changed.clear()
+            if await table.act(rng, measure=False):
+                if time.perf_counter() > counted_from:
+                    counted += 1
+            else:
+                try:
+                    await asyncio.wait_for(table.changed.wait(), 1)
+                except asyncio.TimeoutError:
+                    pass
+    await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
+    for w in watchers:
+        w.cancel()
+    for c in channels:
+        await c.close()
+    return {"commands_per_s": counted / seconds}
+
+
+async def ping_pong(port: int, streams: int, seconds: float) -> dict:
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(CHANNELS)]
+    calls = [c.unary_unary(ECHO) for c in channels]
+    stop_at = time.perf_counter() + 1 + seconds
+    counted_from = time.perf_counter() + 1
+    counted = 0
+
+    async def loop(i: int) -> None:
+        nonlocal counted
+        call = calls[i % len(calls)]
+        while time.perf_counter() < stop_at:
+            await call(b"ping")
+            if time.perf_counter() > counted_from:
+                counted += 1
+    await asyncio.gather(*(loop(i) for i in range(streams)))
+    for c in channels:
+        await c.close()
+    return {"round_trips_per_s": counted / seconds}
+
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(len(values) * p / 100))] * 1000
+
+
+# --- the bare echo server (its own process) -------------------------------------------------------
+
+async def echo_server() -> None:
+    server = grpc.aio.server()
+
+    async def ping(request: bytes, context) -> bytes:
+        return request
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
+        "bench.Echo", {"Ping": grpc.unary_unary_rpc_method_handler(ping)})])
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"listening on 127.0.0.1:{port}", flush=True)
+    await server.wait_for_termination()
+
+
+# --- the orchestra --------------------------------------------------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start(args: list[str]) -> tuple[subprocess.Popen, int]:
+    process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())
+    assert match, "the server did not start"
+    return process, int(match.group(1))
+
+
+def loadgen(mode: str, port: int, count: int, seconds: float, server_pid: int | None = None) -> dict:
+    """Run the load generator; with ``server_pid``, also the server's CPU use (cores) over the window
+    in which the generator measures (it prints 'measuring' and 'measured' around it)."""
+    process = subprocess.Popen([sys.executable, __file__, "loadgen", mode, str(port), str(count), str(seconds)],
+                               stdout=subprocess.PIPE, text=True)
+    marks = {}
+    result = {}
+    for line in process.stdout:
+        line = line.strip()
+        if line in ("measuring", "measured"):
+            marks[line] = (cpu_seconds(server_pid) if server_pid else 0.0, time.perf_counter())
+        elif line.startswith("{"):
+            result = json.loads(line)
+    if process.wait() != 0:
+        raise RuntimeError("the load generator failed")
+    if server_pid and len(marks) == 2:
+        (cpu0, t0), (cpu1, t1) = marks["measuring"], marks["measured"]
+        result["server_cpu"] = (cpu1 - cpu0) / (t1 - t0)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    options = parser.parse_args()
+    ks = (50, 100) if options.quick else (100, 500, 1000)
+    window = 4.0 if options.quick else 10.0
+    with tempfile.TemporaryDirectory() as tmp:
+        echo, echo_port = start([__file__, "echo"])
+        ceiling = loadgen("ping", echo_port, 200, window)["round_trips_per_s"]
+        echo.terminate()
+        echo.wait()
+        print(f"ceiling: bare grpc.aio ping-pong, 200 streams: {ceiling:,.0f} round trips/s (1.00x)")
+
+        for k in ks:
+            server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
+                                  "--db", f"{tmp}/human{k}.db"])
+            result = loadgen("human", port, k, window, server.pid)
+            server.terminate()
+            server.wait()
+            print(f"server human pace, {k} tables ({4 * k} streams): p50 {result['p50']:.1f} ms, "
+                  f"p99 {result['p99']:.1f} ms, server CPU {result['server_cpu']:.2f} cores, "
+                  f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
+
+        server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
+                              "--db", f"{tmp}/full.db"])
+        rate = loadgen("full", port, 50, window)["commands_per_s"]
+        server.terminate()
+        server.wait()
+        print(f"server full speed, 50 tables: {rate:,.0f} commands/s ({rate / ceiling:.2f}x the ping-pong ceiling)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "echo":
+        asyncio.run(echo_server())
+    elif len(sys.argv) > 1 and sys.argv[1] == "loadgen":
+        mode, port, count, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+        run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
+        print(json.dumps(asyncio.run(run(port, count, seconds))))
+    else:
+        main()

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 PROTO := protos/tenpennies/v1/tenpennies.proto
 
-.PHONY: install protos test play serve bench clean
+.PHONY: install protos lint test play serve bench clean
 
 install: $(STAMP)
 
@@ -23,6 +23,10 @@ protos:
 	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=protos --pyi_out=protos \
 		--grpc_python_out=protos --plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
 		--mypy_grpc_out=protos $(PROTO)
+
+# The contract against buf's STANDARD style guide (needs npm; buf comes as an npm package).
+lint:
+	cd protos && npx --yes @bufbuild/buf@1 lint
 
 test: install
 	$(BIN)/python -m pytest -q

@@ -320,10 +320,14 @@ async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, ser
     turn = snapshot.game.turn_seat
     # the player declines at 1 s, the other seat passes on the buy at 2 s, the server draws for the
     # player at once, and discards for it at 3 s
-    await asyncio.sleep(3.6)
+    expired: list[pb.TimerExpired] = []
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        expired = [m.timer_expired for m in watcher.received
+                   if isinstance(m, pb.Event) and m.HasField("timer_expired")]
+        if len(expired) >= 4:
+            break
     watch.cancel()
-    expired = [m.timer_expired for m in watcher.received
-               if isinstance(m, pb.Event) and m.HasField("timer_expired")]
     assert [(e.seat, e.command.WhichOneof("kind")) for e in expired][:4] == \
         [(turn, "decline_discard"), (1 - turn, "pass_buy"), (turn, "draw"), (turn, "discard")]
     after = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
@@ -333,8 +337,11 @@ async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, ser
 async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(server, service):
     table_id, sessions = await full_table(service, seats=2, rules=SHORT, seed=6, takeover_seconds=1)
     await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
-    await asyncio.sleep(1.5)  # nobody subscribed: both seats are gone, bots play them
-    info = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
+    for _ in range(100):  # nobody subscribed: after a second both seats are gone, and bots play them
+        await asyncio.sleep(0.05)
+        info = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
+        if info.game.turn > 2:
+            break
     assert all(s.bot_playing for s in info.table.seat_info)
     assert info.game.turn > 1 or info.game.round > 1 or info.game.phase == pb.PHASE_GAME_OVER
     client = ThinClient(sessions[0], seed=1)

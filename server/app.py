@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,10 @@ async def serve(options: Options) -> None:
     """Run until Ctrl-C or SIGTERM, then stop gracefully."""
     server = Server(options)
     await server.start()
+    # A server holds many long-lived objects (tables, events kept for resuming, streams): full cyclic
+    # collections over them were the p99 latency at 500 tables (126 ms -> 22 ms without them).
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
     scheme = "TLS" if options.tls_cert else "plaintext"
     print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
           f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)

@@ -54,6 +54,7 @@ class TableRow:
     last_sequence: int = 0
 
 
+CHECKPOINT_SECONDS = 2.0
 EventRow = tuple[int, int | None, bytes]  # (sequence, audience seat or None for all, Event bytes)
 
 
@@ -63,6 +64,7 @@ class Store:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._closing = threading.Event()
         self._pending: list = []
         self._flushing = False
         self._pool.submit(self._open).result()
@@ -71,13 +73,28 @@ class Store:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        # Checkpoints (which fsync) run on a thread of their own, so that commits never wait for one.
+        db.execute("PRAGMA wal_autocheckpoint=0")
         db.executescript(SCHEMA)
         self._db = db
+        self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="checkpoint", daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoint_now_and_then(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._closing.wait(CHECKPOINT_SECONDS):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     async def _run(self, fn: Callable, *args):
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     def close(self) -> None:
+        self._closing.set()
+        self._checkpointer.join()
+
         def shut() -> None:
             if self._db is not None:
                 self._db.close()

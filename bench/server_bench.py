@@ -109,15 +109,25 @@ async def make_tables(stubs, count: int, max_turns: int) -> list[LoadTable]:
     return tables
 
 
-async def human_pace(port: int, count: int, seconds: float) -> dict:
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(CHANNELS)]
-    stubs = [pb_grpc.TenPenniesServiceStub(c) for c in channels]
-    tables = await make_tables(stubs, count, max_turns=100_000)
+def connections(port: int) -> list[grpc.aio.Channel]:
+    """CHANNELS connections of their own (channels to one address would otherwise share one)."""
+    return [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+            for _ in range(CHANNELS)]
+
+
+async def started_tables(channels, count: int, max_turns: int) -> tuple[list[LoadTable], list[asyncio.Future]]:
+    """``count`` full tables, every seat subscribed, every game started."""
+    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns)
     watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
     await asyncio.sleep(1)
     for t in tables:
         await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, token=t.tokens[0]))
+    return tables, watchers
+
+
+async def human_pace(port: int, count: int, seconds: float) -> dict:
+    channels = connections(port)
+    tables, watchers = await started_tables(channels, count, max_turns=100_000)
     stop_at = time.perf_counter() + 2 + seconds
     measure_from = time.perf_counter() + 2  # a warm-up first
 
@@ -146,14 +156,8 @@ async def human_pace(port: int, count: int, seconds: float) -> dict:
 
 
 async def full_speed(port: int, count: int, seconds: float) -> dict:
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(CHANNELS)]
-    stubs = [pb_grpc.TenPenniesServiceStub(c) for c in channels]
-    tables = await make_tables(stubs, count, max_turns=300)
-    watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
-    await asyncio.sleep(1)
-    for t in tables:
-        await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, token=t.tokens[0]))
+    channels = connections(port)
+    tables, watchers = await started_tables(channels, count, max_turns=300)
     stop_at = time.perf_counter() + 1 + seconds
     counted_from = time.perf_counter() + 1
     counted = 0
@@ -179,8 +183,7 @@ async def full_speed(port: int, count: int, seconds: float) -> dict:
 
 
 async def ping_pong(port: int, streams: int, seconds: float) -> dict:
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(CHANNELS)]
+    channels = connections(port)
     calls = [c.unary_unary(ECHO) for c in channels]
     stop_at = time.perf_counter() + 1 + seconds
     counted_from = time.perf_counter() + 1

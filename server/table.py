@@ -351,8 +351,11 @@ class Table:
                         state.auto_draw = False
                         await self._apply(Draw(seat), timer=True)
                     else:
-                        player = state.player or GreedyBot()
-                        await self._apply(player.choose(self.game.view(seat)))
+                        view = self.game.view(seat)
+                        command = (state.player or GreedyBot()).choose(view)
+                        if command not in view.legal and not self.game.is_legal(command):
+                            command = view.legal[0]  # never let a confused bot stall the table
+                        await self._apply(command)
                     return
 
     async def _timer_expired(self, version: int) -> None:

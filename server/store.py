@@ -166,19 +166,25 @@ class Store:
     # --- reads ---
 
     async def load_tables(self) -> list[TableRow]:
+        """The open tables (waiting or playing), with their seats and command logs. Finished games stay
+        in the store, for replay, and are not loaded."""
         return await self._run(self._load_tables)
 
     def _load_tables(self) -> list[TableRow]:
         db = self._db
         rows = {}
         for r in db.execute("SELECT id, name, seats, rules, settings, seed, status, created FROM tables "
-                            "ORDER BY created"):
+                            "WHERE status != 'finished' ORDER BY created"):
             rows[r[0]] = TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7])
-        for table_id, seat, kind, name, token_hash, bot in db.execute("SELECT * FROM seats ORDER BY seat"):
+        open_ids = "SELECT id FROM tables WHERE status != 'finished'"
+        for table_id, seat, kind, name, token_hash, bot in db.execute(
+                f"SELECT * FROM seats WHERE table_id IN ({open_ids}) ORDER BY seat"):
             rows[table_id].seat_rows.append(SeatRow(seat, kind, name, token_hash, bot))
-        for table_id, command in db.execute("SELECT table_id, command FROM commands ORDER BY table_id, idx"):
+        for table_id, command in db.execute(
+                f"SELECT table_id, command FROM commands WHERE table_id IN ({open_ids}) ORDER BY table_id, idx"):
             rows[table_id].commands.append(command)
-        for table_id, last in db.execute("SELECT table_id, MAX(seq) FROM events GROUP BY table_id"):
+        for table_id, last in db.execute(
+                f"SELECT table_id, MAX(seq) FROM events WHERE table_id IN ({open_ids}) GROUP BY table_id"):
             rows[table_id].last_sequence = last
         return list(rows.values())
 

@@ -482,9 +482,12 @@ def _clean_name(name: str) -> str:
 
 
 class Lobby:
-    """Every table of this server, loaded from the store at start-up."""
+    """The tables of this server: the open ones from the store at start-up, and those made since.
+    Finished tables stay listed (and watchable) until MAX_FINISHED newer ones push them out of memory;
+    their games stay in the store."""
 
-    MAX_TABLES = 5000
+    MAX_TABLES = 5000    # open tables (waiting or playing)
+    MAX_FINISHED = 200
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -499,8 +502,12 @@ class Lobby:
 
     async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings,
                      seed: int | None) -> Table:
-        if len(self.tables) >= self.MAX_TABLES:
-            raise Conflict("this server has as many tables as it can hold")
+        finished = [t for t in self.tables.values() if t.status == "finished"]
+        for table in finished[:max(0, len(finished) - self.MAX_FINISHED)]:  # oldest first
+            table.close()
+            del self.tables[table.id]
+        if len(self.tables) - min(len(finished), self.MAX_FINISHED) >= self.MAX_TABLES:
+            raise Conflict("this server has as many open tables as it can hold")
         rules.validate(seats)
         settings.validate()
         name = _clean_name(name or "table")

@@ -441,3 +441,39 @@ async def test_tls_serves_clients_that_trust_the_ca_only(tmp_path):
         await plain.close()
     finally:
         await running.stop(0)
+
+
+async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_the_store(tmp_path, monkeypatch):
+    from tenpennies.server.store import Store
+    from tenpennies.server.table import Lobby, Settings
+
+    db = str(tmp_path / "lobby.db")
+    store = Store(db)
+    lobby = Lobby(store)
+    monkeypatch.setattr(Lobby, "MAX_FINISHED", 1)
+    tables = [await lobby.create(f"t{i}", 2, HouseRules(max_turns=5, rounds=(1,)), Settings(0, 0), seed=i)
+              for i in range(3)]
+    for table in tables[:2]:  # two games played to the end by bots
+        await table.add_bot(None, "greedy")
+        _, token = await table.join("host", None)
+        await table.start(token)
+        await table.leave(token)  # a bot plays the host's seat too
+        for _ in range(400):
+            if table.status == "finished":
+                break
+            await asyncio.sleep(0.01)
+        assert table.status == "finished"
+    await lobby.create("t3", 2, HouseRules(), Settings(), seed=3)  # pushes the oldest finished table out
+    assert tables[0].id not in lobby.tables and tables[1].id in lobby.tables
+    lobby.close()
+    store.close()
+
+    store = Store(db)
+    restarted = Lobby(store)
+    await restarted.load()
+    assert set(restarted.tables) == {tables[2].id} | {t for t in lobby.tables if lobby.tables[t].status != "finished"}
+    with sqlite3.connect(db) as conn:  # the finished games are all still stored
+        finished = {row[0] for row in conn.execute("SELECT id FROM tables WHERE status='finished'")}
+    assert finished == {tables[0].id, tables[1].id}
+    restarted.close()
+    store.close()

@@ -12,11 +12,12 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 from . import mapping
-from .table import (Conflict, Dropped, Lobby, NotFound, PermissionDenied, Settings, TableError,
+from .table import (Conflict, Dropped, Full, Lobby, NotFound, PermissionDenied, Settings, TableError,
                     Unauthenticated)
 
 _CODES = {NotFound: grpc.StatusCode.NOT_FOUND, Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
-          PermissionDenied: grpc.StatusCode.PERMISSION_DENIED, Conflict: grpc.StatusCode.FAILED_PRECONDITION}
+          PermissionDenied: grpc.StatusCode.PERMISSION_DENIED, Conflict: grpc.StatusCode.FAILED_PRECONDITION,
+          Full: grpc.StatusCode.RESOURCE_EXHAUSTED}
 _STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
                pb.BOT_STRATEGY_RANDOM: "random"}
 

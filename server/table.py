@@ -28,6 +28,7 @@ from .store import EventRow, SeatRow, Store, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
 RECENT_EVENTS = 512       # events kept in memory for resuming subscribers; older ones come from the store
+MAX_SUBSCRIBERS = 256     # streams a table serves at once (seats and spectators)
 MAX_NAME = 40
 MAX_CHAT = 500
 
@@ -55,6 +56,10 @@ class PermissionDenied(TableError):
 
 class Conflict(TableError):
     """The table's state does not allow it now (FAILED_PRECONDITION)."""
+
+
+class Full(TableError):
+    """A limit of the server's is reached (RESOURCE_EXHAUSTED)."""
 
 
 class Dropped:
@@ -213,6 +218,8 @@ class Table:
         reflects (history, in order; none if None) and the subscriber whose queue carries the rest."""
         async with self._lock:
             seat = self._seat_of(token) if token else None
+            if len(self.subscribers) >= MAX_SUBSCRIBERS:
+                raise Full(f"this table already has {MAX_SUBSCRIBERS} streams")
             snapshot = self._snapshot(seat)
             subscriber = Subscriber(seat)
             self.subscribers.add(subscriber)
@@ -507,7 +514,7 @@ class Lobby:
             table.close()
             del self.tables[table.id]
         if len(self.tables) - min(len(finished), self.MAX_FINISHED) >= self.MAX_TABLES:
-            raise Conflict("this server has as many open tables as it can hold")
+            raise Full("this server has as many open tables as it can hold")
         rules.validate(seats)
         settings.validate()
         name = _clean_name(name or "table")

@@ -477,3 +477,16 @@ async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_th
     assert finished == {tables[0].id, tables[1].id}
     restarted.close()
     store.close()
+
+
+async def test_a_table_serves_a_bounded_number_of_streams(server, service, monkeypatch):
+    monkeypatch.setattr(table_module, "MAX_SUBSCRIBERS", 2)
+    table_id, _ = await full_table(service, seats=2)
+    watchers = [service.Subscribe(pb.SubscribeRequest(table_id=table_id)) for _ in range(3)]
+    for call in watchers[:2]:
+        assert (await call.read()).HasField("snapshot")
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await watchers[2].read()
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    for call in watchers[:2]:
+        call.cancel()

@@ -185,6 +185,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             while True:
                 item = await subscriber.queue.get()
                 if isinstance(item, Dropped):
+                    if item.left:
+                        return  # the seat was given up: the stream ends
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                         "this stream fell too far behind: subscribe again from the last "
                                         "sequence number you received")

@@ -63,10 +63,11 @@ class Full(TableError):
 
 
 class Dropped:
-    """Put in a subscriber's queue when it fell too far behind."""
+    """Put in a subscriber's queue to end its stream: it fell too far behind, or its seat was left."""
 
-    def __init__(self, last_sequence: int) -> None:
+    def __init__(self, last_sequence: int, left: bool = False) -> None:
         self.last_sequence = last_sequence
+        self.left = left
 
 
 @dataclass
@@ -165,6 +166,10 @@ class Table:
         async with self._lock:
             seat = self._seat_of(token)
             if self.status == "waiting":
+                for subscriber in [s for s in self.subscribers if s.seat == seat]:
+                    # the seat is no longer theirs: end their streams before anyone else can sit there
+                    self.subscribers.discard(subscriber)
+                    subscriber.queue.put_nowait(Dropped(self.seq, left=True))
                 self.seats[seat] = Seat(SeatRow(seat, "empty"))
                 await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
             elif self.status == "playing" and not self.seats[seat].taken_over:

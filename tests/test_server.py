@@ -490,3 +490,17 @@ async def test_a_table_serves_a_bounded_number_of_streams(server, service, monke
     assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     for call in watchers[:2]:
         call.cancel()
+
+
+async def test_leaving_a_seat_ends_its_streams_before_someone_else_sits_there(server, service):
+    created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=2))
+    table_id = created.table.table_id
+    first = await join(service, table_id, "first", seat=0)
+    stream = first.stream()
+    assert isinstance(await stream.__anext__(), pb.Snapshot)
+    await service.LeaveTable(pb.LeaveTableRequest(table_id=table_id, token=first.token))
+    rest = [m async for m in stream]  # ends, with nothing more
+    assert all(not m.HasField("cards_received") for m in rest)
+    second = await join(service, table_id, "second", seat=0)
+    assert second.seat == 0
+    assert await _status(first.snapshot()) == grpc.StatusCode.PERMISSION_DENIED

@@ -408,9 +408,8 @@ def test_tp_4_13_wild_layoff_cap_on_keeps_the_cap():
 def test_tp_4_14_cards_on_the_table_never_come_back():
     game = position(hands={0: "9C 4D"}, down=(0,), sets=[(0, "7C 7D 7H")])
     on_table = {c.id for c in game.table[0].cards}
-    for command in game.legal_commands(0):
-        assert not any(getattr(command, "card", None) is not None and command.card.id in on_table
-                       for _ in [0])
+    named = {c.id for command in game.legal_commands(0) if hasattr(command, "card") for c in [command.card]}
+    assert named == {c.id for c in game.players[0].hand} and not named & on_table
     rejected(game, Discard(0, Card.parse("7C")), "TP-4")
     rejected(game, LayOff(0, Card.parse("7C"), 0), "TP-4")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from tenpennies.engine import Card, Game, HouseRules  # noqa: E402
+from tenpennies.engine import Game, HouseRules  # noqa: E402
 from tenpennies.engine.bots import GreedyBot, RandomBot, play_game  # noqa: E402
 from tenpennies.engine.cards import shoe  # noqa: E402
 

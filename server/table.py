@@ -15,10 +15,9 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable
 
-from tenpennies.engine import (Command, DeclineDiscard, Discard, Draw, Game, HouseRules, PassBuy, RuleError,
-                               format_command, parse_command)
+from tenpennies.engine import (Command, DeclineDiscard, Discard, Draw, Game, HouseRules, PassBuy, format_command, parse_command)
 from tenpennies.engine.bots import GreedyBot, RandomBot
 from tenpennies.engine.game import Phase
 from tenpennies.v1 import tenpennies_pb2 as pb

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 
-from tenpennies.client.connection import SeatSession, join, open_channel, stub
+from tenpennies.client.connection import SeatSession, join
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 PREFERENCE = ("lay_contract", "lay_set", "lay_off")

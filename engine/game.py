@@ -18,7 +18,8 @@ from . import events as ev
 from .cards import Card, decks_for, shoe
 from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
                        PassBuy, TakeDiscard, COMMAND_TYPES)
-from .melds import (TableSet, check_layoff, check_set, contract_candidates, set_candidates)
+from .melds import (TableSet, check_layoff, check_set, contract_candidates, layoff_refusal,
+                    set_candidates)
 from .rules import HouseRules, RoundSpec, RuleError
 
 
@@ -60,7 +61,6 @@ class SeatView:
     seats: int
     rules: HouseRules
     round: int
-    round_index: int
     dealer: int
     turn_seat: int
     turn: int
@@ -154,30 +154,20 @@ class Game:
         player = self.players[seat]
         hand = player.hand
         spec, rules = self.spec, self.rules
-        keep = 1 if rules.discard_to_go_out else 0
         commands: list[Command] = []
         if not player.down:
             for sets in contract_candidates(hand, spec, rules):
-                if len(hand) - sum(len(s) for s in sets) >= keep:
+                if self._leaves_a_discard(player, sum(len(s) for s in sets)):
                     commands.append(LayContract(seat, sets))
         else:
             for cards in set_candidates(hand, spec, rules, 3):
-                if len(hand) - len(cards) >= keep:
+                if self._leaves_a_discard(player, len(cards)):
                     commands.append(LaySet(seat, cards))
-            if len(hand) > keep:
-                wild_ranks = spec.wild_ranks
-                cap = spec.wild_cap if rules.wild_layoff_cap else None
-                distinct = rules.distinct_suits
+            if self._leaves_a_discard(player, 1):
                 for target in self.table:
                     for card in hand:
-                        # check_layoff inlined: this loop is the hot path of bot play
-                        if card.rank in wild_ranks:
-                            if cap is not None and target.wilds >= cap:
-                                continue
-                        elif card.rank != target.rank or (
-                                distinct and card.suit is not None and card.suit in target.suits):
-                            continue
-                        commands.append(LayOff(seat, card, target.id))
+                        if layoff_refusal(card, target, spec, rules) is None:
+                            commands.append(LayOff(seat, card, target.id))
         discards = _DISCARDS[seat]
         commands.extend(discards[card.id] for card in hand)
         return commands
@@ -244,7 +234,6 @@ class Game:
         if phase is not Phase.MELD:
             raise RuleError("TP-4", "a turn is pick up, then meld, then discard: pick up first")
         player = self.players[seat]
-        keep = 1 if self.rules.discard_to_go_out else 0
         if kind is Discard:
             self._check_in_hand(player, (command.card,))
             return
@@ -263,16 +252,14 @@ class Game:
                     raise RuleError("TP-4.11", f"the contract of round {self.spec.number} is {contract}: "
                                                f"a set of {len(cards_of_set)} is too small")
                 check_set(cards_of_set, self.spec, self.rules)
-            if len(player.hand) - len(cards) < keep:
-                raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
+            self._check_leaves_a_discard(player, len(cards))
             return
         if not player.down:
             raise RuleError("TP-4.11", "no card may be laid down before the seat lays its whole contract")
         if kind is LaySet:
             self._check_in_hand(player, command.cards)
             check_set(command.cards, self.spec, self.rules)
-            if len(player.hand) - len(command.cards) < keep:
-                raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
+            self._check_leaves_a_discard(player, len(command.cards))
             return
         # LayOff
         self._check_in_hand(player, (command.card,))
@@ -280,7 +267,14 @@ class Game:
         if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
             raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
         check_layoff(command.card, self.table[set_id], self.spec, self.rules)
-        if len(player.hand) - 1 < keep:
+        self._check_leaves_a_discard(player, 1)
+
+    def _leaves_a_discard(self, player: SeatState, laid: int) -> bool:
+        """TP-4.16: with discard_to_go_out, a meld may not take the last card of the hand."""
+        return len(player.hand) - laid >= (1 if self.rules.discard_to_go_out else 0)
+
+    def _check_leaves_a_discard(self, player: SeatState, laid: int) -> None:
+        if not self._leaves_a_discard(player, laid):
             raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
 
     @staticmethod
@@ -387,24 +381,19 @@ class Game:
         self._after_meld(command.seat, events)
 
     def _new_set(self, seat: int, cards: Sequence[Card]) -> ev.Meld:
-        rank = check_set(cards, self.spec, self.rules)
         hand = self.players[seat].hand
         for card in cards:
             hand.remove(card)
-        table_set = TableSet(len(self.table), seat, cards, rank, self.spec.wild_ranks)
+        table_set = TableSet(len(self.table), seat, cards, self.spec.wild_ranks)
         self.table.append(table_set)
         self._meld_cache = None
-        return ev.Meld(table_set.id, seat, tuple(cards), rank)
+        return ev.Meld(table_set.id, seat, tuple(cards), table_set.rank)
 
     def _lay_off(self, command: LayOff, events: list[ev.Event]) -> None:
         card, target = command.card, self.table[command.set_id]
         self.players[command.seat].hand.remove(card)
-        target.cards.append(card)
+        target.add(card)
         self._meld_cache = None
-        if card.rank in self.spec.wild_ranks:
-            target.wilds += 1
-        elif card.suit is not None:
-            target.suits.add(card.suit)
         events.append(ev.LaidOff(command.seat, card, target.id))
         self._after_meld(command.seat, events)
 
@@ -525,7 +514,7 @@ class Game:
             raise RuleError("TP-1.1", f"there is no seat {seat} at this table")
         return SeatView(
             seat=seat, seats=self.n, rules=self.rules, round=self.spec.number,
-            round_index=self.round_index, dealer=self.dealer, turn_seat=self.turn_seat, turn=self.turn,
+            dealer=self.dealer, turn_seat=self.turn_seat, turn=self.turn,
             phase=self.phase, to_act=self.to_act(),
             hand=tuple(self.players[seat].hand) if seat is not None else (),
             players=tuple(PlayerInfo(s, len(p.hand), p.pennies, p.score, p.down, p.paid, p.won)
@@ -572,8 +561,7 @@ class Game:
             "pile_live": self.pile_live, "buy_order": list(self.buy_order),
             "buy_answers": [[s, a] for s, a in self.buy_answers.items()],
             "reshuffles_used": self.reshuffles_used,
-            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards], "rank": t.rank}
-                      for t in self.table],
+            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards]} for t in self.table],
             "winners": list(self.winners),
         }
 
@@ -605,8 +593,8 @@ class Game:
         game.buy_order = list(data["buy_order"])
         game.buy_answers = {s: a for s, a in data["buy_answers"]}
         game.reshuffles_used = data["reshuffles_used"]
-        game.table = [TableSet(i, t["owner"], [Card.from_id(c) for c in t["cards"]], t["rank"],
-                               game.spec.wild_ranks) for i, t in enumerate(data["table"])]
+        game.table = [TableSet(i, t["owner"], [Card.from_id(c) for c in t["cards"]], game.spec.wild_ranks)
+                      for i, t in enumerate(data["table"])]
         game._meld_cache = None
         game.winners = tuple(data["winners"])
         game.opening_events = []

@@ -19,18 +19,31 @@ MAX_CANDIDATES = 48
 
 
 class TableSet:
-    """A set on the table during a round (mutable: lay-offs grow it)."""
+    """A set on the table during a round (mutable: lay-offs grow it). Its rank, the suits of its
+    naturals and its count of wilds follow from its cards; ``rank`` is None for an all-wild set."""
 
-    __slots__ = ("id", "owner", "cards", "rank", "suits", "wilds")
+    __slots__ = ("id", "owner", "cards", "rank", "suits", "wilds", "_wild_ranks")
 
-    def __init__(self, set_id: int, owner: int, cards: Sequence[Card], rank: int | None,
-                 wild_ranks: frozenset[int]) -> None:
+    def __init__(self, set_id: int, owner: int, cards: Sequence[Card], wild_ranks: frozenset[int]) -> None:
         self.id = set_id
         self.owner = owner
-        self.cards = list(cards)
-        self.rank = rank
-        self.suits = {c.suit for c in cards if c.rank not in wild_ranks and c.suit is not None}
-        self.wilds = sum(1 for c in cards if c.rank in wild_ranks)
+        self._wild_ranks = wild_ranks
+        self.cards: list[Card] = []
+        self.rank: int | None = None
+        self.suits: set[str] = set()
+        self.wilds = 0
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> None:
+        """Put a card on the set (already judged by check_set or check_layoff)."""
+        self.cards.append(card)
+        if card.rank in self._wild_ranks:
+            self.wilds += 1
+        else:
+            self.rank = card.rank
+            if card.suit is not None:
+                self.suits.add(card.suit)
 
 
 def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int | None:
@@ -65,19 +78,34 @@ def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int 
     return rank
 
 
-def check_layoff(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> None:
-    """TP-4.13: may ``card`` go on ``target``? Raise RuleError if not."""
+def layoff_refusal(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> str | None:
+    """TP-4.13: None if ``card`` may go on ``target``, else why not (a key of _REFUSALS). Plain strings,
+    no exception: legal-command listing asks this of every card and set."""
     if card.rank in spec.wild_ranks:
-        if rules.wild_layoff_cap and target.wilds >= spec.wild_cap:
-            raise RuleError("TP-4.13", f"set {target.id} already holds the round's {spec.wild_cap} wild "
-                                       f"card(s) (wild_layoff_cap)")
-        return
+        return "wild_cap" if rules.wild_layoff_cap and target.wilds >= spec.wild_cap else None
     if target.rank is None:
-        raise RuleError("TP-4.10", f"only wild cards can be laid off on the all-wild set {target.id}")
+        return "all_wild"
     if card.rank != target.rank:
-        raise RuleError("TP-4.13", f"{card} is not of set {target.id}'s rank")
+        return "rank"
     if rules.distinct_suits and card.suit is not None and card.suit in target.suits:
-        raise RuleError("TP-4.9", f"set {target.id} already holds a natural of {card}'s rank and suit")
+        return "suit"
+    return None
+
+
+_REFUSALS = {
+    "wild_cap": ("TP-4.13", "set {set} already holds the round's {cap} wild card(s) (wild_layoff_cap)"),
+    "all_wild": ("TP-4.10", "only wild cards can be laid off on the all-wild set {set}"),
+    "rank": ("TP-4.13", "{card} is not of set {set}'s rank"),
+    "suit": ("TP-4.9", "set {set} already holds a natural of {card}'s rank and suit"),
+}
+
+
+def check_layoff(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> None:
+    """TP-4.13: raise RuleError if ``card`` may not go on ``target``."""
+    refusal = layoff_refusal(card, target, spec, rules)
+    if refusal is not None:
+        rule, message = _REFUSALS[refusal]
+        raise RuleError(rule, message.format(set=target.id, cap=spec.wild_cap, card=card))
 
 
 def _cards(cards: Iterable[Card]) -> str:

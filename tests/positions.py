@@ -42,8 +42,7 @@ def position(seats: int = 4, *, round: int = 1, hands: dict[int, str] | None = N
     game.table = []
     for owner, text in sets:
         set_cards = cards(text)
-        rank = next((c.rank for c in set_cards if c.rank not in game.spec.wild_ranks), None)
-        game.table.append(TableSet(len(game.table), owner, set_cards, rank, game.spec.wild_ranks))
+        game.table.append(TableSet(len(game.table), owner, set_cards, game.spec.wild_ranks))
     game._meld_cache = None
     game.pile = cards(pile)
     game.pile_live = live and bool(game.pile)

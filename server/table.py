@@ -138,9 +138,9 @@ class Table:
         self.closed = False
         if row.status != "waiting":
             self.game = Game.replay(self.n, self.rules, self.seed, [parse_command(c) for c in row.commands])
-        for seat in self.seats:
-            if seat.kind == "bot":
-                seat.player = BOTS[seat.bot](self.seed + 1)
+        for seat, state in enumerate(self.seats):
+            if state.kind == "bot":
+                state.player = self._bot(seat, state.bot)
 
     # --- the outside world's requests ----------------------------------------------------------
 
@@ -157,7 +157,7 @@ class Table:
         async with self._lock:
             seat = self._free_seat(seat)
             self.seats[seat] = Seat(SeatRow(seat, "bot", f"{strategy} bot", "", strategy))
-            self.seats[seat].player = BOTS[strategy](self.seed + 1)
+            self.seats[seat].player = self._bot(seat, strategy)
             await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
             return seat
 
@@ -253,7 +253,7 @@ class Table:
             if state.kind == "player":
                 self._watch_gone(seat)
         self._version += 1
-        self._decisions()  # sets the decision deadline; the requests were stored before the restart
+        self._set_deadline(self._awaited())  # the decision requests themselves were stored before
         self._after_change()
 
     def close(self) -> None:
@@ -285,16 +285,21 @@ class Table:
 
     def _decisions(self) -> list[tuple[int | None, pb.Event]]:
         """A private DecisionRequest for every player seat the game now waits for."""
-        game = self.game
-        if game is None or game.over:
-            self.deadline_ms = 0
+        waiting = self._awaited()
+        self._set_deadline(waiting)
+        return [(s, pb.Event(decision_request=pb.DecisionRequest(
+            seat=s, legal_commands=[mapping.command_to_pb(c) for c in self.game.legal_commands(s)],
+            deadline_ms=self.deadline_ms))) for s in waiting]
+
+    def _awaited(self) -> list[int]:
+        """The seats the game waits for that a person (or a remote bot) plays."""
+        if self.game is None or self.game.over:
             return []
-        waiting = [s for s in game.to_act() if not self._server_plays(s)]
+        return [s for s in self.game.to_act() if not self._server_plays(s)]
+
+    def _set_deadline(self, waiting: list[int]) -> None:
         seconds = self.settings.decision_seconds
         self.deadline_ms = now_ms() + seconds * 1000 if waiting and seconds else 0
-        return [(s, pb.Event(decision_request=pb.DecisionRequest(
-            seat=s, legal_commands=[mapping.command_to_pb(c) for c in game.legal_commands(s)],
-            deadline_ms=self.deadline_ms))) for s in waiting]
 
     async def _commit(self, items: list[tuple[int | None, pb.Event]], *, command: tuple[int, str] | None = None,
                       seat_row: SeatRow | None = None, status: str | None = None) -> None:
@@ -363,7 +368,7 @@ class Table:
                         await self._apply(Draw(seat), timer=True)
                     else:
                         view = self.game.view(seat)
-                        command = (state.player or GreedyBot()).choose(view)
+                        command = state.player.choose(view)
                         if command not in view.legal and not self.game.is_legal(command):
                             command = view.legal[0]  # never let a confused bot stall the table
                         await self._apply(command)
@@ -427,9 +432,13 @@ class Table:
     async def _take_over(self, seat: int) -> None:
         state = self.seats[seat]
         state.taken_over = True
-        state.player = GreedyBot()
+        state.player = self._bot(seat, "greedy")
         self._version += 1
         await self._commit([(None, self._seat_event(seat))] + self._decisions())
+
+    def _bot(self, seat: int, strategy: str):
+        """A built-in bot for ``seat``; a random one draws from its own seeded stream."""
+        return BOTS[strategy](self.seed + 1 + seat)
 
     def _spawn(self, coro: Awaitable) -> None:
         task = asyncio.ensure_future(coro)

@@ -8,10 +8,9 @@ from typing import Sequence
 
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
-from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
+from tenpennies.engine.bots import BOTS, play_game
 from tenpennies.engine.cards import format_cards
 
-BOTS = {"greedy": lambda seed: GreedyBot(), "random": lambda seed: RandomBot(seed)}
 
 
 def _rules(args: argparse.Namespace) -> HouseRules:

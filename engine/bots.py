@@ -98,6 +98,10 @@ class GreedyBot:
                                             c.card.points, -c.card.id))
 
 
+BOTS: dict[str, Callable[[int], Bot]] = {"greedy": lambda seed: GreedyBot(), "random": RandomBot}
+"""The built-in bots by name, each made from a seed (the greedy bot needs none)."""
+
+
 def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
               on_events: Callable[[list[Event]], object] | None = None) -> Game:
     """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Awaitable
 
 from tenpennies.engine import (Command, DeclineDiscard, Discard, Draw, Game, HouseRules, PassBuy, format_command, parse_command)
-from tenpennies.engine.bots import GreedyBot, RandomBot
+from tenpennies.engine.bots import BOTS
 from tenpennies.engine.game import Phase
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -34,7 +34,6 @@ MAX_CHAT = 500
 STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
           "finished": pb.TABLE_STATUS_FINISHED}
 SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
-BOTS = {"greedy": lambda seed: GreedyBot(), "random": lambda seed: RandomBot(seed)}
 
 
 class TableError(Exception):

@@ -12,8 +12,8 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 from . import mapping
-from .table import (Conflict, Dropped, Full, Lobby, NotFound, PermissionDenied, Settings, TableError,
-                    Unauthenticated)
+from .table import (Conflict, Full, Lobby, NotFound, PermissionDenied, Settings, TableError,
+                    StreamEnd, Unauthenticated)
 
 _CODES = {NotFound: grpc.StatusCode.NOT_FOUND, Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
           PermissionDenied: grpc.StatusCode.PERMISSION_DENIED, Conflict: grpc.StatusCode.FAILED_PRECONDITION,
@@ -184,9 +184,9 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                 yield pb.SubscribeResponse(events=pb.EventBatch(events=history[start:start + HISTORY_BATCH]))
             while True:
                 item = await subscriber.queue.get()
-                if isinstance(item, Dropped):
-                    if item.left:
-                        return  # the seat was given up: the stream ends
+                if item is StreamEnd.SEAT_LEFT:
+                    return
+                if item is StreamEnd.FELL_BEHIND:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                         "this stream fell too far behind: subscribe again from the last "
                                         "sequence number you received")

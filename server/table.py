@@ -15,6 +15,7 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
+from enum import Enum
 from typing import Awaitable
 
 from tenpennies.engine import (Command, DeclineDiscard, Discard, Draw, Game, HouseRules, PassBuy, format_command, parse_command)
@@ -60,12 +61,10 @@ class Full(TableError):
     """A limit of the server's is reached (RESOURCE_EXHAUSTED)."""
 
 
-class Dropped:
-    """Put in a subscriber's queue to end its stream: it fell too far behind, or its seat was left."""
-
-    def __init__(self, last_sequence: int, left: bool = False) -> None:
-        self.last_sequence = last_sequence
-        self.left = left
+class StreamEnd(Enum):
+    """Put in a subscriber's queue, last, to end its stream."""
+    FELL_BEHIND = "fell behind"   # it resumes from the last sequence number it received
+    SEAT_LEFT = "seat left"       # the seat is no longer the subscriber's
 
 
 @dataclass
@@ -167,7 +166,7 @@ class Table:
                 for subscriber in [s for s in self.subscribers if s.seat == seat]:
                     # the seat is no longer theirs: end their streams before anyone else can sit there
                     self.subscribers.discard(subscriber)
-                    subscriber.queue.put_nowait(Dropped(self.seq, left=True))
+                    subscriber.queue.put_nowait(StreamEnd.SEAT_LEFT)
                 self.seats[seat] = Seat(SeatRow(seat, "empty"))
                 await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
             elif self.status == "playing" and not self.seats[seat].taken_over:
@@ -328,7 +327,7 @@ class Table:
                 self.subscribers.discard(subscriber)
                 while not subscriber.queue.empty():
                     subscriber.queue.get_nowait()
-                subscriber.queue.put_nowait(Dropped(batch[0].sequence - 1))
+                subscriber.queue.put_nowait(StreamEnd.FELL_BEHIND)
                 if seat is not None:
                     self._spawn(self._disconnected(seat))
 

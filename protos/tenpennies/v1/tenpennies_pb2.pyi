@@ -21,6 +21,12 @@ class Preset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PRESET_STANDARD: _ClassVar[Preset]
     PRESET_DEUCES: _ClassVar[Preset]
 
+class LaterSetWilds(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LATER_SET_WILDS_UNSPECIFIED: _ClassVar[LaterSetWilds]
+    LATER_SET_WILDS_ROUND_CAP: _ClassVar[LaterSetWilds]
+    LATER_SET_WILDS_ONE_PER_THREE: _ClassVar[LaterSetWilds]
+
 class TableStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TABLE_STATUS_UNSPECIFIED: _ClassVar[TableStatus]
@@ -71,6 +77,9 @@ SUIT_SPADES: Suit
 PRESET_UNSPECIFIED: Preset
 PRESET_STANDARD: Preset
 PRESET_DEUCES: Preset
+LATER_SET_WILDS_UNSPECIFIED: LaterSetWilds
+LATER_SET_WILDS_ROUND_CAP: LaterSetWilds
+LATER_SET_WILDS_ONE_PER_THREE: LaterSetWilds
 TABLE_STATUS_UNSPECIFIED: TableStatus
 TABLE_STATUS_WAITING: TableStatus
 TABLE_STATUS_PLAYING: TableStatus
@@ -110,7 +119,7 @@ class Card(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ..., rank: _Optional[int] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
 
 class HouseRules(_message.Message):
-    __slots__ = ("preset", "distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size", "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns", "rounds")
+    __slots__ = ("preset", "distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size", "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns", "rounds", "later_set_wilds")
     PRESET_FIELD_NUMBER: _ClassVar[int]
     DISTINCT_SUITS_FIELD_NUMBER: _ClassVar[int]
     ALL_WILD_SETS_FIELD_NUMBER: _ClassVar[int]
@@ -122,6 +131,7 @@ class HouseRules(_message.Message):
     RESHUFFLES_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    LATER_SET_WILDS_FIELD_NUMBER: _ClassVar[int]
     preset: Preset
     distinct_suits: bool
     all_wild_sets: bool
@@ -133,7 +143,8 @@ class HouseRules(_message.Message):
     reshuffles: int
     max_turns: int
     rounds: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, preset: _Optional[_Union[Preset, str]] = ..., distinct_suits: _Optional[bool] = ..., all_wild_sets: _Optional[bool] = ..., wild_layoff_cap: _Optional[bool] = ..., discard_to_go_out: _Optional[bool] = ..., hand_size: _Optional[int] = ..., buy_pennies: _Optional[int] = ..., buy_penalty_cards: _Optional[int] = ..., reshuffles: _Optional[int] = ..., max_turns: _Optional[int] = ..., rounds: _Optional[_Iterable[int]] = ...) -> None: ...
+    later_set_wilds: LaterSetWilds
+    def __init__(self, preset: _Optional[_Union[Preset, str]] = ..., distinct_suits: _Optional[bool] = ..., all_wild_sets: _Optional[bool] = ..., wild_layoff_cap: _Optional[bool] = ..., discard_to_go_out: _Optional[bool] = ..., hand_size: _Optional[int] = ..., buy_pennies: _Optional[int] = ..., buy_penalty_cards: _Optional[int] = ..., reshuffles: _Optional[int] = ..., max_turns: _Optional[int] = ..., rounds: _Optional[_Iterable[int]] = ..., later_set_wilds: _Optional[_Union[LaterSetWilds, str]] = ...) -> None: ...
 
 class TableSettings(_message.Message):
     __slots__ = ("decision_seconds", "takeover_seconds")
@@ -158,7 +169,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_playing: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence")
+    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence", "seed", "expires_at")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -167,6 +178,8 @@ class TableInfo(_message.Message):
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     SEAT_INFO_FIELD_NUMBER: _ClassVar[int]
     LAST_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
     seats: int
@@ -175,7 +188,9 @@ class TableInfo(_message.Message):
     settings: TableSettings
     seat_info: _containers.RepeatedCompositeFieldContainer[SeatInfo]
     last_sequence: int
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ...) -> None: ...
+    seed: int
+    expires_at: int
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ..., seed: _Optional[int] = ..., expires_at: _Optional[int] = ...) -> None: ...
 
 class Command(_message.Message):
     __slots__ = ("take_discard", "decline_discard", "buy", "pass_buy", "draw", "lay_contract", "lay_set", "lay_off", "discard")
@@ -646,10 +661,12 @@ class CreateTableRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
-    __slots__ = ("table",)
+    __slots__ = ("table", "host_token")
     TABLE_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
     table: TableInfo
-    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
+    host_token: str
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., host_token: _Optional[str] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ()
@@ -692,14 +709,16 @@ class LeaveTableResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class AddBotRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "strategy")
+    __slots__ = ("table_id", "seat", "strategy", "host_token")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     strategy: BotStrategy
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., strategy: _Optional[_Union[BotStrategy, str]] = ...) -> None: ...
+    host_token: str
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., strategy: _Optional[_Union[BotStrategy, str]] = ..., host_token: _Optional[str] = ...) -> None: ...
 
 class AddBotResponse(_message.Message):
     __slots__ = ("seat",)
@@ -707,13 +726,27 @@ class AddBotResponse(_message.Message):
     seat: int
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
-class StartGameRequest(_message.Message):
-    __slots__ = ("table_id", "token")
+class RemoveSeatRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "host_token")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
-    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
     table_id: str
-    token: str
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    seat: int
+    host_token: str
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., host_token: _Optional[str] = ...) -> None: ...
+
+class RemoveSeatResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class StartGameRequest(_message.Message):
+    __slots__ = ("table_id", "host_token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    host_token: str
+    def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ...) -> None: ...
 
 class StartGameResponse(_message.Message):
     __slots__ = ("table",)

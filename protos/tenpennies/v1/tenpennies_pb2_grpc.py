@@ -61,6 +61,11 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.FromString,
                 _registered_method=True)
+        self.RemoveSeat = channel.unary_unary(
+                '/tenpennies.v1.TenPenniesService/RemoveSeat',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
+                _registered_method=True)
         self.StartGame = channel.unary_unary(
                 '/tenpennies.v1.TenPenniesService/StartGame',
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
@@ -118,13 +123,22 @@ class TenPenniesServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AddBot(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The host (the token CreateTable returned) fills a waiting seat with a built-in bot...
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveSeat(self, request, context):
+        """...or empties a waiting seat: a bot's, or a player's who has not started playing.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def StartGame(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The host starts the game once every seat is filled.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -181,6 +195,11 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.AddBot,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.SerializeToString,
+            ),
+            'RemoveSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveSeat,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.SerializeToString,
             ),
             'StartGame': grpc.unary_unary_rpc_method_handler(
                     servicer.StartGame,
@@ -345,6 +364,33 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/AddBot',
             tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/RemoveSeat',
+            tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

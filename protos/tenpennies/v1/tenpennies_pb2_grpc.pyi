@@ -44,7 +44,11 @@ class TenPenniesServiceStub:
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]
     LeaveTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]
     AddBot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.AddBotRequest, _tenpennies_pb2.AddBotResponse]
+    """The host (the token CreateTable returned) fills a waiting seat with a built-in bot..."""
+    RemoveSeat: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.RemoveSeatRequest, _tenpennies_pb2.RemoveSeatResponse]
+    """...or empties a waiting seat: a bot's, or a player's who has not started playing."""
     StartGame: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.StartGameRequest, _tenpennies_pb2.StartGameResponse]
+    """The host starts the game once every seat is filled."""
     Subscribe: _grpc.UnaryStreamMultiCallable[_tenpennies_pb2.SubscribeRequest, _tenpennies_pb2.SubscribeResponse]
     """The table's event stream. With a seat token: that seat's stream; without: a spectator's."""
     SendCommand: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]
@@ -61,7 +65,11 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     JoinTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]  # type: ignore[assignment]
     LeaveTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]  # type: ignore[assignment]
     AddBot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.AddBotRequest, _tenpennies_pb2.AddBotResponse]  # type: ignore[assignment]
+    """The host (the token CreateTable returned) fills a waiting seat with a built-in bot..."""
+    RemoveSeat: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.RemoveSeatRequest, _tenpennies_pb2.RemoveSeatResponse]  # type: ignore[assignment]
+    """...or empties a waiting seat: a bot's, or a player's who has not started playing."""
     StartGame: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.StartGameRequest, _tenpennies_pb2.StartGameResponse]  # type: ignore[assignment]
+    """The host starts the game once every seat is filled."""
     Subscribe: _aio.UnaryStreamMultiCallable[_tenpennies_pb2.SubscribeRequest, _tenpennies_pb2.SubscribeResponse]  # type: ignore[assignment]
     """The table's event stream. With a seat token: that seat's stream; without: a spectator's."""
     SendCommand: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]  # type: ignore[assignment]
@@ -104,14 +112,24 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _tenpennies_pb2.AddBotRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_tenpennies_pb2.AddBotResponse, _abc.Awaitable[_tenpennies_pb2.AddBotResponse]]: ...
+    ) -> _typing.Union[_tenpennies_pb2.AddBotResponse, _abc.Awaitable[_tenpennies_pb2.AddBotResponse]]:
+        """The host (the token CreateTable returned) fills a waiting seat with a built-in bot..."""
+
+    @_abc_1.abstractmethod
+    def RemoveSeat(
+        self,
+        request: _tenpennies_pb2.RemoveSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tenpennies_pb2.RemoveSeatResponse, _abc.Awaitable[_tenpennies_pb2.RemoveSeatResponse]]:
+        """...or empties a waiting seat: a bot's, or a player's who has not started playing."""
 
     @_abc_1.abstractmethod
     def StartGame(
         self,
         request: _tenpennies_pb2.StartGameRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_tenpennies_pb2.StartGameResponse, _abc.Awaitable[_tenpennies_pb2.StartGameResponse]]: ...
+    ) -> _typing.Union[_tenpennies_pb2.StartGameResponse, _abc.Awaitable[_tenpennies_pb2.StartGameResponse]]:
+        """The host starts the game once every seat is filled."""
 
     @_abc_1.abstractmethod
     def Subscribe(

@@ -14,7 +14,7 @@ and ``Card.from_id`` is a table lookup.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Callable, Iterable
 
 SUITS = "CDHS"
 RANK_CHARS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
@@ -65,13 +65,13 @@ class Card:
         self.text = face if self.copy == 0 else f"{face}.{self.copy}"
 
     @staticmethod
-    def from_id(card_id: int) -> "Card":
+    def from_id(card_id: int) -> Card:
         if not 0 <= card_id < len(_ALL):
             raise ValueError(f"no card with id {card_id}")
         return _ALL[card_id]
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         card = _BY_TEXT.get(text.strip().upper())
         if card is None:
             raise ValueError(f"not a card: {text!r} (write e.g. 7H, TD, AS, JK, 7H.1)")
@@ -81,15 +81,19 @@ class Card:
     def deck(self) -> int:
         return self.id // CARDS_PER_DECK
 
+    def describe(self) -> str:
+        """The card as error messages name it, by text and by id (the wire names cards by id): ``7H (card 22)``."""
+        return f"{self.text} (card {self.id})"
+
     def __repr__(self) -> str:
         return self.text
 
     __str__ = __repr__
 
-    def __reduce__(self):  # pickling keeps interning
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:  # pickling keeps interning
         return (Card.from_id, (self.id,))
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.id < other.id
 
 

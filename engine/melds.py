@@ -10,7 +10,7 @@ can still lay by naming the cards.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import Card
 from .rules import HouseRules, RoundSpec, RuleError
@@ -46,8 +46,9 @@ class TableSet:
                 self.suits.add(card.suit)
 
 
-def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int | None:
-    """Judge a set being laid down; return its rank (None for all-wild) or raise RuleError."""
+def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules, *, further: bool = False) -> int | None:
+    """Judge a set being laid down; return its rank (None for all-wild) or raise RuleError.
+    ``further``: a set laid after the contract (TP-4.12), whose wild cards ``later_set_wilds`` may cap."""
     if len(cards) < 3:
         raise RuleError("TP-4.8", f"a set is 3 or more cards, not {len(cards)}")
     wild_ranks = spec.wild_ranks
@@ -71,6 +72,12 @@ def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int 
         if not rules.all_wild_sets:
             raise RuleError("TP-4.10", "sets of wild cards only are off at this table (all_wild_sets)")
         return None
+    if further and rules.later_set_wilds == "one_per_three":
+        cap = len(cards) // 3
+        if wilds > cap:
+            raise RuleError("TP-4.12", f"a further set holds at most one wild card for every three cards "
+                                       f"(later_set_wilds): {cap} in a set of {len(cards)}, not {wilds}")
+        return rank
     if wilds > spec.wild_cap:
         raise RuleError("TP-4.10", f"a set is laid with at most {spec.wild_cap} wild card"
                                    f"{'s' if spec.wild_cap > 1 else ''} in round {spec.number}, "
@@ -105,11 +112,11 @@ def check_layoff(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRule
     refusal = layoff_refusal(card, target, spec, rules)
     if refusal is not None:
         rule, message = _REFUSALS[refusal]
-        raise RuleError(rule, message.format(set=target.id, cap=spec.wild_cap, card=card))
+        raise RuleError(rule, message.format(set=target.id, cap=spec.wild_cap, card=card.describe()))
 
 
 def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(c.text for c in cards)
+    return ", ".join(c.describe() for c in cards)
 
 
 # --- listing candidates ---------------------------------------------------------------------------
@@ -159,8 +166,11 @@ def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
 
 
 def _grouped_set_candidates(naturals: dict[int, list[Card]], wilds: list[Card], spec: RoundSpec,
-                            rules: HouseRules, size: int, min_rank: int = 0) -> list[tuple[Card, ...]]:
-    cap = min(spec.wild_cap, len(wilds))
+                            rules: HouseRules, size: int, min_rank: int = 0,
+                            further: bool = False) -> list[tuple[Card, ...]]:
+    # a candidate with wilds has exactly ``size`` cards, so one_per_three allows size // 3 of them
+    per_three = further and rules.later_set_wilds == "one_per_three"
+    cap = min(size // 3 if per_three else spec.wild_cap, len(wilds))
     out: list[tuple[Card, ...]] = []
     for rank in sorted(naturals):
         group = naturals[rank]
@@ -179,11 +189,11 @@ def _grouped_set_candidates(naturals: dict[int, list[Card]], wilds: list[Card], 
 
 def set_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
                    size: int = 3) -> list[tuple[Card, ...]]:
-    """Sets of at least ``size`` (at least 3) cards the hand can lay: for each rank, from all its usable
-    naturals down to the fewest the wild cap allows, each with the fewest wilds it needs; and the
-    all-wild set."""
+    """Further sets (TP-4.12) of at least ``size`` (at least 3) cards the hand can lay: for each rank, from
+    all its usable naturals down to the fewest the wild cap allows, each with the fewest wilds it needs;
+    and the all-wild set."""
     naturals, wilds = _groups(hand, spec)
-    return _grouped_set_candidates(naturals, wilds, spec, rules, max(size, 3))
+    return _grouped_set_candidates(naturals, wilds, spec, rules, max(size, 3), further=True)
 
 
 def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
@@ -195,7 +205,8 @@ def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules
     found: list[tuple[tuple[Card, ...], ...]] = []
     seen: set[frozenset[int]] = set()
 
-    def extend(naturals: dict[int, list[Card]], wilds: list[Card], chosen: tuple, min_rank: int) -> None:
+    def extend(naturals: dict[int, list[Card]], wilds: list[Card], chosen: tuple[tuple[Card, ...], ...],
+               min_rank: int) -> None:
         for candidate in _grouped_set_candidates(naturals, wilds, spec, rules, contract.size, min_rank):
             if len(found) >= limit:
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from .cards import ACE, JOKER, CARDS_PER_DECK, decks_for
+from .cards import ACE, CARDS_PER_DECK, JOKER, decks_for
 
 
 class RuleError(Exception):
@@ -40,6 +40,7 @@ CONTRACTS = {1: Contract(2, 3), 2: Contract(1, 4), 3: Contract(2, 4), 4: Contrac
              5: Contract(2, 5), 6: Contract(1, 6), 7: Contract(1, 7)}
 WILD_CAPS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 3}
 PRESETS = ("standard", "deuces")
+LATER_SET_WILDS = ("round_cap", "one_per_three")  # TP-4.12
 _LATE_WILDS = frozenset({JOKER, ACE, 2})
 
 
@@ -60,6 +61,7 @@ class HouseRules:
     all_wild_sets: bool = True
     wild_layoff_cap: bool = False
     discard_to_go_out: bool = False
+    later_set_wilds: str = "round_cap"
     hand_size: int = 11
     buy_pennies: int = 10
     buy_penalty_cards: int = 2
@@ -73,6 +75,9 @@ class HouseRules:
             raise RuleError("TP-1.1", f"a game has 2 to 8 seats, not {seats}")
         if self.preset not in PRESETS:
             raise RuleError("TP-6", f"preset must be one of {', '.join(PRESETS)}, not {self.preset!r}")
+        if self.later_set_wilds not in LATER_SET_WILDS:
+            raise RuleError("TP-6", f"later_set_wilds must be one of {', '.join(LATER_SET_WILDS)}, "
+                                    f"not {self.later_set_wilds!r}")
         for name in ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out"):
             if not isinstance(getattr(self, name), bool):
                 raise RuleError("TP-6", f"{name} is on or off (a bool)")
@@ -91,7 +96,7 @@ class HouseRules:
         rounds = self.rounds
         if not rounds or any(not isinstance(r, int) or isinstance(r, bool) for r in rounds) \
                 or any(r not in CONTRACTS for r in rounds) \
-                or any(a >= b for a, b in zip(rounds, rounds[1:])):
+                or any(a >= b for a, b in zip(rounds, rounds[1:], strict=False)):
             raise RuleError("TP-6", f"rounds must be rounds 1 to 7 in rising order, not {rounds!r}")
 
     def round(self, number: int) -> RoundSpec:
@@ -103,7 +108,7 @@ class HouseRules:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "HouseRules":
+    def from_dict(cls, data: dict[str, Any]) -> HouseRules:
         """Build from a plain mapping (unknown knobs are an error, missing ones take the defaults)."""
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known

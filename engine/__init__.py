@@ -1,8 +1,20 @@
 """Ten Pennies rules engine: pure Python, no I/O. See docs/RULES.md for the numbered rules."""
 
 from .cards import ACE, JOKER, Card, format_cards, parse_cards
-from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
-                       PassBuy, TakeDiscard, format_command, parse_command)
+from .commands import (
+    Buy,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    TakeDiscard,
+    format_command,
+    parse_command,
+)
 from .events import Event, Meld
 from .game import Game, Phase, PlayerInfo, SeatView
 from .rules import Contract, HouseRules, RoundSpec, RuleError

@@ -14,13 +14,14 @@ Notation, one command a line (used by logs, the CLI and tests)::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 from .cards import Card, format_cards, parse_cards
 
 
-def _sorted_cards(cards) -> tuple[Card, ...]:
+def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.id))
 
 
@@ -93,7 +94,7 @@ class Discard:
     verb = "discard"
 
 
-Command = Union[TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw, LayContract, LaySet, LayOff, Discard]
+Command: TypeAlias = TakeDiscard | DeclineDiscard | Buy | PassBuy | Draw | LayContract | LaySet | LayOff | Discard
 COMMAND_TYPES = (TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw, LayContract, LaySet, LayOff, Discard)
 _SIMPLE = {cls.verb: cls for cls in (TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw)}
 

@@ -10,20 +10,31 @@ and command log (``Game.replay``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Iterable, NamedTuple, Sequence
+from enum import StrEnum
+from typing import Any, NamedTuple, assert_never
 
 from . import events as ev
 from .cards import Card, decks_for, shoe
-from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
-                       PassBuy, TakeDiscard, COMMAND_TYPES)
-from .melds import (TableSet, check_layoff, check_set, contract_candidates, layoff_refusal,
-                    set_candidates)
+from .commands import (
+    COMMAND_TYPES,
+    Buy,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    TakeDiscard,
+)
+from .melds import TableSet, check_layoff, check_set, contract_candidates, layoff_refusal, set_candidates
 from .rules import HouseRules, RoundSpec, RuleError
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     PICK_UP = "pick_up"      # the player takes or declines the live discard (TP-4.2)
     BUY = "buy"              # the declined card is offered to the other seats (TP-4.3)
     DRAW = "draw"            # the player draws from the stock (TP-4.6)
@@ -113,17 +124,13 @@ class Game:
     # --- who decides, and what they may do ---------------------------------------------------
 
     def to_act(self) -> tuple[int, ...]:
-        """The seats whose decision the game waits for (several while a buy offer is open)."""
+        """The seats whose decision the game waits for. While a buy offer is open that is every offered
+        seat that has not answered yet, whatever the others answered, so that nobody can tell an answer
+        from it before the offer settles (TP-4.7)."""
         phase = self.phase
         if phase is Phase.BUY:
-            waiting = []
-            for seat in self.buy_order:
-                answer = self.buy_answers.get(seat)
-                if answer is None:
-                    waiting.append(seat)
-                elif answer:
-                    break  # seats further round cannot beat this one (TP-4.7)
-            return tuple(waiting)
+            answers = self.buy_answers
+            return tuple(seat for seat in self.buy_order if seat not in answers)
         if phase is Phase.GAME_OVER:
             return ()
         return (self.turn_seat,)
@@ -141,7 +148,9 @@ class Game:
         (see ``melds``), every other kind is listed in full."""
         phase = self.phase
         if phase is Phase.BUY:
-            return [Buy(seat), PassBuy(seat)] if seat in self.to_act() else []
+            if seat in self.buy_order and seat not in self.buy_answers:
+                return [Buy(seat), PassBuy(seat)]
+            return []
         if seat != self.turn_seat or phase is Phase.GAME_OVER:
             return []
         if phase is Phase.PICK_UP:
@@ -181,93 +190,129 @@ class Game:
 
     # --- applying ----------------------------------------------------------------------------
 
-    def apply(self, command: Command) -> list[ev.Event]:
-        """Apply a legal command and return its events; raise RuleError (state untouched) if illegal."""
-        self._check(command)
+    def apply(self, command: Command, *, trusted: bool = False) -> list[ev.Event]:
+        """Apply a legal command and return its events; raise RuleError (state untouched) if illegal.
+
+        ``trusted`` skips the checks: only for a command this engine already accepted in exactly this
+        state, as when replaying a stored log. An illegal command applied trusted corrupts the game."""
+        if not trusted:
+            self._check(command)
         events: list[ev.Event] = []
-        _APPLY[type(command)](self, command, events)
+        match command:
+            case Discard():
+                self._discard(command, events)
+            case TakeDiscard():
+                self._take(command, events)
+            case DeclineDiscard():
+                self._decline(command, events)
+            case Draw():
+                self._draw(command, events)
+            case Buy() | PassBuy():
+                self._answer(command, events)
+            case LayOff():
+                self._lay_off(command, events)
+            case LaySet():
+                self._lay_set(command, events)
+            case LayContract():
+                self._lay_contract(command, events)
+            case _:
+                assert_never(command)
         self.log.append(command)
         return events
 
     def _check(self, command: Command) -> None:
-        """Every check, no change. The appliers below may then assume the command is legal."""
-        if type(command) not in _APPLY:
-            raise RuleError("TP-4", f"not a command: {command!r}")
+        """Every check, no change. The appliers below may then assume the command is legal.
+        Each refusal cites the most specific rule; a command out of turn cites the rule of its step."""
+        if not isinstance(command, COMMAND_TYPES):
+            raise TypeError(f"not a command: {command!r}")
         seat = command.seat
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise RuleError("TP-1.1", f"there is no seat {seat!r} at this table of {self.n}")
         phase = self.phase
         if phase is Phase.GAME_OVER:
             raise RuleError("TP-5.4", "the game is over")
-        kind = type(command)
-        if kind is Buy or kind is PassBuy:
-            if phase is not Phase.BUY:
-                raise RuleError("TP-4.3", "no card is being offered to buy now")
-            if seat not in self.buy_order:
-                if seat == self.turn_seat:
-                    raise RuleError("TP-4.3", "the player who declined the card cannot buy it")
-                raise RuleError("TP-4.3", f"seat {seat} has no buy penny left, so it is not offered the card")
-            if seat in self.buy_answers:
-                raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
-            if seat not in self.to_act():
-                raise RuleError("TP-4.7", f"a nearer seat already buys this card; seat {seat} cannot get it")
-            return
+        match command:
+            case Buy() | PassBuy():
+                if phase is not Phase.BUY:
+                    raise RuleError("TP-4.3", "no card is being offered to buy now")
+                if seat not in self.buy_order:
+                    if seat == self.turn_seat:
+                        raise RuleError("TP-4.3", "the player who declined the card cannot buy it")
+                    raise RuleError("TP-4.3", f"seat {seat} has no buy penny left, so it is not offered the card")
+                if seat in self.buy_answers:
+                    raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
+            case TakeDiscard() | DeclineDiscard():
+                self._check_turn(seat, "TP-4.2", "take or decline the live discard")
+                if phase is Phase.BUY:
+                    raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
+                if phase is Phase.DRAW:
+                    raise RuleError("TP-4.5", "the declined card is no longer live: draw from the stock")
+                if phase is Phase.MELD:
+                    raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
+            case Draw():
+                self._check_turn(seat, "TP-4.6", "draw")
+                if phase is Phase.PICK_UP:
+                    raise RuleError("TP-4.6", "take or decline the live discard before drawing")
+                if phase is Phase.BUY:
+                    raise RuleError("TP-4.6", "the player draws once the buy offer is settled")
+                if phase is Phase.MELD:
+                    raise RuleError("TP-4.2", "the player has already picked up this turn: taking the discard "
+                                              "replaces drawing, and a turn has one pick-up")
+            case Discard(card=card):
+                player = self._check_meld_step(seat, "TP-4.15", "discard")
+                self._check_in_hand(player, (card,), "TP-4.15")
+            case LayContract(sets=sets):
+                player = self._check_meld_step(seat, "TP-4.11", "lay a contract")
+                if player.down:
+                    raise RuleError("TP-4.12", "this seat is already down: lay further sets one at a time")
+                spec = self.spec
+                contract = spec.contract
+                if not isinstance(sets, tuple) or len(sets) != contract.sets:
+                    raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
+                                               f"lay exactly {contract.sets} set(s) at once")
+                cards = [c for s in sets for c in s]
+                self._check_in_hand(player, cards, "TP-4.11")
+                for cards_of_set in sets:
+                    if len(cards_of_set) < contract.size:
+                        raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
+                                                   f"a set of {len(cards_of_set)} is too small")
+                    check_set(cards_of_set, spec, self.rules)
+                self._check_leaves_a_discard(player, len(cards))
+            case LaySet(cards=cards):
+                player = self._check_meld_step(seat, "TP-4.12", "lay a set")
+                self._check_down(player)
+                self._check_in_hand(player, cards, "TP-4.12")
+                check_set(cards, self.spec, self.rules, further=True)
+                self._check_leaves_a_discard(player, len(cards))
+            case LayOff(card=card, set_id=set_id):
+                player = self._check_meld_step(seat, "TP-4.12", "lay off")
+                self._check_down(player)
+                self._check_in_hand(player, (card,), "TP-4.13")
+                if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
+                    raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
+                check_layoff(card, self.table[set_id], self.spec, self.rules)
+                self._check_leaves_a_discard(player, 1)
+            case _:
+                assert_never(command)
+
+    def _check_turn(self, seat: int, rule: str, doing: str) -> None:
         if seat != self.turn_seat:
-            raise RuleError("TP-4", f"it is seat {self.turn_seat}'s turn, not seat {seat}'s")
-        if kind is TakeDiscard or kind is DeclineDiscard:
-            if phase is Phase.BUY:
-                raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
-            if phase is Phase.DRAW:
-                raise RuleError("TP-4.5", "the declined card is no longer live: draw from the stock")
-            if phase is Phase.MELD:
-                raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
-            return
-        if kind is Draw:
-            if phase is Phase.PICK_UP:
-                raise RuleError("TP-4.6", "take or decline the live discard before drawing")
-            if phase is Phase.BUY:
-                raise RuleError("TP-4.6", "the player draws once the buy offer is settled")
-            if phase is Phase.MELD:
-                raise RuleError("TP-4", "the player has already picked up this turn")
-            return
-        # meld phase commands
+            raise RuleError(rule, f"it is seat {self.turn_seat}'s turn: seat {seat} may not {doing} now")
+
+    def _check_meld_step(self, seat: int, rule: str, doing: str) -> SeatState:
+        """The player's own turn, after its pick-up (TP-4.2, TP-4.6): the seat's state, or RuleError."""
+        self._check_turn(seat, rule, doing)
+        phase = self.phase
+        if phase is Phase.PICK_UP:
+            raise RuleError("TP-4.2", "a turn starts with the pick-up: take or decline the live discard first")
         if phase is not Phase.MELD:
-            raise RuleError("TP-4", "a turn is pick up, then meld, then discard: pick up first")
-        player = self.players[seat]
-        if kind is Discard:
-            self._check_in_hand(player, (command.card,))
-            return
-        if kind is LayContract:
-            if player.down:
-                raise RuleError("TP-4.12", "this seat is already down: lay further sets one at a time")
-            contract = self.spec.contract
-            sets = command.sets
-            if not isinstance(sets, tuple) or len(sets) != contract.sets:
-                raise RuleError("TP-4.11", f"the contract of round {self.spec.number} is {contract}: "
-                                           f"lay exactly {contract.sets} set(s) at once")
-            cards = [c for s in sets for c in s]
-            self._check_in_hand(player, cards)
-            for cards_of_set in sets:
-                if len(cards_of_set) < contract.size:
-                    raise RuleError("TP-4.11", f"the contract of round {self.spec.number} is {contract}: "
-                                               f"a set of {len(cards_of_set)} is too small")
-                check_set(cards_of_set, self.spec, self.rules)
-            self._check_leaves_a_discard(player, len(cards))
-            return
+            raise RuleError("TP-4.6", "a turn is pick up, then meld, then discard: draw from the stock first")
+        return self.players[seat]
+
+    @staticmethod
+    def _check_down(player: SeatState) -> None:
         if not player.down:
             raise RuleError("TP-4.11", "no card may be laid down before the seat lays its whole contract")
-        if kind is LaySet:
-            self._check_in_hand(player, command.cards)
-            check_set(command.cards, self.spec, self.rules)
-            self._check_leaves_a_discard(player, len(command.cards))
-            return
-        # LayOff
-        self._check_in_hand(player, (command.card,))
-        set_id = command.set_id
-        if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
-            raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
-        check_layoff(command.card, self.table[set_id], self.spec, self.rules)
-        self._check_leaves_a_discard(player, 1)
 
     def _leaves_a_discard(self, player: SeatState, laid: int) -> bool:
         """TP-4.16: with discard_to_go_out, a meld may not take the last card of the hand."""
@@ -278,17 +323,18 @@ class Game:
             raise RuleError("TP-4.16", "the last card must be a discard at this table (discard_to_go_out)")
 
     @staticmethod
-    def _check_in_hand(player: SeatState, cards: Iterable[Card]) -> None:
+    def _check_in_hand(player: SeatState, cards: Iterable[Card], rule: str) -> None:
+        """Each card named once, and in the seat's hand; ``rule`` is the rule of the command naming them."""
         seen: set[int] = set()
         hand = player.hand
         for card in cards:
             if not isinstance(card, Card):
                 raise RuleError("TP-1.2", f"not a card: {card!r}")
             if card.id in seen:
-                raise RuleError("TP-1.2", f"{card} is named twice; every card is one physical card")
+                raise RuleError("TP-1.2", f"{card.describe()} is named twice; every card is one physical card")
             seen.add(card.id)
             if card not in hand:
-                raise RuleError("TP-4", f"{card} is not in this seat's hand")
+                raise RuleError(rule, f"{card.describe()} is not in this seat's hand")
 
     def _take(self, command: TakeDiscard, events: list[ev.Event]) -> None:
         card = self.pile.pop()
@@ -307,13 +353,18 @@ class Game:
         self._settle_buy(events)
 
     def _answer(self, command: Buy | PassBuy, events: list[ev.Event]) -> None:
-        wants = type(command) is Buy
-        self.buy_answers[command.seat] = wants
-        events.append(ev.BuyAnswered(command.seat, wants))
+        match command:
+            case Buy(seat=seat):
+                wants = True
+            case PassBuy(seat=seat):
+                wants = False
+        self.buy_answers[seat] = wants
+        events.append(ev.BuyAnswered(seat, wants))  # private: others learn only the outcome (TP-4.7)
         self._settle_buy(events)
 
     def _settle_buy(self, events: list[ev.Event]) -> None:
-        """TP-4.3/4.7: the nearest seat that wants the card gets it, once every nearer seat has passed."""
+        """TP-4.3/4.7: the nearest seat that wants the card gets it, once every nearer seat has passed;
+        settled as soon as the answers in decide it, answers of further seats then do not matter."""
         for seat in self.buy_order:
             answer = self.buy_answers.get(seat)
             if answer is None:
@@ -539,10 +590,12 @@ class Game:
 
     @classmethod
     def replay(cls, seats: int, rules: HouseRules | None, seed: int,
-               log: Iterable[Command]) -> "Game":
+               log: Iterable[Command], *, trusted: bool = False) -> Game:
+        """The game that seat count, rules, seed and command log define. ``trusted`` skips re-checking
+        each command: for a log this engine already accepted (see ``apply``)."""
         game = cls(seats, rules, seed)
         for command in log:
-            game.apply(command)
+            game.apply(command, trusted=trusted)
         return game
 
     def to_dict(self) -> dict[str, Any]:
@@ -566,7 +619,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> Game:
         from .commands import parse_command
         game = cls.__new__(cls)
         game.n = data["seats"]
@@ -601,7 +654,7 @@ class Game:
         return game
 
 
-class _Interned(dict):
+class _Interned(dict[int, Discard]):
     """Discard commands are plain values: build each (seat, card) once, as the listing hot path asks."""
 
     def __init__(self, seat: int) -> None:
@@ -614,10 +667,3 @@ class _Interned(dict):
 
 
 _DISCARDS = [_Interned(seat) for seat in range(8)]
-
-_APPLY = {
-    TakeDiscard: Game._take, DeclineDiscard: Game._decline, Buy: Game._answer, PassBuy: Game._answer,
-    Draw: Game._draw, LayContract: Game._lay_contract, LaySet: Game._lay_set, LayOff: Game._lay_off,
-    Discard: Game._discard,
-}
-assert set(_APPLY) == set(COMMAND_TYPES)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tenpennies.engine import (Buy, Card, DeclineDiscard, Discard, Draw, Game, HouseRules, LayContract,
-                               LayOff, LaySet, PassBuy, RuleError, TakeDiscard, parse_cards)
+from tenpennies.engine import (Buy, Card, Command, DeclineDiscard, Discard, Draw, Game, HouseRules,
+                               LayContract, LayOff, LaySet, PassBuy, RuleError, TakeDiscard, parse_cards)
 from tenpennies.engine import events as ev
 from tenpennies.engine.cards import ACE, JOKER, decks_for, shoe
 from tenpennies.engine.game import Phase
@@ -17,7 +17,7 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
 
 
-def rejected(game: Game, command, rule: str) -> RuleError:
+def rejected(game: Game, command: Command, rule: str) -> RuleError:
     """Assert the command is refused, citing ``rule``, and that nothing changed."""
     before = snapshot(game)
     with pytest.raises(RuleError) as info:
@@ -199,6 +199,40 @@ def test_tp_4_2_the_player_may_take_the_live_discard_for_free():
     assert len(game.players[0].hand) == 3  # taking replaces the draw
 
 
+def test_tp_4_2_taking_the_discard_replaces_the_draw() -> None:
+    game = position(hands={0: "3C 4D"}, pile="KD", phase=Phase.PICK_UP)
+    game.apply(TakeDiscard(0))
+    rejected(game, Draw(0), "TP-4.2")
+    game = position(hands={0: "3C 4D"}, pile="KD", phase=Phase.DRAW, live=False)
+    game.apply(Draw(0))
+    rejected(game, Draw(0), "TP-4.2")  # one pick-up a turn
+
+
+def test_tp_4_2_nothing_is_melded_or_discarded_before_the_pick_up() -> None:
+    game = position(hands={0: "5C 5D 5H 8C 8D 8H 9D"}, pile="KD", phase=Phase.PICK_UP, sets=[(1, "9C 9H 9S")])
+    rejected(game, Discard(0, Card.parse("9D")), "TP-4.2")
+    rejected(game, LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.2")
+    game.apply(DeclineDiscard(0))
+    rejected(game, Discard(0, Card.parse("9D")), "TP-4.6")  # the offer is open: the draw comes first
+    for seat in (1, 2, 3):
+        game.apply(PassBuy(seat))
+    rejected(game, Discard(0, Card.parse("9D")), "TP-4.6")
+    rejected(game, LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.6")
+
+
+@pytest.mark.parametrize("command,rule", [
+    (TakeDiscard(1), "TP-4.2"), (DeclineDiscard(1), "TP-4.2"), (Draw(1), "TP-4.6"),
+    (LayContract(1, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.11"),
+    (LaySet(1, cards("QC QD QH")), "TP-4.12"), (LayOff(1, Card.parse("KS"), 0), "TP-4.12"),
+    (Discard(1, Card.parse("9D")), "TP-4.15")])
+def test_tp_4_every_command_out_of_turn_cites_the_rule_of_its_step(command: Command, rule: str) -> None:
+    for phase in (Phase.PICK_UP, Phase.DRAW, Phase.MELD):
+        game = position(hands={0: "3C", 1: "5C 5D 5H 8C 8D 8H QC QD QH KS 9D"}, pile="7D", phase=phase,
+                        down=(1,) if isinstance(command, (LaySet, LayOff)) else (), sets=[(2, "KC KD KH")])
+        error = rejected(game, command, rule)
+        assert "seat 0's turn" in error.message
+
+
 def test_tp_4_3_declined_card_goes_to_the_nearest_seat_that_buys():
     game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
     events = game.apply(DeclineDiscard(0))
@@ -250,8 +284,8 @@ def test_tp_4_4_the_buyer_plays_none_of_its_cards_until_its_own_turn():
                     down=(1,), sets=[(1, "QC QD QH")])
     game.apply(DeclineDiscard(0))
     game.apply(Buy(1))
-    rejected(game, LaySet(1, cards("KC KH KD")), "TP-4")
-    rejected(game, Discard(1, Card.parse("KD")), "TP-4")
+    rejected(game, LaySet(1, cards("KC KH KD")), "TP-4.12")  # not seat 1's turn
+    rejected(game, Discard(1, Card.parse("KD")), "TP-4.15")
 
 
 def test_tp_4_5_a_card_nobody_buys_is_dead():
@@ -280,19 +314,71 @@ def test_tp_4_6_the_player_draws_after_the_buy_is_settled():
     assert game.phase is Phase.MELD
 
 
-def test_tp_4_7_a_further_seat_never_beats_a_nearer_one_whatever_the_order_of_answers():
+def test_tp_4_7_a_further_seat_never_beats_a_nearer_one_whatever_the_order_of_answers() -> None:
     game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
     game.apply(DeclineDiscard(0))
     assert game.apply(Buy(3)) == [ev.BuyAnswered(3, True)]  # waits for seats 1 and 2
     assert game.to_act() == (1, 2)
-    assert [type(e) for e in game.apply(Buy(2))] == [ev.BuyAnswered]  # still waits for seat 1
+    assert game.apply(Buy(2)) == [ev.BuyAnswered(2, True)]  # still waits for seat 1
     assert game.to_act() == (1,)
     events = game.apply(Buy(1))
     assert [e.seat for e in events if isinstance(e, ev.CardBought)] == [1]
     assert game.players[2].pennies == game.players[3].pennies == 10
 
 
-def test_tp_4_7_answers_are_private_until_the_offer_is_settled():
+def test_tp_4_7_a_further_seat_may_still_answer_after_a_nearer_one_said_buy() -> None:
+    game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
+    game.apply(DeclineDiscard(0))
+    game.apply(Buy(2))
+    assert game.to_act() == (1, 3) and game.legal_commands(3) == [Buy(3), PassBuy(3)]
+    assert game.apply(Buy(3)) == [ev.BuyAnswered(3, True)]
+    events = game.apply(PassBuy(1))  # seat 1 passes: seat 2 is the nearest that wants it
+    assert [e.seat for e in events if isinstance(e, ev.CardBought)] == [2] and game.phase is Phase.DRAW
+    assert game.players[3].pennies == 10
+
+
+def test_tp_4_7_the_offer_settles_as_soon_as_the_answers_in_decide_it() -> None:
+    game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
+    game.apply(DeclineDiscard(0))
+    game.apply(PassBuy(1))
+    events = game.apply(Buy(2))  # seat 3's answer cannot change the outcome
+    assert [e.seat for e in events if isinstance(e, ev.CardBought)] == [2]
+    assert game.to_act() == (0,)
+    rejected(game, Buy(3), "TP-4.3")
+
+
+def _refusal(game: Game, command: Command) -> str:
+    with pytest.raises(RuleError) as info:
+        game.apply(command)
+    return str(info.value)
+
+
+def test_tp_4_7_nothing_shown_differs_with_another_seats_answer_until_the_offer_settles() -> None:
+    def answered(answer: type[Buy] | type[PassBuy]) -> tuple[Game, list[ev.Event]]:
+        game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
+        game.apply(DeclineDiscard(0))
+        return game, game.apply(answer(2))
+
+    bought, bought_events = answered(Buy)
+    passed, passed_events = answered(PassBuy)
+    assert bought.phase is passed.phase is Phase.BUY  # seat 1 has not answered: nothing is settled
+    for seat in (1, 3, None):
+        assert bought.view(seat) == passed.view(seat), f"seat {seat} can tell seat 2's answer"
+        assert [e for e in bought_events if e.visible_to(seat)] == [] == \
+            [e for e in passed_events if e.visible_to(seat)]
+    assert bought.to_act() == passed.to_act() == (1, 3)
+    for seat in (1, 3):
+        assert bought.legal_commands(seat) == passed.legal_commands(seat) == [Buy(seat), PassBuy(seat)]
+    for probe in (Draw(0), TakeDiscard(1), Buy(0), Discard(3, Card.parse("6C"))):
+        assert _refusal(bought, probe) == _refusal(passed, probe)
+    # seat 3 answers alike in both; once seat 1 passes, the seat-by-seat order decides
+    for game, buyer in ((bought, 2), (passed, 3)):
+        game.apply(Buy(3))
+        events = game.apply(PassBuy(1))
+        assert [e.seat for e in events if isinstance(e, ev.CardBought)] == [buyer]
+
+
+def test_tp_4_7_answers_are_private_until_the_offer_is_settled() -> None:
     game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
     game.apply(DeclineDiscard(0))
     answer = game.apply(Buy(3))[0]
@@ -370,7 +456,7 @@ def test_tp_4_11_exactly_the_number_of_sets_each_at_least_the_size():
 
 def test_tp_4_11_the_contract_is_laid_on_the_players_own_turn_only():
     game = position(hands={0: "3C", 1: "5C 5D 5H 8C 8D 8H 9D"})
-    rejected(game, LayContract(1, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4")
+    rejected(game, LayContract(1, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.11")
 
 
 def test_tp_4_12_once_down_further_sets_and_lay_offs_on_anyones_sets():
@@ -410,8 +496,8 @@ def test_tp_4_14_cards_on_the_table_never_come_back():
     on_table = {c.id for c in game.table[0].cards}
     named = {c.id for command in game.legal_commands(0) if hasattr(command, "card") for c in [command.card]}
     assert named == {c.id for c in game.players[0].hand} and not named & on_table
-    rejected(game, Discard(0, Card.parse("7C")), "TP-4")
-    rejected(game, LayOff(0, Card.parse("7C"), 0), "TP-4")
+    rejected(game, Discard(0, Card.parse("7C")), "TP-4.15")  # not in the hand it is discarded from
+    rejected(game, LayOff(0, Card.parse("7C"), 0), "TP-4.13")
 
 
 def test_tp_4_15_the_discard_ends_the_turn_and_becomes_live():

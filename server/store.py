@@ -3,22 +3,43 @@
 One connection, used from one worker thread, so the event loop never waits on the disk and writes
 never interleave. WAL with synchronous=NORMAL: a committed write survives the process being killed
 (SIGKILL); only a power cut may lose the last moments.
+
+Every write (a new table, a record) goes through one queue and one path: the records that arrive while a
+commit runs go together in the next transaction (group commit). If that transaction fails, each of its
+records is retried in a transaction of its own, so only a record that fails by itself gets an error
+(`StoreError`); the connection is never left inside a transaction.
+
+Checkpoints (which fsync) run on a thread of their own, so that commits do not wait for them. A writer
+that never pauses keeps a PASSIVE checkpoint from ever reaching the end of the WAL, so the WAL would grow
+without bound: when the -wal file passes `wal_limit`, the writer, between two transactions, runs a
+TRUNCATE checkpoint (most of the WAL is already copied by then), and `journal_size_limit` trims it.
+
+Reading for a restart is cheap: `list_tables` reads table and seat rows only, `load_table` one table's
+latest stored state and the commands after it, `events_page` a bounded page of events.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 import sqlite3
 import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL, rules TEXT NOT NULL,
-    settings TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, created REAL NOT NULL);
+    settings TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, created REAL NOT NULL,
+    creator TEXT NOT NULL DEFAULT '', last_sequence INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
     token_hash TEXT NOT NULL, bot TEXT NOT NULL, PRIMARY KEY (table_id, seat));
@@ -26,8 +47,33 @@ CREATE TABLE IF NOT EXISTS commands (
     table_id TEXT NOT NULL, idx INTEGER NOT NULL, command TEXT NOT NULL, PRIMARY KEY (table_id, idx));
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL, seq INTEGER NOT NULL, audience INTEGER, data BLOB NOT NULL,
-    PRIMARY KEY (table_id, seq));
+    chat INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq));
+CREATE TABLE IF NOT EXISTS states (
+    table_id TEXT PRIMARY KEY, applied INTEGER NOT NULL, state TEXT NOT NULL);
 """
+
+# Columns added since the first schema: an older file gets them (ALTER TABLE) when it is opened.
+ADDED_COLUMNS = {
+    "tables": [("creator", "TEXT NOT NULL DEFAULT ''"), ("last_sequence", "INTEGER NOT NULL DEFAULT 0")],
+    "events": [("chat", "INTEGER NOT NULL DEFAULT 0")],
+}
+
+# Created after the columns they index exist.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, created);
+CREATE INDEX IF NOT EXISTS chat_events ON events (table_id, seq) WHERE chat = 1;
+"""
+
+# The oldest chat line past the newest chat_kept of a table, and deleting it and older ones.
+CHAT_CUTOFF = "SELECT seq FROM events WHERE table_id = ? AND chat = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?"
+CHAT_TRIM = "DELETE FROM events WHERE table_id = ? AND chat = 1 AND seq <= ?"
+
+OPEN_STATUSES = ("waiting", "playing")
+STATUSES = ("waiting", "playing", "finished", "expired")
+
+
+class StoreError(Exception):
+    """A write that could not be stored (the cause is chained); nothing of it was stored."""
 
 
 @dataclass
@@ -46,159 +92,410 @@ class TableRow:
     seats: int
     rules: dict[str, Any]
     settings: dict[str, Any]
-    seed: int
-    status: str
+    seed: int                      # 0 .. 2**64-1
+    status: str                    # waiting, playing, finished or expired
     created: float
     seat_rows: list[SeatRow] = field(default_factory=list)
-    commands: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)   # the commands after `state` (all if state is None)
     last_sequence: int = 0
+    creator: str = ""              # the creating client's address
+    state: dict[str, Any] | None = None                 # the latest stored game state
+    state_applied: int = 0         # how many commands `state` covers: commands[0] has this index
 
 
 CHECKPOINT_SECONDS = 2.0
+WAL_LIMIT = 32 << 20
+CHAT_KEPT = 500
+BUSY_TIMEOUT_MS = 10_000       # waiting for another process's write transaction
+TRUNCATE_WAIT_MS = 250         # waiting for another process's readers to let the WAL restart
+TRUNCATE_RETRY_SECONDS = 2.0
 EventRow = tuple[int, int | None, bytes]  # (sequence, audience seat or None for all, Event bytes)
+
+SIGNED = 1 << 63
+UNSIGNED = 1 << 64
+
+
+def seed_to_db(seed: int) -> int:
+    """A uint64 seed as the signed 64-bit integer SQLite can hold (the same 64 bits)."""
+    if not 0 <= seed < UNSIGNED:
+        raise ValueError(f"a seed is 0 .. 2**64-1, not {seed}")
+    return seed - UNSIGNED if seed >= SIGNED else seed
+
+
+def seed_from_db(value: int) -> int:
+    return value + UNSIGNED if value < 0 else value
+
+
+# A write queued for the writer thread: the function that performs it inside a transaction, its arguments,
+# the loop and future of the caller waiting for it.
+_Op = tuple[Callable[..., str | None], tuple[Any, ...], asyncio.AbstractEventLoop, asyncio.Future[None]]
 
 
 class Store:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, wal_limit: int = WAL_LIMIT, chat_kept: int = CHAT_KEPT) -> None:
+        if wal_limit <= 0 or chat_kept < 0:
+            raise ValueError("wal_limit must be positive and chat_kept not negative")
         self.path = path
+        self.wal_limit = wal_limit
+        self.chat_kept = chat_kept
+        self._wal_path = path + "-wal"
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
-        self._closing = threading.Event()
-        self._pending: list = []
+        self._lock = threading.Lock()            # guards _pending, _flushing, _closed
+        self._pending: list[_Op] = []
         self._flushing = False
+        self._closed = False
+        self._closing = threading.Event()
+        self._wake = threading.Event()           # the writer asks the checkpoint thread for a PASSIVE one
+        self._checkpoint_lock = threading.Lock()  # one checkpoint at a time (SQLite would refuse a second)
+        self._passive_at = wal_limit // 4        # wake the checkpoint thread once the WAL is this big
+        self._truncate_after = 0.0               # after a TRUNCATE that could not finish, wait a while
+        self.checkpoints = {"passive": 0, "truncate": 0, "truncate_busy": 0}
+        self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="checkpoint",
+                                              daemon=True)
         self._pool.submit(self._open).result()
-
-    def _open(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        # Checkpoints (which fsync) run on a thread of their own, so that commits never wait for one.
-        db.execute("PRAGMA wal_autocheckpoint=0")
-        db.executescript(SCHEMA)
-        self._db = db
-        self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="checkpoint", daemon=True)
         self._checkpointer.start()
 
-    def _checkpoint_now_and_then(self) -> None:
+    def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        db.execute(f"PRAGMA journal_size_limit={self.wal_limit}")
+        return db
+
+    def _open(self) -> None:
+        db = self._connect()
         try:
-            while not self._closing.wait(CHECKPOINT_SECONDS):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread and the writer see to it
+            db.execute("BEGIN IMMEDIATE")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            self._migrate(db)
+            for statement in INDEXES.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            db.close()
+            raise
+        self._db = db
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        """Add the columns a file made by an older version lacks; fill in what they hold."""
+        for table, columns in ADDED_COLUMNS.items():
+            present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            for name, definition in columns:
+                if name in present:
+                    continue
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+                if (table, name) == ("tables", "last_sequence"):  # once: the primary key finds each max
+                    db.execute("UPDATE tables SET last_sequence = "
+                               "(SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = tables.id)")
+
+    def close(self) -> None:
+        """Store what is queued, stop the checkpoint thread, close the file (SQLite checkpoints it then)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._closing.set()
+        self._wake.set()
+        if self._checkpointer.is_alive():
+            self._checkpointer.join()
+        self._pool.submit(self._shut).result()
+        self._pool.shutdown(wait=True)
+
+    def _shut(self) -> None:
+        while self._flush_batch():
+            pass
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    # --- checkpoints ---
+
+    def _wal_size(self) -> int:
+        try:
+            return os.stat(self._wal_path).st_size
+        except FileNotFoundError:
+            return 0
+
+    def _checkpoint_now_and_then(self) -> None:
+        """PASSIVE checkpoints, every CHECKPOINT_SECONDS and whenever the writer says the WAL has grown.
+        They never block the writer; they copy most of the WAL so that a TRUNCATE has little left to do."""
+        db = self._connect()
+        try:
+            while not self._closing.is_set():
+                self._wake.wait(CHECKPOINT_SECONDS)
+                self._wake.clear()
+                if self._closing.is_set():
+                    break
+                with self._checkpoint_lock:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                self.checkpoints["passive"] += 1
+        except Exception:  # the writer still truncates the WAL when it is too big
+            log.exception("checkpoint thread stopped")
         finally:
             db.close()
 
-    async def _run(self, fn: Callable, *args):
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
-
-    def close(self) -> None:
-        self._closing.set()
-        self._checkpointer.join()
-
-        def shut() -> None:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
-        self._pool.submit(shut).result()
-        self._pool.shutdown(wait=True)
+    def _after_commit(self) -> None:
+        """On the writer thread, between transactions: keep the WAL under wal_limit."""
+        size = self._wal_size()
+        if size > self.wal_limit and time.monotonic() >= self._truncate_after:
+            db = self._db
+            assert db is not None
+            with self._checkpoint_lock:  # if a PASSIVE one runs, it leaves this one less to do
+                db.execute(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")  # commits wait meanwhile: not long
+                try:
+                    busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                finally:
+                    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            if busy:  # another process's reader kept it from finishing: try again a little later
+                self.checkpoints["truncate_busy"] += 1
+                self._truncate_after = time.monotonic() + TRUNCATE_RETRY_SECONDS
+            else:
+                self.checkpoints["truncate"] += 1
+            self._passive_at = self.wal_limit // 4
+        elif size > self._passive_at:
+            self._passive_at = size + self.wal_limit // 4
+            self._wake.set()
 
     # --- writes ---
 
     async def create_table(self, row: TableRow) -> None:
-        await self._run(self._create_table, row)
+        if row.status not in STATUSES:
+            raise ValueError(f"unknown status {row.status!r}")
+        values = (row.id, row.name, row.seats, json.dumps(row.rules), json.dumps(row.settings),
+                  seed_to_db(row.seed), row.status, row.created, row.creator)
+        seats = [(row.id, s.seat, s.kind, s.name, s.token_hash, s.bot) for s in row.seat_rows]
+        await self._submit(self._insert_table, (values, seats))
 
-    def _create_table(self, row: TableRow) -> None:
+    def _insert_table(self, values: tuple[Any, ...], seats: list[tuple[Any, ...]]) -> None:
         db = self._db
-        db.execute("BEGIN")
-        db.execute("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?)",
-                   (row.id, row.name, row.seats, json.dumps(row.rules), json.dumps(row.settings), row.seed,
-                    row.status, row.created))
-        db.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)",
-                       [(row.id, s.seat, s.kind, s.name, s.token_hash, s.bot) for s in row.seat_rows])
-        db.execute("COMMIT")
+        assert db is not None
+        db.execute("INSERT INTO tables (id, name, seats, rules, settings, seed, status, created, creator) "
+                   "VALUES (?,?,?,?,?,?,?,?,?)", values)
+        db.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats)
 
     async def record(self, table_id: str, *, command: tuple[int, str] | None = None,
-                     events: list[EventRow] = (), seat: SeatRow | None = None, status: str | None = None) -> None:
-        """Store a command (its index and text), its events, a seat's change, a new status; return once
-        committed. Records that arrive while a commit runs go together in the next one (group commit)."""
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
-        with self._lock:
-            self._pending.append(((table_id, command, events, seat, status), done))
-            start = not self._flushing
-            self._flushing = True
-        if start:
-            self._pool.submit(self._flush, loop)
-        await done
+                     events: Sequence[EventRow] = (), seat: SeatRow | None = None, status: str | None = None,
+                     state: tuple[int, dict[str, Any]] | None = None, chat: bool = False) -> None:
+        """Store a command (its index and text), its events, a seat's change, a new status, the game state
+        after the table's first `state[0]` commands (only the latest is kept); return once committed.
+        With `chat`, the events are chat lines, of which a table keeps the newest `chat_kept`.
+        Raises StoreError if it could not be stored (then nothing of it was)."""
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        seat_values = None if seat is None else (table_id, seat.seat, seat.kind, seat.name, seat.token_hash,
+                                                 seat.bot)
+        state_values = None if state is None else (table_id, state[0], json.dumps(state[1]))
+        await self._submit(self._write, (table_id, command, list(events), seat_values, status, state_values,
+                                         chat))
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        while True:
-            with self._lock:
-                batch, self._pending = self._pending, []
-                if not batch:
-                    self._flushing = False
-                    return
-            error = None
-            db = self._db
-            db.execute("BEGIN")
-            try:
-                for record, _ in batch:
-                    self._write(*record)
-                db.execute("COMMIT")
-            except Exception as exc:  # nothing of the batch is stored; every caller hears of it
-                db.execute("ROLLBACK")
-                error = exc
-            loop.call_soon_threadsafe(_settle, [done for _, done in batch], error)
-
-    def _write(self, table_id, command, events, seat, status) -> None:
+    def _write(self, table_id: str, command: tuple[int, str] | None, events: list[EventRow],
+               seat: tuple[Any, ...] | None, status: str | None, state: tuple[int, int, str] | None,
+               chat: bool) -> str | None:
+        """Inside a transaction; returns the table id if chat lines were added (to trim them)."""
         db = self._db
+        assert db is not None
         if command is not None:
             db.execute("INSERT INTO commands VALUES (?,?,?)", (table_id, command[0], command[1]))
         if events:
-            db.executemany("INSERT INTO events VALUES (?,?,?,?)",
-                           [(table_id, seq, audience, data) for seq, audience, data in events])
+            db.executemany("INSERT INTO events (table_id, seq, audience, data, chat) VALUES (?,?,?,?,?)",
+                           [(table_id, seq, audience, data, int(chat)) for seq, audience, data in events])
+            db.execute("UPDATE tables SET last_sequence = MAX(last_sequence, ?) WHERE id = ?",
+                       (max(seq for seq, _, _ in events), table_id))
         if seat is not None:
-            db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?)",
-                       (table_id, seat.seat, seat.kind, seat.name, seat.token_hash, seat.bot))
+            db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?)", seat)
         if status is not None:
-            db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
+            db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+        if state is not None:
+            db.execute("INSERT OR REPLACE INTO states VALUES (?,?,?)", state)
+        return table_id if chat and events else None
+
+    def _trim_chat(self, table_id: str) -> None:
+        """Delete all but the newest chat_kept chat events of a table (both steps use the chat index)."""
+        db = self._db
+        assert db is not None
+        row = db.execute(CHAT_CUTOFF, (table_id, self.chat_kept)).fetchone()
+        if row is not None:
+            db.execute(CHAT_TRIM, (table_id, row[0]))
+
+    async def _submit(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> None:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        with self._lock:
+            if self._closed:
+                raise StoreError("the store is closed")
+            self._pending.append((fn, args, loop, done))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            self._pool.submit(self._flush)
+        await done
+
+    def _flush(self) -> None:
+        """One group commit, then queue another behind any reads that came meanwhile."""
+        if not self._flush_batch():
+            return
+        try:
+            self._pool.submit(self._flush)
+        except RuntimeError:  # shut down: _shut has stored everything queued
+            pass
+
+    def _flush_batch(self) -> bool:
+        """Store the queued writes; False (and no flush under way) if there were none."""
+        with self._lock:
+            batch, self._pending = self._pending, []
+            if not batch:
+                self._flushing = False
+                return False
+        errors: list[BaseException | None] = [None] * len(batch)
+        try:
+            if self._db is None:
+                raise StoreError("the store is closed")
+            error = self._transaction(batch)
+            if error is not None:
+                if len(batch) == 1:
+                    errors[0] = error
+                else:  # find the record(s) at fault: each on its own
+                    errors = [self._transaction([op]) for op in batch]
+            try:
+                self._after_commit()
+            except Exception:
+                log.exception("checkpoint failed")
+        except BaseException as exc:  # never leave a caller waiting
+            errors = [exc] * len(batch)
+        _settle_all(batch, errors)
+        return True
+
+    def _transaction(self, ops: Iterable[_Op]) -> StoreError | None:
+        """Perform ops in one transaction; if it fails, roll it back and return the error."""
+        db = self._db
+        assert db is not None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            chat_tables = {fn(*args) for fn, args, _, _ in ops} - {None}
+            for table_id in chat_tables:
+                assert table_id is not None
+                self._trim_chat(table_id)
+            db.execute("COMMIT")
+            return None
+        except Exception as exc:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+            error = StoreError(f"not stored: {exc}")
+            error.__cause__ = exc
+            return error
 
     # --- reads ---
 
-    async def load_tables(self) -> list[TableRow]:
-        """The open tables (waiting or playing), with their seats and command logs. Finished games stay
-        in the store, for replay, and are not loaded."""
-        return await self._run(self._load_tables)
+    async def list_tables(self) -> list[TableRow]:
+        """The open tables (waiting or playing), oldest first, with their seats; no commands, no state.
+        Reads table and seat rows only, however long the games' histories."""
+        return await self._run(self._list_tables)
 
-    def _load_tables(self) -> list[TableRow]:
+    def _list_tables(self) -> list[TableRow]:
         db = self._db
-        rows = {}
-        for r in db.execute("SELECT id, name, seats, rules, settings, seed, status, created FROM tables "
-                            "WHERE status != 'finished' ORDER BY created"):
-            rows[r[0]] = TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7])
-        open_ids = "SELECT id FROM tables WHERE status != 'finished'"
-        for table_id, seat, kind, name, token_hash, bot in db.execute(
-                f"SELECT * FROM seats WHERE table_id IN ({open_ids}) ORDER BY seat"):
-            rows[table_id].seat_rows.append(SeatRow(seat, kind, name, token_hash, bot))
-        for table_id, command in db.execute(
-                f"SELECT table_id, command FROM commands WHERE table_id IN ({open_ids}) ORDER BY table_id, idx"):
-            rows[table_id].commands.append(command)
-        for table_id, last in db.execute(
-                f"SELECT table_id, MAX(seq) FROM events WHERE table_id IN ({open_ids}) GROUP BY table_id"):
-            rows[table_id].last_sequence = last
+        assert db is not None
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        rows: dict[str, TableRow] = {}
+        for r in db.execute("SELECT id, name, seats, rules, settings, seed, status, created, creator, last_sequence "
+                            f"FROM tables WHERE status IN ({marks}) ORDER BY created", OPEN_STATUSES):
+            rows[r[0]] = _table_row(r)
+        for r in db.execute("SELECT s.table_id, s.seat, s.kind, s.name, s.token_hash, s.bot FROM tables t "
+                            f"JOIN seats s ON s.table_id = t.id WHERE t.status IN ({marks})", OPEN_STATUSES):
+            rows[r[0]].seat_rows.append(SeatRow(*r[1:]))
+        for row in rows.values():
+            row.seat_rows.sort(key=lambda s: s.seat)
         return list(rows.values())
 
+    async def load_table(self, table_id: str) -> TableRow | None:
+        """One table, whatever its status: seats, the latest stored state, the commands after it, the last
+        sequence number. None if there is no such table."""
+        return await self._run(self._load_table, table_id)
+
+    def _load_table(self, table_id: str) -> TableRow | None:
+        db = self._db
+        assert db is not None
+        db.execute("BEGIN")  # one snapshot
+        try:
+            r = db.execute("SELECT id, name, seats, rules, settings, seed, status, created, creator, "
+                           "last_sequence FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if r is None:
+                return None
+            row = _table_row(r)
+            row.seat_rows = [SeatRow(*s) for s in db.execute(
+                "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,))]
+            state = db.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
+            if state is not None:
+                row.state_applied, row.state = state[0], json.loads(state[1])
+            row.commands = [c for (c,) in db.execute(
+                "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx",
+                (table_id, row.state_applied))]
+            return row
+        finally:
+            db.execute("COMMIT")
+
+    async def events_page(self, table_id: str, after: int, upto: int, seat: int | None,
+                          limit: int) -> list[EventRow]:
+        """At most `limit` events with after < sequence <= upto, in order, that `seat` may see (those for
+        everyone and those for that seat; for None, those for everyone)."""
+        return await self._run(self._events_page, table_id, after, upto, seat, limit)
+
+    def _events_page(self, table_id: str, after: int, upto: int, seat: int | None, limit: int) -> list[EventRow]:
+        db = self._db
+        assert db is not None
+        if seat is None:
+            return list(db.execute(
+                "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
+                "AND audience IS NULL ORDER BY seq LIMIT ?", (table_id, after, upto, limit)))
+        return list(db.execute(
+            "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
+            "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
+
     async def events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
+        """Every event with after < sequence <= upto, for all audiences (prefer events_page: bounded)."""
         return await self._run(self._events_after, table_id, after, upto)
 
     def _events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
-        return list(self._db.execute(
+        db = self._db
+        assert db is not None
+        return list(db.execute(
             "SELECT seq, audience, data FROM events WHERE table_id=? AND seq>? AND seq<=? ORDER BY seq",
             (table_id, after, upto)))
 
 
-def _settle(futures: list[asyncio.Future], error: Exception | None) -> None:
-    for future in futures:
+def _table_row(r: Sequence[Any]) -> TableRow:
+    return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), seed_from_db(r[5]), r[6], r[7],
+                    creator=r[8], last_sequence=r[9])
+
+
+def _settle_all(batch: list[_Op], errors: list[BaseException | None]) -> None:
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+    for (_, _, loop, future), error in zip(batch, errors, strict=True):
+        by_loop.setdefault(loop, []).append((future, error))
+    for loop, outcomes in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle, outcomes)
+        except RuntimeError:  # that loop is closed: nobody is waiting any more
+            pass
+
+
+def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, error in outcomes:
         if not future.done():
             if error is None:
                 future.set_result(None)

@@ -12,7 +12,8 @@ records is retried in a transaction of its own, so only a record that fails by i
 Checkpoints (which fsync) run on a thread of their own, so that commits do not wait for them. A writer
 that never pauses keeps a PASSIVE checkpoint from ever reaching the end of the WAL, so the WAL would grow
 without bound: when the -wal file passes `wal_limit`, the writer, between two transactions, runs a
-TRUNCATE checkpoint (most of the WAL is already copied by then), and `journal_size_limit` trims it.
+RESTART checkpoint (the PASSIVE ones have copied most of the WAL by then, so it is short), and
+`journal_size_limit` keeps the file at most that big.
 
 Reading for a restart is cheap: `list_tables` reads table and seat rows only, `load_table` one table's
 latest stored state and the commands after it, `events_page` a bounded page of events.
@@ -107,8 +108,9 @@ CHECKPOINT_SECONDS = 2.0
 WAL_LIMIT = 32 << 20
 CHAT_KEPT = 500
 BUSY_TIMEOUT_MS = 10_000       # waiting for another process's write transaction
-TRUNCATE_WAIT_MS = 250         # waiting for another process's readers to let the WAL restart
-TRUNCATE_RETRY_SECONDS = 2.0
+RESTART_WAIT_MS = 250          # waiting for another process's readers to let the WAL restart
+RESTART_RETRY_SECONDS = 2.0
+PASSIVE_EVERY_COMMITS = 32
 EventRow = tuple[int, int | None, bytes]  # (sequence, audience seat or None for all, Event bytes)
 
 SIGNED = 1 << 63
@@ -148,9 +150,10 @@ class Store:
         self._closing = threading.Event()
         self._wake = threading.Event()           # the writer asks the checkpoint thread for a PASSIVE one
         self._checkpoint_lock = threading.Lock()  # one checkpoint at a time (SQLite would refuse a second)
-        self._passive_at = wal_limit // 4        # wake the checkpoint thread once the WAL is this big
-        self._truncate_after = 0.0               # after a TRUNCATE that could not finish, wait a while
-        self.checkpoints = {"passive": 0, "truncate": 0, "truncate_busy": 0}
+        self._since_wake = 0                     # commits since the checkpoint thread was last woken
+        self._passive_at = wal_limit // 8        # or once the -wal file is this big
+        self._restart_after = 0.0                # after a RESTART that could not finish, wait a while
+        self.checkpoints = {"passive": 0, "restart": 0, "restart_busy": 0}
         self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="checkpoint",
                                               daemon=True)
         self._pool.submit(self._open).result()
@@ -230,7 +233,7 @@ class Store:
 
     def _checkpoint_now_and_then(self) -> None:
         """PASSIVE checkpoints, every CHECKPOINT_SECONDS and whenever the writer says the WAL has grown.
-        They never block the writer; they copy most of the WAL so that a TRUNCATE has little left to do."""
+        They never block the writer; they copy most of the WAL so that a RESTART has little left to do."""
         db = self._connect()
         try:
             while not self._closing.is_set():
@@ -241,31 +244,39 @@ class Store:
                 with self._checkpoint_lock:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 self.checkpoints["passive"] += 1
-        except Exception:  # the writer still truncates the WAL when it is too big
+        except Exception:  # the writer still restarts the WAL when it is too big
             log.exception("checkpoint thread stopped")
         finally:
             db.close()
 
     def _after_commit(self) -> None:
-        """On the writer thread, between transactions: keep the WAL under wal_limit."""
+        """On the writer thread, between transactions: keep the WAL under wal_limit.
+
+        Once the WAL holds more than wal_limit, a RESTART checkpoint (the PASSIVE ones have copied most
+        of it already) makes the next transaction write from the start of the file again; the file keeps
+        its size (journal_size_limit trims anything past wal_limit), so no large truncation either.
+        After a restart, the file grows past wal_limit only when the WAL holds more than that again."""
         size = self._wal_size()
-        if size > self.wal_limit and time.monotonic() >= self._truncate_after:
+        if size > self.wal_limit and time.monotonic() >= self._restart_after:
             db = self._db
             assert db is not None
             with self._checkpoint_lock:  # if a PASSIVE one runs, it leaves this one less to do
-                db.execute(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")  # commits wait meanwhile: not long
+                db.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")  # commits wait meanwhile: not long
                 try:
-                    busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                    busy, _, _ = db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
                 finally:
                     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            if busy:  # another process's reader kept it from finishing: try again a little later
-                self.checkpoints["truncate_busy"] += 1
-                self._truncate_after = time.monotonic() + TRUNCATE_RETRY_SECONDS
+            if busy:  # another process's reader kept the WAL from restarting: try again a little later
+                self.checkpoints["restart_busy"] += 1
+                self._restart_after = time.monotonic() + RESTART_RETRY_SECONDS
             else:
-                self.checkpoints["truncate"] += 1
-            self._passive_at = self.wal_limit // 4
-        elif size > self._passive_at:
-            self._passive_at = size + self.wal_limit // 4
+                self.checkpoints["restart"] += 1
+            self._passive_at = self.wal_limit
+            return
+        self._since_wake += 1
+        if self._since_wake >= PASSIVE_EVERY_COMMITS or size > self._passive_at:
+            self._since_wake = 0
+            self._passive_at = size + self.wal_limit // 8
             self._wake.set()
 
     # --- writes ---

@@ -221,6 +221,8 @@ class Store:
             self._db = None
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise StoreError("the store is closed")
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     # --- checkpoints ---

@@ -134,6 +134,8 @@ async def test_a_closed_store_refuses_writes_and_closes_twice(db_path: str) -> N
     store.close()
     with pytest.raises(StoreError):
         await store.record("a", command=(0, "x"))
+    with pytest.raises(StoreError):
+        await store.load_table("a")
     assert not os.path.exists(db_path + "-wal")  # the last connection checkpointed and removed it
 
 

@@ -151,12 +151,18 @@ class Store:
         self._wake = threading.Event()           # the writer asks the checkpoint thread for a PASSIVE one
         self._checkpoint_lock = threading.Lock()  # one checkpoint at a time (SQLite would refuse a second)
         self._since_wake = 0                     # commits since the checkpoint thread was last woken
+        # Wake it every so many commits: about an eighth of wal_limit at 16 KiB a commit, at least 32.
+        self._passive_every = max(PASSIVE_EVERY_COMMITS, wal_limit // (8 * 16384))
         self._passive_at = wal_limit // 8        # or once the -wal file is this big
         self._restart_after = 0.0                # after a RESTART that could not finish, wait a while
         self.checkpoints = {"passive": 0, "restart": 0, "restart_busy": 0}
         self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="checkpoint",
                                               daemon=True)
-        self._pool.submit(self._open).result()
+        try:
+            self._pool.submit(self._open).result()
+        except BaseException:
+            self._pool.shutdown(wait=True)
+            raise
         self._checkpointer.start()
 
     def _connect(self) -> sqlite3.Connection:
@@ -276,7 +282,7 @@ class Store:
             self._passive_at = self.wal_limit
             return
         self._since_wake += 1
-        if self._since_wake >= PASSIVE_EVERY_COMMITS or size > self._passive_at:
+        if self._since_wake >= self._passive_every or size > self._passive_at:
             self._since_wake = 0
             self._passive_at = size + self.wal_limit // 8
             self._wake.set()

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from .cards import Card
-from .commands import (Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet,
-                       PassBuy, TakeDiscard)
+from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .events import Event
 from .game import Game, Phase, SeatView
 
@@ -55,7 +55,7 @@ class GreedyBot:
         spec = view.spec
         if card.rank in spec.wild_ranks:
             return True
-        if view.players[view.seat].down:
+        if view.seat is not None and view.players[view.seat].down:
             return any(m.rank == card.rank and not self._suit_taken(view, m.cards, card) for m in view.table)
         return any(c.rank == card.rank and not self._same_suit(view, c, card) for c in view.hand)
 
@@ -96,6 +96,24 @@ class GreedyBot:
         discards = [c for c in view.legal if isinstance(c, Discard)]
         return max(discards, key=lambda c: (c.card.rank not in wild_ranks, -ranks.get(c.card.rank, 0),
                                             c.card.points, -c.card.id))
+
+
+def safe_default(view: SeatView) -> Command:
+    """What the server does for a seat whose decision timer ran out: pass on a buy, decline the discard,
+    draw, and in the meld phase discard the highest-point card (the highest card id among equals).
+    It never melds, so it cannot break a rule, and it always ends the seat's decision."""
+    seat = view.seat
+    assert seat is not None, "a spectator has no decisions"
+    match view.phase:
+        case Phase.BUY:
+            return PassBuy(seat)
+        case Phase.PICK_UP:
+            return DeclineDiscard(seat)
+        case Phase.DRAW:
+            return Draw(seat)
+        case Phase.MELD:
+            return Discard(seat, max(view.hand, key=lambda card: (card.points, card.id)))
+    raise ValueError(f"seat {seat} has no decision in phase {view.phase.value}")
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"greedy": lambda seed: GreedyBot(), "random": RandomBot}

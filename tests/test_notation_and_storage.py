@@ -8,10 +8,12 @@ import pickle
 import pytest
 
 from tenpennies.engine import (Buy, Card, DeclineDiscard, Discard, Draw, Game, HouseRules, LayContract,
-                               LayOff, LaySet, PassBuy, TakeDiscard, format_command, parse_cards,
+                               LayOff, LaySet, PassBuy, RuleError, TakeDiscard, format_command, parse_cards,
                                parse_command)
 from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import shoe
+
+from positions import position
 
 
 def test_every_card_of_four_decks_prints_and_parses_back_identically():
@@ -81,3 +83,49 @@ def test_same_seed_and_log_give_the_same_game_and_another_seed_does_not():
     log_text = [format_command(cmd) for cmd in a.log]
     d = Game.replay(4, None, 77, [parse_command(line) for line in log_text])
     assert d.to_dict() == a.to_dict()
+
+
+def test_a_card_is_described_by_text_and_id() -> None:
+    assert Card.parse("7H").describe() == "7H (card 22)"
+    assert Card.parse("7H.1").describe() == "7H.1 (card 76)"
+    assert Card.parse("JK.1").describe() == "JK.1 (card 53)"
+    for card in shoe(4):
+        assert card.describe() == f"{card.text} (card {card.id})"
+
+
+@pytest.mark.parametrize("hand,command,named", [
+    ("3C 9D", "0 discard 7H", ["7H (card 22)"]),
+    ("5C 5D 6H 9D", "0 set 5C 5D 6H", ["5C (card 12)", "5D (card 13)", "6H (card 18)"]),
+    ("5C 5C.1 5H 9D", "0 set 5C 5C.1 5H", ["5C (card 12)", "5C.1 (card 66)"]),
+    ("8D 9C", "0 layoff 8D 0", ["8D (card 25)"]),
+])
+def test_errors_name_cards_by_text_and_id(hand: str, command: str, named: list[str]) -> None:
+    game = position(hands={0: hand}, down=(0,), sets=[(1, "7C 7D 7S")])
+    with pytest.raises(RuleError) as info:
+        game.apply(parse_command(command))
+    for text in named:
+        assert text in info.value.message
+
+
+def test_a_trusted_replay_equals_the_checked_one() -> None:
+    for seed in range(40):
+        seats = 2 + seed % 7
+        rules = HouseRules(max_turns=60, rounds=(1, 4, 6) if seed % 2 else (2, 5, 7),
+                           later_set_wilds="one_per_three" if seed % 3 == 0 else "round_cap")
+        bots = [GreedyBot() if (seed + s) % 3 else RandomBot(seed * 10 + s) for s in range(seats)]
+        game = play_game(Game(seats, rules, seed), bots)
+        checked = Game.replay(seats, rules, seed, game.log)
+        trusted = Game.replay(seats, rules, seed, game.log, trusted=True)
+        assert trusted.to_dict() == checked.to_dict() == game.to_dict()
+
+
+def test_a_trusted_apply_skips_the_checks() -> None:
+    game = Game(3, seed=1)
+    seat = game.turn_seat
+    refused = Draw(seat)  # before the pick-up: TP-4.6
+    assert not game.is_legal(refused)
+    with pytest.raises(RuleError, match="TP-4.6"):
+        game.apply(refused)
+    stock = len(game.stock)
+    game.apply(refused, trusted=True)  # the caller vouches for it: nothing is checked
+    assert len(game.stock) == stock - 1 and game.log[-1] == refused

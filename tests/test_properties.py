@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tenpennies.engine import (Buy, Card, DeclineDiscard, Discard, Draw, Game, HouseRules, LayContract,
                                LayOff, LaySet, PassBuy, RuleError, TakeDiscard)
-from tenpennies.engine.bots import GreedyBot, RandomBot
+from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, safe_default
 from tenpennies.engine.cards import decks_for
 from tenpennies.engine.game import Phase
+
+from positions import position
 
 SIMPLE = (TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw)
 
@@ -24,6 +27,7 @@ def tables(draw):
         preset=draw(st.sampled_from(["standard", "deuces"])),
         distinct_suits=draw(st.booleans()), all_wild_sets=draw(st.booleans()),
         wild_layoff_cap=draw(st.booleans()), discard_to_go_out=draw(st.booleans()),
+        later_set_wilds=draw(st.sampled_from(["round_cap", "one_per_three"])),
         hand_size=draw(st.integers(3, max_hand)), buy_pennies=draw(st.integers(0, 10)),
         buy_penalty_cards=draw(st.integers(0, 3)), reshuffles=draw(st.integers(0, 2)),
         max_turns=draw(st.integers(1, 40)), rounds=rounds)
@@ -47,8 +51,9 @@ def check_pennies(game: Game) -> None:
     assert held == game.n * game.rules.buy_pennies + sum(p.paid for p in players)
 
 
-def reference_set_ok(cards: list[Card], game: Game) -> bool:
-    """An independent reading of TP-4.8 to TP-4.10 for a set being laid."""
+def reference_set_ok(cards: list[Card], game: Game, further: bool) -> bool:
+    """An independent reading of TP-4.8 to TP-4.10 and TP-4.12 for a set being laid (``further``: after
+    the contract)."""
     spec, rules = game.spec, game.rules
     if len(cards) < 3 or len({c.id for c in cards}) != len(cards):
         return False
@@ -60,7 +65,10 @@ def reference_set_ok(cards: list[Card], game: Game) -> bool:
     suited = [c.suit for c in naturals if c.suit is not None]
     if rules.distinct_suits and len(set(suited)) != len(suited):
         return False
-    return len(cards) - len(naturals) <= spec.wild_cap
+    wilds = len(cards) - len(naturals)
+    if further and rules.later_set_wilds == "one_per_three":
+        return 3 * wilds <= len(cards)  # one wild for every three cards
+    return wilds <= spec.wild_cap
 
 
 def reference_meld_ok(game: Game, command) -> bool | None:
@@ -83,7 +91,7 @@ def reference_meld_ok(game: Game, command) -> bool | None:
     elif me.down or len(sets) != game.spec.contract.sets or \
             any(len(s) < game.spec.contract.size for s in sets):
         return False
-    return all(reference_set_ok(list(s), game) for s in sets)
+    return all(reference_set_ok(list(s), game, isinstance(command, LaySet)) for s in sets)
 
 
 def random_commands(game: Game, rng: random.Random, count: int, legal: dict):
@@ -137,10 +145,28 @@ def random_commands(game: Game, rng: random.Random, count: int, legal: dict):
             yield LayContract(seat, tuple(tuple(picked[i::max(k, 1)]) for i in range(max(k, 0))))
 
 
+def check_buy_answers_private(game: Game) -> None:
+    """TP-4.7, read on its own: while the offer is open, each answering seat answers both ways on a copy;
+    until the offer settles every other seat and a spectator are shown the same (view, whose decision it
+    is, legal commands, the events they see)."""
+    state = game.to_dict()
+    for seat in game.to_act():
+        said_buy, said_pass = Game.from_dict(state), Game.from_dict(state)
+        buy_events, pass_events = said_buy.apply(Buy(seat)), said_pass.apply(PassBuy(seat))
+        if said_buy.phase is not Phase.BUY or said_pass.phase is not Phase.BUY:
+            continue  # the answer settled the offer: the outcome is public
+        for other in [s for s in range(game.n) if s != seat] + [None]:
+            assert said_buy.view(other) == said_pass.view(other), f"seat {other} can tell seat {seat}'s answer"
+            assert [e for e in buy_events if e.visible_to(other)] == [e for e in pass_events if e.visible_to(other)]
+
+
+RULE_NUMBER = re.compile(r"TP-\d+\.\d+")
+
+
 def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
     rng = random.Random(seed)
     game = Game(seats, rules, seed)
-    bots = [RandomBot(seed + s) if s % 2 else GreedyBot() for s in range(seats)]
+    bots: list[Bot] = [RandomBot(seed + s) if s % 2 else GreedyBot() for s in range(seats)]
     steps = 0
     while not game.over:
         steps += 1
@@ -151,6 +177,8 @@ def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
         assert to_act
         legal = {s: game.legal_commands(s) for s in range(seats)}
         assert all(legal[s] for s in to_act) and not any(legal[s] for s in range(seats) if s not in to_act)
+        if game.phase is Phase.BUY and (deep or steps % 8 == 0):  # costly: every offer in deep games
+            check_buy_answers_private(game)
         if deep:
             before = game.to_dict()
             for command in random_commands(game, rng, 6, legal):
@@ -159,8 +187,9 @@ def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
                 try:
                     game.apply(command)
                     accepted = True
-                except RuleError:
+                except RuleError as refusal:
                     accepted = False
+                    assert RULE_NUMBER.fullmatch(refusal.rule), f"{command}: cites {refusal.rule}, not a numbered rule"
                     assert game.to_dict() == before, f"refused {command} but the game changed"
                 if oracle is None:
                     assert accepted == listed, f"{command}: listed {listed}, accepted {accepted}"
@@ -175,7 +204,9 @@ def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
                         probe = Game.from_dict(before)
                         probe.apply(command)
         seat = to_act[0]
-        command = bots[seat].choose(game.view(seat))
+        view = game.view(seat)
+        assert safe_default(view) in view.legal
+        command = bots[seat].choose(view)
         assert command in legal[seat]
         game.apply(command)
     check_cards(game)
@@ -183,6 +214,7 @@ def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
     assert game.round_index == len(rules.rounds) - 1
     replayed = Game.replay(seats, rules, seed, game.log)
     assert replayed.to_dict() == game.to_dict()
+    assert Game.replay(seats, rules, seed, game.log, trusted=True).to_dict() == game.to_dict()
     return game
 
 
@@ -207,7 +239,8 @@ def _random_table(rng: random.Random):
     rules = HouseRules(
         preset=rng.choice(["standard", "deuces"]), distinct_suits=rng.random() < 0.7,
         all_wild_sets=rng.random() < 0.7, wild_layoff_cap=rng.random() < 0.3,
-        discard_to_go_out=rng.random() < 0.3, hand_size=rng.randint(3, max_hand),
+        discard_to_go_out=rng.random() < 0.3,
+        later_set_wilds="one_per_three" if rng.random() < 0.3 else "round_cap", hand_size=rng.randint(3, max_hand),
         buy_pennies=rng.randint(0, 10), buy_penalty_cards=rng.randint(0, 3), reshuffles=rng.randint(0, 2),
         max_turns=rng.randint(1, 30), rounds=rounds)
     return seats, rules, rng.randrange(2**32)
@@ -217,3 +250,19 @@ def test_full_games_of_every_size_end_after_seven_rounds():
     for seats in range(2, 9):
         game = play_checked(seats, HouseRules(), seed=seats, deep=False)
         assert game.over and game.winners
+
+
+def test_safe_default_passes_declines_draws_and_discards_the_highest_point_card() -> None:
+    game = position(hands={0: "3C KD KH.1 9D", 1: "4C", 2: "5C", 3: "6C"}, pile="QS", stock="5S 5H",
+                    phase=Phase.PICK_UP)
+    assert safe_default(game.view(0)) == DeclineDiscard(0)
+    game.apply(DeclineDiscard(0))
+    assert [safe_default(game.view(s)) for s in game.to_act()] == [PassBuy(1), PassBuy(2), PassBuy(3)]
+    for seat in (1, 2, 3):
+        game.apply(PassBuy(seat))
+    assert safe_default(game.view(0)) == Draw(0)
+    game.apply(Draw(0))
+    # KD and KH.1 are worth 10 each: the highest card id of the two
+    assert safe_default(game.view(0)) == Discard(0, max(Card.parse("KD"), Card.parse("KH.1")))
+    game = position(round=5, hands={0: "AC KD JK 9D"}, down=(0,))
+    assert safe_default(game.view(0)) == Discard(0, Card.parse("JK"))  # 50 points, even though wild

@@ -468,6 +468,38 @@ def test_tp_4_12_once_down_further_sets_and_lay_offs_on_anyones_sets():
     rejected(game, LayContract(0, (cards("9D"),)), "TP-4.12")
 
 
+def test_tp_4_12_later_set_wilds_round_cap_holds_further_sets_to_the_rounds_cap() -> None:
+    game = position(round=4, hands={0: "5C JK JK.1 9D"}, down=(0,))
+    assert LaySet(0, cards("5C JK JK.1")) in game.legal_commands(0)
+    game.apply(LaySet(0, cards("5C JK JK.1")))  # two wilds in three cards: the round's cap is 2
+    game = position(round=1, hands={0: "5C 5D 5H 5S JK JK.1 9D"}, down=(0,))
+    rejected(game, LaySet(0, cards("5C 5D 5H 5S JK JK.1")), "TP-4.10")  # round 1 caps every set at 1
+
+
+def test_tp_4_12_later_set_wilds_one_per_three_replaces_the_cap_for_further_sets() -> None:
+    game = position(round=4, hands={0: "5C JK JK.1 9D"}, down=(0,), later_set_wilds="one_per_three")
+    error = rejected(game, LaySet(0, cards("5C JK JK.1")), "TP-4.12")  # 3 cards: one wild
+    assert "later_set_wilds" in error.message
+    assert not any(isinstance(c, LaySet) for c in game.legal_commands(0))
+    game = position(round=1, hands={0: "5C 5D 5H 5S JK JK.1 9D"}, down=(0,), later_set_wilds="one_per_three")
+    rejected(game, LaySet(0, cards("5C 5D 5H JK JK.1")), "TP-4.12")  # 5 cards: still one wild
+    game.apply(LaySet(0, cards("5C 5D 5H 5S JK JK.1")))  # 6 cards: two, beyond round 1's cap of 1
+    assert game.table[0].wilds == 2
+    game = position(round=4, hands={0: "5C 5D JK JK.1 9D"}, down=(0,), later_set_wilds="one_per_three")
+    assert [c for c in game.legal_commands(0) if isinstance(c, LaySet)] == [LaySet(0, cards("5C 5D JK"))]
+
+
+def test_tp_4_12_later_set_wilds_one_per_three_leaves_all_wild_sets_contracts_and_lay_offs_alone() -> None:
+    game = position(round=5, hands={0: "AC AD 2H 9D"}, down=(0,), later_set_wilds="one_per_three")
+    game.apply(LaySet(0, cards("AC AD 2H")))  # all wild: governed by all_wild_sets
+    game = position(round=4, hands={0: "5C 5D 5H JK JK.1 JK.2 9D"}, later_set_wilds="one_per_three")
+    contract = LayContract(0, (cards("5C 5D 5H JK JK.1"),))  # the contract's own set: the round's cap, 2
+    assert contract in game.legal_commands(0)
+    game.apply(contract)
+    game.apply(LayOff(0, Card.parse("JK.2"), 0))  # lay-offs are TP-4.13's: wilds uncapped by default
+    assert game.table[0].wilds == 3
+
+
 def test_tp_4_13_lay_off_a_natural_of_the_rank_or_a_wild():
     game = position(hands={0: "7S 8D JK 9C"}, down=(0,), sets=[(1, "7C 7D 7H")])
     rejected(game, LayOff(0, Card.parse("8D"), 0), "TP-4.13")
@@ -675,14 +707,17 @@ def test_tp_5_4_tied_winners_share_and_odd_pennies_go_left_of_the_last_dealer():
 def test_tp_6_defaults_match_the_rule_book():
     rules = HouseRules()
     assert (rules.preset, rules.distinct_suits, rules.all_wild_sets, rules.wild_layoff_cap,
-            rules.discard_to_go_out, rules.hand_size, rules.buy_pennies, rules.buy_penalty_cards,
-            rules.reshuffles, rules.max_turns, rules.rounds) == \
-        ("standard", True, True, False, False, 11, 10, 2, 1, 300, (1, 2, 3, 4, 5, 6, 7))
+            rules.discard_to_go_out, rules.later_set_wilds, rules.hand_size, rules.buy_pennies,
+            rules.buy_penalty_cards, rules.reshuffles, rules.max_turns, rules.rounds) == \
+        ("standard", True, True, False, False, "round_cap", 11, 10, 2, 1, 300, (1, 2, 3, 4, 5, 6, 7))
+    assert HouseRules.from_dict(HouseRules(later_set_wilds="one_per_three").to_dict()) == \
+        HouseRules(later_set_wilds="one_per_three")
 
 
 @pytest.mark.parametrize("knobs", [{"preset": "jokers"}, {"rounds": ()}, {"rounds": (2, 1)}, {"rounds": (8,)},
                                    {"hand_size": 0}, {"max_turns": 0}, {"reshuffles": -1},
-                                   {"distinct_suits": 1}, {"buy_pennies": "ten"}])
+                                   {"distinct_suits": 1}, {"buy_pennies": "ten"},
+                                   {"later_set_wilds": "one_per_set"}, {"later_set_wilds": True}])
 def test_tp_6_bad_knobs_are_refused(knobs):
     with pytest.raises(RuleError, match="TP-6"):
         Game(4, HouseRules(**knobs))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from tenpennies.engine import Game, HouseRules, parse_cards
 from tenpennies.engine.cards import Card, decks_for, shoe
 from tenpennies.engine.game import Phase
@@ -10,8 +13,8 @@ from tenpennies.engine.melds import TableSet
 
 def position(seats: int = 4, *, round: int = 1, hands: dict[int, str] | None = None,
              stock: str | None = None, pile: str = "", live: bool = True, turn_seat: int = 0,
-             phase: Phase = Phase.MELD, down: tuple[int, ...] = (), sets: list[tuple[int, str]] = (),
-             pennies: dict[int, int] | None = None, **knobs) -> Game:
+             phase: Phase = Phase.MELD, down: tuple[int, ...] = (), sets: Sequence[tuple[int, str]] = (),
+             pennies: dict[int, int] | None = None, **knobs: Any) -> Game:
     """A game in round ``round`` (the table plays that round and any after it) where:
 
     * ``hands[seat]`` is that seat's hand (seats not named get an empty hand unless ``stock`` is None);
@@ -57,6 +60,6 @@ def position(seats: int = 4, *, round: int = 1, hands: dict[int, str] | None = N
     return game
 
 
-def snapshot(game: Game) -> dict:
+def snapshot(game: Game) -> dict[str, Any]:
     """Everything about a game, to check that a rejected command changed nothing."""
     return game.to_dict()

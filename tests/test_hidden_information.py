@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
-
 from tenpennies.engine import Card, Game, HouseRules
 from tenpennies.engine import events as ev
-from tenpennies.engine.bots import GreedyBot, RandomBot
+from tenpennies.engine.bots import Bot, GreedyBot, RandomBot
 
 
-def cards_in(obj) -> set[int]:
+def cards_in(obj: object) -> set[int]:
     """Every card id reachable from a view, event or command."""
     if isinstance(obj, Card):
         return {obj.id}
@@ -25,9 +25,9 @@ def cards_in(obj) -> set[int]:
     return set()
 
 
-def play(seats: int, seed: int, on_step) -> Game:
+def play(seats: int, seed: int, on_step: Callable[[Game, list[ev.Event], set[int]], None]) -> Game:
     game = Game(seats, HouseRules(max_turns=60), seed)
-    bots = [GreedyBot() if s % 2 else RandomBot(seed + s) for s in range(seats)]
+    bots: list[Bot] = [GreedyBot() if s % 2 else RandomBot(seed + s) for s in range(seats)]
     while not game.over:
         seat = game.to_act()[0]
         pile_before = {c.id for c in game.pile}
@@ -37,8 +37,8 @@ def play(seats: int, seed: int, on_step) -> Game:
 
 
 @pytest.mark.parametrize("seats,seed", [(2, 1), (4, 2), (8, 3)])
-def test_a_view_holds_only_the_seats_hand_the_table_and_the_top_of_the_pile(seats, seed):
-    def check(game, events, pile_before):
+def test_a_view_holds_only_the_seats_hand_the_table_and_the_top_of_the_pile(seats: int, seed: int) -> None:
+    def check(game: Game, events: list[ev.Event], pile_before: set[int]) -> None:
         public = {c.id for t in game.table for c in t.cards} | ({game.pile[-1].id} if game.pile else set())
         for seat in list(range(seats)) + [None]:
             view = game.view(seat)
@@ -50,10 +50,10 @@ def test_a_view_holds_only_the_seats_hand_the_table_and_the_top_of_the_pile(seat
 
 
 @pytest.mark.parametrize("seats,seed", [(3, 4), (6, 5)])
-def test_public_events_carry_only_face_up_cards_and_private_ones_go_to_their_seat(seats, seed):
+def test_public_events_carry_only_face_up_cards_and_private_ones_go_to_their_seat(seats: int, seed: int) -> None:
     counts = {"private": 0, "public": 0}
 
-    def check(game, events, pile_before):
+    def check(game: Game, events: list[ev.Event], pile_before: set[int]) -> None:
         face_up = {c.id for t in game.table for c in t.cards} | {c.id for c in game.pile} | pile_before
         stock = {c.id for c in game.stock}
         # a step that ends a round also deals the next: the state after it tells only of the new round
@@ -74,7 +74,7 @@ def test_public_events_carry_only_face_up_cards_and_private_ones_go_to_their_sea
     assert counts["private"] and counts["public"]
 
 
-def test_no_event_or_view_names_the_seed_or_the_stock():
+def test_no_event_or_view_names_the_seed_or_the_stock() -> None:
     game = Game(4, seed=123456789)
     for event in game.opening_events:
         assert "123456789" not in repr(event)
@@ -82,13 +82,13 @@ def test_no_event_or_view_names_the_seed_or_the_stock():
     assert not fields & {"seed", "stock", "rng"}
 
 
-def test_a_seat_outside_the_table_has_no_view():
+def test_a_seat_outside_the_table_has_no_view() -> None:
     from tenpennies.engine import RuleError
     with pytest.raises(RuleError, match="TP-1.1"):
         Game(2).view(2)
 
 
-def test_random_seat_views_never_include_other_hands():
+def test_random_seat_views_never_include_other_hands() -> None:
     rng = random.Random(0)
     for seed in range(20):
         game = Game(rng.randint(2, 8), seed=seed)

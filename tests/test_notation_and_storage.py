@@ -6,17 +6,31 @@ import json
 import pickle
 
 import pytest
-
-from tenpennies.engine import (Buy, Card, DeclineDiscard, Discard, Draw, Game, HouseRules, LayContract,
-                               LayOff, LaySet, PassBuy, RuleError, TakeDiscard, format_command, parse_cards,
-                               parse_command)
-from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
+from positions import position
+from tenpennies.engine import (
+    Buy,
+    Card,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    Game,
+    HouseRules,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    RuleError,
+    TakeDiscard,
+    format_command,
+    parse_cards,
+    parse_command,
+)
+from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import shoe
 
-from positions import position
 
-
-def test_every_card_of_four_decks_prints_and_parses_back_identically():
+def test_every_card_of_four_decks_prints_and_parses_back_identically() -> None:
     texts = [c.text for c in shoe(4)]
     assert len(set(texts)) == 216
     for card in shoe(4):
@@ -28,13 +42,13 @@ def test_every_card_of_four_decks_prints_and_parses_back_identically():
 @pytest.mark.parametrize("text,rank,suit,copy", [("7H", 7, "H", 0), ("TD", 10, "D", 0), ("AS", 14, "S", 0),
                                                  ("JK", 15, None, 0), ("JK.7", 15, None, 7),
                                                  ("2C.3", 2, "C", 3), ("qh.1", 12, "H", 1)])
-def test_card_notation(text, rank, suit, copy):
+def test_card_notation(text: str, rank: int, suit: str | None, copy: int) -> None:
     card = Card.parse(text)
     assert (card.rank, card.suit, card.copy) == (rank, suit, copy)
 
 
 @pytest.mark.parametrize("text", ["", "1H", "10H", "7X", "JK.8", "7H.4", "7H.", "AS.-1", "7 H"])
-def test_bad_card_text_is_refused(text):
+def test_bad_card_text_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="not a card"):
         Card.parse(text)
 
@@ -43,11 +57,11 @@ def test_bad_card_text_is_refused(text):
     TakeDiscard(0), DeclineDiscard(1), Buy(2), PassBuy(3), Draw(4),
     LayContract(2, (tuple(parse_cards("7H 7S JK")), tuple(parse_cards("9C 9D 9H")))),
     LaySet(1, tuple(parse_cards("5C 5D 5S"))), LayOff(3, Card.parse("7C"), 0), Discard(0, Card.parse("KH.1"))])
-def test_command_notation_round_trips(command):
+def test_command_notation_round_trips(command: Command) -> None:
     assert parse_command(format_command(command)) == command
 
 
-def test_melds_are_equal_whatever_the_order_the_cards_are_named_in():
+def test_melds_are_equal_whatever_the_order_the_cards_are_named_in() -> None:
     a = parse_command("0 contract 9C 9D 9H / JK 7S 7H")
     b = parse_command("0 contract 7H 7S JK / 9H 9C 9D")
     assert a == b and hash(a) == hash(b) and format_command(a) == "0 contract 7H 7S JK / 9C 9D 9H"
@@ -55,14 +69,14 @@ def test_melds_are_equal_whatever_the_order_the_cards_are_named_in():
 
 @pytest.mark.parametrize("text", ["take", "0", "x take", "0 fly", "0 take 7H", "0 discard", "0 layoff 7H",
                                   "0 discard 7Q"])
-def test_bad_command_text_is_refused(text):
+def test_bad_command_text_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         parse_command(text)
 
 
-def test_state_round_trips_through_json_at_every_step():
+def test_state_round_trips_through_json_at_every_step() -> None:
     game = Game(3, HouseRules(max_turns=40, rounds=(1, 5)), seed=8)
-    bots = [GreedyBot(), RandomBot(1), GreedyBot()]
+    bots: list[Bot] = [GreedyBot(), RandomBot(1), GreedyBot()]
     while not game.over:
         data = json.loads(json.dumps(game.to_dict()))
         restored = Game.from_dict(data)
@@ -74,7 +88,7 @@ def test_state_round_trips_through_json_at_every_step():
         assert restored.to_dict() == game.to_dict()  # the restored game plays on identically
 
 
-def test_same_seed_and_log_give_the_same_game_and_another_seed_does_not():
+def test_same_seed_and_log_give_the_same_game_and_another_seed_does_not() -> None:
     a = play_game(Game(4, seed=77), [GreedyBot()] * 4)
     b = Game.replay(4, None, 77, a.log)
     assert a.to_dict() == b.to_dict()

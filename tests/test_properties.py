@@ -4,22 +4,36 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from tenpennies.engine import (Buy, Card, DeclineDiscard, Discard, Draw, Game, HouseRules, LayContract,
-                               LayOff, LaySet, PassBuy, RuleError, TakeDiscard)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from positions import position
+from tenpennies.engine import (
+    Buy,
+    Card,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    Game,
+    HouseRules,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    RuleError,
+    TakeDiscard,
+)
 from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, safe_default
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.commands import Command
 from tenpennies.engine.game import Phase
-
-from positions import position
 
 SIMPLE = (TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw)
 
 
 @st.composite
-def tables(draw):
+def tables(draw: st.DrawFn) -> tuple[int, HouseRules, int]:
     seats = draw(st.integers(2, 8))
     rounds = tuple(sorted(draw(st.sets(st.integers(1, 7), min_size=1, max_size=3))))
     max_hand = min(11, (decks_for(seats) * 54 - 1) // seats)
@@ -71,7 +85,7 @@ def reference_set_ok(cards: list[Card], game: Game, further: bool) -> bool:
     return wilds <= spec.wild_cap
 
 
-def reference_meld_ok(game: Game, command) -> bool | None:
+def reference_meld_ok(game: Game, command: Command) -> bool | None:
     """An independent reading of TP-4.11, 4.12 and 4.16 for a meld command (None: not a meld)."""
     if not isinstance(command, (LaySet, LayContract)):
         return None
@@ -94,7 +108,8 @@ def reference_meld_ok(game: Game, command) -> bool | None:
     return all(reference_set_ok(list(s), game, isinstance(command, LaySet)) for s in sets)
 
 
-def random_commands(game: Game, rng: random.Random, count: int, legal: dict):
+def random_commands(game: Game, rng: random.Random, count: int,
+                    legal: dict[int, list[Command]]) -> Iterator[Command]:
     """Commands of every kind from every seat, mostly nonsense, and listed melds changed by a card."""
     melds = [c for cs in legal.values() for c in cs if isinstance(c, (LaySet, LayContract))]
     for command in rng.sample(melds, min(3, len(melds))):
@@ -124,8 +139,12 @@ def random_commands(game: Game, rng: random.Random, count: int, legal: dict):
             yield LayContract(command.seat, tuple(tuple(s) for s in sets))
     seats = range(-1, game.n + 1)
     hand_cards = [c for p in game.players for c in p.hand]
-    any_card = lambda: rng.choice(hand_cards) if hand_cards and rng.random() < 0.8 else \
-        Card.from_id(rng.randrange(decks_for(game.n) * 54))
+
+    def any_card() -> Card:
+        if hand_cards and rng.random() < 0.8:
+            return rng.choice(hand_cards)
+        return Card.from_id(rng.randrange(decks_for(game.n) * 54))
+
     for _ in range(count):
         seat = rng.choice(seats)
         kind = rng.randrange(9)
@@ -220,19 +239,19 @@ def play_checked(seats: int, rules: HouseRules, seed: int, deep: bool) -> Game:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
-def test_listed_commands_are_accepted_and_others_refused_unchanged(table):
+def test_listed_commands_are_accepted_and_others_refused_unchanged(table: tuple[int, HouseRules, int]) -> None:
     seats, rules, seed = table
     play_checked(seats, rules, seed, deep=True)
 
 
-def test_thousands_of_seeded_games_keep_cards_and_pennies_and_replay():
+def test_thousands_of_seeded_games_keep_cards_and_pennies_and_replay() -> None:
     rng = random.Random(2026)
     for _ in range(1500):
         seats, rules, seed = _random_table(rng)
         play_checked(seats, rules, seed, deep=False)
 
 
-def _random_table(rng: random.Random):
+def _random_table(rng: random.Random) -> tuple[int, HouseRules, int]:
     seats = rng.randint(2, 8)
     max_hand = min(11, (decks_for(seats) * 54 - 1) // seats)
     rounds = tuple(sorted(rng.sample(range(1, 8), rng.randint(1, 2))))
@@ -246,7 +265,7 @@ def _random_table(rng: random.Random):
     return seats, rules, rng.randrange(2**32)
 
 
-def test_full_games_of_every_size_end_after_seven_rounds():
+def test_full_games_of_every_size_end_after_seven_rounds() -> None:
     for seats in range(2, 9):
         game = play_checked(seats, HouseRules(), seed=seats, deep=False)
         assert game.over and game.winners

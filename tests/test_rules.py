@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from tenpennies.engine import (Buy, Card, Command, DeclineDiscard, Discard, Draw, Game, HouseRules,
-                               LayContract, LayOff, LaySet, PassBuy, RuleError, TakeDiscard, parse_cards)
+import pytest
+from positions import position, snapshot
+from tenpennies.engine import (
+    Buy,
+    Card,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    Game,
+    HouseRules,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    RuleError,
+    TakeDiscard,
+    parse_cards,
+)
 from tenpennies.engine import events as ev
 from tenpennies.engine.cards import ACE, JOKER, decks_for, shoe
 from tenpennies.engine.game import Phase
-
-from positions import position, snapshot
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -32,12 +47,12 @@ def rejected(game: Game, command: Command, rule: str) -> RuleError:
 # --- TP-1 players, cards, decks ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("seats", [1, 9, 0])
-def test_tp_1_1_a_game_has_2_to_8_seats(seats):
+def test_tp_1_1_a_game_has_2_to_8_seats(seats: int) -> None:
     with pytest.raises(RuleError, match="TP-1.1"):
         Game(seats)
 
 
-def test_tp_1_1_left_of_a_seat_is_the_next_seat_clockwise():
+def test_tp_1_1_left_of_a_seat_is_the_next_seat_clockwise() -> None:
     game = Game(3, seed=5)
     first = game.turn_seat
     assert first == (game.dealer + 1) % 3
@@ -47,7 +62,7 @@ def test_tp_1_1_left_of_a_seat_is_the_next_seat_clockwise():
 
 
 @pytest.mark.parametrize("seats,decks", [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3), (7, 4), (8, 4)])
-def test_tp_1_2_the_shoe_is_ceil_n_over_2_decks_of_54(seats, decks):
+def test_tp_1_2_the_shoe_is_ceil_n_over_2_decks_of_54(seats: int, decks: int) -> None:
     assert decks_for(seats) == decks
     game = Game(seats, seed=1)
     every = [c for p in game.players for c in p.hand] + game.stock + game.pile
@@ -56,13 +71,13 @@ def test_tp_1_2_the_shoe_is_ceil_n_over_2_decks_of_54(seats, decks):
     assert sum(1 for c in every if c.rank == JOKER) == 2 * decks
 
 
-def test_tp_1_2_every_physical_card_has_its_own_identity():
+def test_tp_1_2_every_physical_card_has_its_own_identity() -> None:
     seven, other_seven = Card.parse("7H"), Card.parse("7H.1")
     assert seven != other_seven and seven.rank == other_seven.rank and seven.suit == other_seven.suit
     assert seven.text != other_seven.text and len({c.text for c in shoe(2)}) == 108
 
 
-def test_tp_1_3_rank_order_for_the_dealer_draw_puts_jokers_above_aces():
+def test_tp_1_3_rank_order_for_the_dealer_draw_puts_jokers_above_aces() -> None:
     order = [Card.parse(t).rank for t in ("2C", "9C", "TC", "JC", "QC", "KC", "AC", "JK")]
     assert order == sorted(order) and Card.parse("JK").rank == JOKER > ACE
 
@@ -71,13 +86,13 @@ def test_tp_1_3_rank_order_for_the_dealer_draw_puts_jokers_above_aces():
 
 @pytest.mark.parametrize("round_no,sets,size,cap", [(1, 2, 3, 1), (2, 1, 4, 1), (3, 2, 4, 1), (4, 1, 5, 2),
                                                    (5, 2, 5, 2), (6, 1, 6, 2), (7, 1, 7, 3)])
-def test_tp_2_1_contracts_and_wild_caps(round_no, sets, size, cap):
+def test_tp_2_1_contracts_and_wild_caps(round_no: int, sets: int, size: int, cap: int) -> None:
     for preset in ("standard", "deuces"):
         spec = HouseRules(preset=preset).round(round_no)
         assert (spec.contract.sets, spec.contract.size, spec.wild_cap) == (sets, size, cap)
 
 
-def test_tp_2_1_wild_ranks_under_each_preset():
+def test_tp_2_1_wild_ranks_under_each_preset() -> None:
     standard, deuces = HouseRules(), HouseRules(preset="deuces")
     for r in (1, 2, 3, 4):
         assert standard.round(r).wild_ranks == {JOKER}
@@ -86,15 +101,15 @@ def test_tp_2_1_wild_ranks_under_each_preset():
         assert standard.round(r).wild_ranks == deuces.round(r).wild_ranks == {JOKER, ACE, 2}
 
 
-def test_tp_2_1_a_game_plays_seven_rounds_in_order():
+def test_tp_2_1_a_game_plays_seven_rounds_in_order() -> None:
     from tenpennies.engine.bots import GreedyBot, play_game
-    seen = []
+    seen: list[int] = []
     play_game(Game(3, seed=2), [GreedyBot()] * 3,
               on_events=lambda es: seen.extend(e.round for e in es if isinstance(e, ev.RoundEnded)))
     assert seen == [1, 2, 3, 4, 5, 6, 7]
 
 
-def test_tp_2_1_deuces_jokers_are_natural_in_rounds_1_to_4():
+def test_tp_2_1_deuces_jokers_are_natural_in_rounds_1_to_4() -> None:
     game = position(preset="deuces", round=1, hands={0: "JK JK.1 2C 5H 9D"}, down=(0,))
     spec = game.spec
     game.apply(LaySet(0, cards("JK JK.1 2C")))  # a set of natural jokers with one wild 2
@@ -104,13 +119,13 @@ def test_tp_2_1_deuces_jokers_are_natural_in_rounds_1_to_4():
     assert JOKER not in spec.wild_ranks
 
 
-def test_tp_2_2_every_card_of_a_wild_rank_is_wild():
+def test_tp_2_2_every_card_of_a_wild_rank_is_wild() -> None:
     game = position(round=5, hands={0: "AC 2D JK.1 5H 9D"}, down=(0,))
     game.apply(LaySet(0, cards("AC 2D JK.1")))  # all wild, so an all-wild set
     assert game.table[0].rank is None and game.table[0].wilds == 3
 
 
-def test_tp_2_3_the_highest_draw_deals_and_ties_redraw_among_themselves():
+def test_tp_2_3_the_highest_draw_deals_and_ties_redraw_among_themselves() -> None:
     for seed in range(60):
         game = Game(4, seed=seed)
         draws = [e for e in game.opening_events if isinstance(e, ev.DealerDraw)]
@@ -127,9 +142,9 @@ def test_tp_2_3_the_highest_draw_deals_and_ties_redraw_among_themselves():
                for s in range(40)), "no seed produced a tie; the tie rule went untested"
 
 
-def test_tp_2_3_the_deal_passes_left_after_each_round():
+def test_tp_2_3_the_deal_passes_left_after_each_round() -> None:
     from tenpennies.engine.bots import GreedyBot, play_game
-    dealers = []
+    dealers: list[int] = []
     play_game(Game(3, seed=9), [GreedyBot()] * 3,
               on_events=lambda es: dealers.extend(e.dealer for e in es if isinstance(e, ev.RoundStarted)))
     first = Game(3, seed=9).dealer
@@ -138,7 +153,7 @@ def test_tp_2_3_the_deal_passes_left_after_each_round():
 
 # --- TP-3 the deal ------------------------------------------------------------------------------
 
-def test_tp_3_1_eleven_cards_each_one_at_a_time_from_left_of_dealer():
+def test_tp_3_1_eleven_cards_each_one_at_a_time_from_left_of_dealer() -> None:
     game = Game(4, seed=11)
     assert [len(p.hand) for p in game.players] == [11] * 4
     # replay the shuffle: card k of the deal goes to seat dealer+1+k
@@ -153,21 +168,21 @@ def test_tp_3_1_eleven_cards_each_one_at_a_time_from_left_of_dealer():
         assert game.players[(game.dealer + 1 + k) % 4].hand[k // 4] is deck.pop()
 
 
-def test_tp_3_1_hand_size_knob():
+def test_tp_3_1_hand_size_knob() -> None:
     game = Game(5, HouseRules(hand_size=7), seed=1)
     assert [len(p.hand) for p in game.players] == [7] * 5
     with pytest.raises(RuleError, match="TP-3.1"):
         Game(2, HouseRules(hand_size=27))
 
 
-def test_tp_3_2_the_upcard_starts_the_pile_and_the_rest_is_stock():
+def test_tp_3_2_the_upcard_starts_the_pile_and_the_rest_is_stock() -> None:
     game = Game(4, seed=3)
     upcard = next(e for e in game.opening_events if isinstance(e, ev.UpcardTurned)).card
     assert game.pile == [upcard] and game.pile_live
     assert len(game.stock) == 108 - 44 - 1
 
 
-def test_tp_3_3_the_seat_left_of_the_dealer_plays_first():
+def test_tp_3_3_the_seat_left_of_the_dealer_plays_first() -> None:
     for seed in range(10):
         game = Game(5, seed=seed)
         assert game.to_act() == ((game.dealer + 1) % 5,) and game.phase is Phase.PICK_UP
@@ -175,14 +190,14 @@ def test_tp_3_3_the_seat_left_of_the_dealer_plays_first():
 
 # --- TP-4 a turn --------------------------------------------------------------------------------
 
-def test_tp_4_1_only_the_live_top_card_can_be_taken():
+def test_tp_4_1_only_the_live_top_card_can_be_taken() -> None:
     game = position(hands={0: "3C 4D", 1: "5H"}, pile="9S KD", phase=Phase.PICK_UP)
     game.apply(TakeDiscard(0))
     assert Card.parse("KD") in game.players[0].hand and game.pile == [Card.parse("9S")]
     rejected(game, TakeDiscard(0), "TP-4.1")  # the card below is not live, and the pick-up is over
 
 
-def test_tp_4_1_a_card_stops_being_live_at_the_end_of_the_next_pick_up():
+def test_tp_4_1_a_card_stops_being_live_at_the_end_of_the_next_pick_up() -> None:
     game = position(hands={0: "3C 4D", 1: "5H 6H"}, pile="KD", phase=Phase.PICK_UP)
     game.apply(DeclineDiscard(0))
     for seat in (1, 2, 3):
@@ -191,7 +206,7 @@ def test_tp_4_1_a_card_stops_being_live_at_the_end_of_the_next_pick_up():
     assert not game.pile_live and not game.view(0).discard_live
 
 
-def test_tp_4_2_the_player_may_take_the_live_discard_for_free():
+def test_tp_4_2_the_player_may_take_the_live_discard_for_free() -> None:
     game = position(hands={0: "3C 4D"}, pile="KD", phase=Phase.PICK_UP, pennies={0: 10})
     stock = len(game.stock)
     game.apply(TakeDiscard(0))
@@ -233,10 +248,10 @@ def test_tp_4_every_command_out_of_turn_cites_the_rule_of_its_step(command: Comm
         assert "seat 0's turn" in error.message
 
 
-def test_tp_4_3_declined_card_goes_to_the_nearest_seat_that_buys():
+def test_tp_4_3_declined_card_goes_to_the_nearest_seat_that_buys() -> None:
     game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP)
-    events = game.apply(DeclineDiscard(0))
-    assert events[0].offered_to == (1, 2, 3)
+    declined = game.apply(DeclineDiscard(0))[0]
+    assert isinstance(declined, ev.DiscardDeclined) and declined.offered_to == (1, 2, 3)
     game.apply(PassBuy(1))
     events = game.apply(Buy(2))
     bought = [e for e in events if isinstance(e, ev.CardBought)]
@@ -244,22 +259,22 @@ def test_tp_4_3_declined_card_goes_to_the_nearest_seat_that_buys():
     assert game.phase is Phase.DRAW
 
 
-def test_tp_4_3_a_seat_without_pennies_is_not_offered_the_card():
+def test_tp_4_3_a_seat_without_pennies_is_not_offered_the_card() -> None:
     game = position(hands={0: "3C", 1: "4C", 2: "5C", 3: "6C"}, pile="KD", phase=Phase.PICK_UP,
                     pennies={1: 0})
-    events = game.apply(DeclineDiscard(0))
-    assert events[0].offered_to == (2, 3)
+    declined = game.apply(DeclineDiscard(0))[0]
+    assert isinstance(declined, ev.DiscardDeclined) and declined.offered_to == (2, 3)
     rejected(game, Buy(1), "TP-4.3")
     rejected(game, Buy(0), "TP-4.3")  # the player who declined it
 
 
-def test_tp_4_3_nobody_can_buy_when_no_card_is_offered():
+def test_tp_4_3_nobody_can_buy_when_no_card_is_offered() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", phase=Phase.PICK_UP)
     rejected(game, Buy(1), "TP-4.3")
     rejected(game, PassBuy(1), "TP-4.3")
 
 
-def test_tp_4_4_the_buyer_pays_a_penny_and_takes_two_penalty_cards():
+def test_tp_4_4_the_buyer_pays_a_penny_and_takes_two_penalty_cards() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", stock="9H 8H 7H 6H", phase=Phase.PICK_UP)
     game.apply(DeclineDiscard(0))
     events = game.apply(Buy(1))
@@ -271,7 +286,7 @@ def test_tp_4_4_the_buyer_pays_a_penny_and_takes_two_penalty_cards():
     assert game.players[0].hand == list(cards("3C 7H"))  # the player draws after the penalty cards
 
 
-def test_tp_4_4_buy_penalty_cards_knob():
+def test_tp_4_4_buy_penalty_cards_knob() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", stock="9H 8H 7H 6H", phase=Phase.PICK_UP,
                     buy_penalty_cards=0)
     game.apply(DeclineDiscard(0))
@@ -279,7 +294,7 @@ def test_tp_4_4_buy_penalty_cards_knob():
     assert game.players[1].hand == list(cards("4C KD"))
 
 
-def test_tp_4_4_the_buyer_plays_none_of_its_cards_until_its_own_turn():
+def test_tp_4_4_the_buyer_plays_none_of_its_cards_until_its_own_turn() -> None:
     game = position(hands={0: "3C", 1: "KC KH"}, pile="KD", stock="KS 8H 7H", phase=Phase.PICK_UP,
                     down=(1,), sets=[(1, "QC QD QH")])
     game.apply(DeclineDiscard(0))
@@ -288,7 +303,7 @@ def test_tp_4_4_the_buyer_plays_none_of_its_cards_until_its_own_turn():
     rejected(game, Discard(1, Card.parse("KD")), "TP-4.15")
 
 
-def test_tp_4_5_a_card_nobody_buys_is_dead():
+def test_tp_4_5_a_card_nobody_buys_is_dead() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", stock="9H 8H", phase=Phase.PICK_UP)
     game.apply(DeclineDiscard(0))
     game.apply(PassBuy(1))
@@ -301,7 +316,7 @@ def test_tp_4_5_a_card_nobody_buys_is_dead():
     assert game.pile[-1] == Card.parse("KD") and not game.pile_live
 
 
-def test_tp_4_6_the_player_draws_after_the_buy_is_settled():
+def test_tp_4_6_the_player_draws_after_the_buy_is_settled() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", stock="9H 8H 7H", phase=Phase.PICK_UP)
     rejected(game, Draw(0), "TP-4.6")
     game.apply(DeclineDiscard(0))
@@ -387,7 +402,7 @@ def test_tp_4_7_answers_are_private_until_the_offer_is_settled() -> None:
 
 # --- melds ------------------------------------------------------------------------------------
 
-def test_tp_4_8_a_set_is_three_or_more_cards_of_one_rank():
+def test_tp_4_8_a_set_is_three_or_more_cards_of_one_rank() -> None:
     game = position(round=4, hands={0: "5C 5D 5H 6H 9D JK"}, down=(0,))
     rejected(game, LaySet(0, cards("5C 5D")), "TP-4.8")
     rejected(game, LaySet(0, cards("5C 5D 6H")), "TP-4.8")
@@ -395,71 +410,71 @@ def test_tp_4_8_a_set_is_three_or_more_cards_of_one_rank():
     assert game.table[0].rank == 5
 
 
-def test_tp_4_9_distinct_suits_on_forbids_two_naturals_of_one_rank_and_suit():
+def test_tp_4_9_distinct_suits_on_forbids_two_naturals_of_one_rank_and_suit() -> None:
     game = position(hands={0: "5C 5C.1 5H 9D"}, down=(0,))
     rejected(game, LaySet(0, cards("5C 5C.1 5H")), "TP-4.9")
 
 
-def test_tp_4_9_distinct_suits_off_allows_them():
+def test_tp_4_9_distinct_suits_off_allows_them() -> None:
     game = position(hands={0: "5C 5C.1 5H 9D"}, down=(0,), distinct_suits=False)
     game.apply(LaySet(0, cards("5C 5C.1 5H")))
     assert len(game.table[0].cards) == 3
 
 
-def test_tp_4_9_at_most_four_naturals_with_four_decks():
+def test_tp_4_9_at_most_four_naturals_with_four_decks() -> None:
     game = position(8, round=7, hands={0: "7C 7D 7H 7S 7C.1 7D.2 7H.3 JK AC 2D 9D"})
     rejected(game, LayContract(0, (cards("7C 7D 7H 7S 7C.1 7D.2 7H.3"),)), "TP-4.9")
     game.apply(LayContract(0, (cards("7C 7D 7H 7S JK AC 2D"),)))  # 4 naturals + the cap of 3 wilds
     rejected(game, LayOff(0, Card.parse("7C.1"), 0), "TP-4.9")
 
 
-def test_tp_4_9_never_applies_to_jokers():
+def test_tp_4_9_never_applies_to_jokers() -> None:
     game = position(preset="deuces", round=1, hands={0: "JK JK.1 JK.2 9D"}, down=(0,), seats=4)
     game.apply(LaySet(0, cards("JK JK.1 JK.2")))
     assert game.table[0].rank == JOKER
 
 
-def test_tp_4_10_a_set_is_laid_with_at_most_the_rounds_wild_cap():
+def test_tp_4_10_a_set_is_laid_with_at_most_the_rounds_wild_cap() -> None:
     game = position(round=1, hands={0: "5C 5D JK JK.1 9D"}, down=(0,))
     rejected(game, LaySet(0, cards("5C JK JK.1")), "TP-4.10")
     game = position(round=4, hands={0: "5C JK JK.1 9D"}, down=(0,))
     game.apply(LaySet(0, cards("5C JK JK.1")))  # cap 2 in round 4
 
 
-def test_tp_4_10_all_wild_sets_on():
+def test_tp_4_10_all_wild_sets_on() -> None:
     game = position(round=5, hands={0: "AC AD 2H JK 2S 9D"}, down=(0,))
     game.apply(LaySet(0, cards("AC AD 2H JK 2S")))  # any size, beyond the cap of 2
     assert game.table[0].rank is None
     rejected(game, LayOff(0, Card.parse("9D"), 0), "TP-4.10")  # only wilds go on it
 
 
-def test_tp_4_10_all_wild_sets_off():
+def test_tp_4_10_all_wild_sets_off() -> None:
     game = position(round=5, hands={0: "AC AD 2H 9D"}, down=(0,), all_wild_sets=False)
     rejected(game, LaySet(0, cards("AC AD 2H")), "TP-4.10")
 
 
-def test_tp_4_11_nothing_is_laid_before_the_whole_contract():
+def test_tp_4_11_nothing_is_laid_before_the_whole_contract() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H 9D"}, sets=[(1, "KC KD KH")])
     rejected(game, LaySet(0, cards("5C 5D 5H")), "TP-4.11")
     rejected(game, LayOff(0, Card.parse("9D"), 0), "TP-4.11")
 
 
-def test_tp_4_11_exactly_the_number_of_sets_each_at_least_the_size():
+def test_tp_4_11_exactly_the_number_of_sets_each_at_least_the_size() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H 9C 9D 9H KD"})
     rejected(game, LayContract(0, (cards("5C 5D 5H"),)), "TP-4.11")
     rejected(game, LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"), cards("9C 9D 9H"))), "TP-4.11")
     game3 = position(round=3, hands={0: "5C 5D 5H 5S 8C 8D 8H KD"})
     rejected(game3, LayContract(0, (cards("5C 5D 5H 5S"), cards("8C 8D 8H"))), "TP-4.11")
-    events = game.apply(LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))))
-    assert game.players[0].down and [m.id for m in events[0].melds] == [0, 1]
+    laid = game.apply(LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))))[0]
+    assert isinstance(laid, ev.ContractLaid) and game.players[0].down and [m.id for m in laid.melds] == [0, 1]
 
 
-def test_tp_4_11_the_contract_is_laid_on_the_players_own_turn_only():
+def test_tp_4_11_the_contract_is_laid_on_the_players_own_turn_only() -> None:
     game = position(hands={0: "3C", 1: "5C 5D 5H 8C 8D 8H 9D"})
     rejected(game, LayContract(1, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.11")
 
 
-def test_tp_4_12_once_down_further_sets_and_lay_offs_on_anyones_sets():
+def test_tp_4_12_once_down_further_sets_and_lay_offs_on_anyones_sets() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H QC QD QH KS 9D"}, sets=[(2, "KC KD KH")])
     game.apply(LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))))
     game.apply(LaySet(0, cards("QC QD QH")))         # the same turn
@@ -500,7 +515,7 @@ def test_tp_4_12_later_set_wilds_one_per_three_leaves_all_wild_sets_contracts_an
     assert game.table[0].wilds == 3
 
 
-def test_tp_4_13_lay_off_a_natural_of_the_rank_or_a_wild():
+def test_tp_4_13_lay_off_a_natural_of_the_rank_or_a_wild() -> None:
     game = position(hands={0: "7S 8D JK 9C"}, down=(0,), sets=[(1, "7C 7D 7H")])
     rejected(game, LayOff(0, Card.parse("8D"), 0), "TP-4.13")
     game.apply(LayOff(0, Card.parse("7S"), 0))
@@ -508,14 +523,14 @@ def test_tp_4_13_lay_off_a_natural_of_the_rank_or_a_wild():
     rejected(game, LayOff(0, Card.parse("9C"), 5), "TP-4.13")  # no such set
 
 
-def test_tp_4_13_wild_layoff_cap_off_lets_wilds_pile_up():
+def test_tp_4_13_wild_layoff_cap_off_lets_wilds_pile_up() -> None:
     game = position(hands={0: "JK JK.1 9C"}, down=(0,), sets=[(1, "7C 7D JK.2")])
     game.apply(LayOff(0, Card.parse("JK"), 0))
     game.apply(LayOff(0, Card.parse("JK.1"), 0))
     assert game.table[0].wilds == 3
 
 
-def test_tp_4_13_wild_layoff_cap_on_keeps_the_cap():
+def test_tp_4_13_wild_layoff_cap_on_keeps_the_cap() -> None:
     game = position(hands={0: "JK JK.1 9C"}, down=(0,), sets=[(1, "7C 7D JK.2"), (1, "8C 8D 8H")],
                     wild_layoff_cap=True)
     rejected(game, LayOff(0, Card.parse("JK"), 0), "TP-4.13")
@@ -523,7 +538,7 @@ def test_tp_4_13_wild_layoff_cap_on_keeps_the_cap():
     rejected(game, LayOff(0, Card.parse("JK.1"), 1), "TP-4.13")
 
 
-def test_tp_4_14_cards_on_the_table_never_come_back():
+def test_tp_4_14_cards_on_the_table_never_come_back() -> None:
     game = position(hands={0: "9C 4D"}, down=(0,), sets=[(0, "7C 7D 7H")])
     on_table = {c.id for c in game.table[0].cards}
     named = {c.id for command in game.legal_commands(0) if hasattr(command, "card") for c in [command.card]}
@@ -532,7 +547,7 @@ def test_tp_4_14_cards_on_the_table_never_come_back():
     rejected(game, LayOff(0, Card.parse("7C"), 0), "TP-4.13")
 
 
-def test_tp_4_15_the_discard_ends_the_turn_and_becomes_live():
+def test_tp_4_15_the_discard_ends_the_turn_and_becomes_live() -> None:
     game = position(hands={0: "3C 9D", 1: "4C"}, pile="KD", live=False)
     events = game.apply(Discard(0, Card.parse("9D")))
     assert game.pile[-1] == Card.parse("9D") and game.pile_live
@@ -540,7 +555,7 @@ def test_tp_4_15_the_discard_ends_the_turn_and_becomes_live():
     assert isinstance(events[-1], ev.TurnStarted) and events[-1].seat == 1
 
 
-def test_tp_4_16_out_by_melding_every_card_needs_no_discard():
+def test_tp_4_16_out_by_melding_every_card_needs_no_discard() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H", 1: "KS KH"})
     events = game.apply(LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))))
     assert any(isinstance(e, ev.WentOut) and e.seat == 0 for e in events)
@@ -548,14 +563,14 @@ def test_tp_4_16_out_by_melding_every_card_needs_no_discard():
     assert ended.out == 0 and ended.reason == "out" and ended.points == (0, 20, 0, 0)
 
 
-def test_tp_4_16_out_by_discarding_the_last_card():
+def test_tp_4_16_out_by_discarding_the_last_card() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H 4D", 1: "KS"})
     game.apply(LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))))
     events = game.apply(Discard(0, Card.parse("4D")))
     assert next(e for e in events if isinstance(e, ev.RoundEnded)).out == 0
 
 
-def test_tp_4_16_discard_to_go_out_forbids_melding_the_last_card():
+def test_tp_4_16_discard_to_go_out_forbids_melding_the_last_card() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H"}, discard_to_go_out=True)
     rejected(game, LayContract(0, (cards("5C 5D 5H"), cards("8C 8D 8H"))), "TP-4.16")
     game = position(hands={0: "5C 5D 5H 8C 8D 8H 8S 4D"}, discard_to_go_out=True)
@@ -569,7 +584,7 @@ def test_tp_4_16_discard_to_go_out_forbids_melding_the_last_card():
     assert any(isinstance(e, ev.WentOut) for e in events)
 
 
-def test_tp_4_17_a_player_not_yet_down_always_discards():
+def test_tp_4_17_a_player_not_yet_down_always_discards() -> None:
     game = position(hands={0: "5C 9D KH", 1: "4C"}, sets=[(1, "5D 5H 5S")])
     kinds = {type(c) for c in game.legal_commands(0)}
     assert kinds == {Discard}
@@ -577,7 +592,7 @@ def test_tp_4_17_a_player_not_yet_down_always_discards():
     assert game.turn_seat == 1
 
 
-def test_tp_4_18_the_pile_is_shuffled_into_a_new_stock_once():
+def test_tp_4_18_the_pile_is_shuffled_into_a_new_stock_once() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="9H 8H 7H KD", stock="", phase=Phase.DRAW, live=False)
     events = game.apply(Draw(0))
     rebuilt = [e for e in events if isinstance(e, ev.StockRebuilt)]
@@ -586,7 +601,7 @@ def test_tp_4_18_the_pile_is_shuffled_into_a_new_stock_once():
     assert set(game.stock) | set(game.players[0].hand) == set(cards("3C 9H 8H 7H"))
 
 
-def test_tp_4_18_reshuffles_knob_allows_more():
+def test_tp_4_18_reshuffles_knob_allows_more() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="9H 8H", stock="", phase=Phase.DRAW, live=False,
                     reshuffles=2)
     game.apply(Draw(0))
@@ -601,7 +616,7 @@ def test_tp_4_18_reshuffles_knob_allows_more():
     assert [e for e in events if isinstance(e, ev.StockRebuilt)] == [ev.StockRebuilt(1, 0)]
 
 
-def test_tp_4_19_a_penalty_card_the_stock_cannot_give_is_not_taken():
+def test_tp_4_19_a_penalty_card_the_stock_cannot_give_is_not_taken() -> None:
     game = position(hands={0: "3C", 1: "4C"}, pile="KD", stock="9H", phase=Phase.PICK_UP, reshuffles=0)
     game.apply(DeclineDiscard(0))
     events = game.apply(Buy(1))
@@ -609,7 +624,7 @@ def test_tp_4_19_a_penalty_card_the_stock_cannot_give_is_not_taken():
     assert bought.penalty_cards == 1 and game.players[1].hand == list(cards("4C KD 9H"))
 
 
-def test_tp_4_19_a_draw_from_an_empty_stock_ends_the_round_with_nobody_out():
+def test_tp_4_19_a_draw_from_an_empty_stock_ends_the_round_with_nobody_out() -> None:
     game = position(hands={0: "3C", 1: "4C 9S"}, pile="KD", stock="", phase=Phase.DRAW, live=False,
                     rounds=(1, 2))
     events = game.apply(Draw(0))
@@ -618,14 +633,14 @@ def test_tp_4_19_a_draw_from_an_empty_stock_ends_the_round_with_nobody_out():
     assert game.round_number == 2
 
 
-def test_tp_4_19_reshuffles_zero():
+def test_tp_4_19_reshuffles_zero() -> None:
     game = position(hands={0: "3C"}, pile="9H 8H KD", stock="", phase=Phase.DRAW, live=False,
                     reshuffles=0, rounds=(1,))
     events = game.apply(Draw(0))
     assert next(e for e in events if isinstance(e, ev.RoundEnded)).reason == "stock" and game.over
 
 
-def test_tp_4_20_a_round_ends_after_max_turns():
+def test_tp_4_20_a_round_ends_after_max_turns() -> None:
     game = Game(2, HouseRules(max_turns=3, rounds=(1,)), seed=4)
     for _ in range(3):
         seat = game.turn_seat
@@ -642,7 +657,7 @@ def test_tp_4_20_a_round_ends_after_max_turns():
 
 # --- TP-5 scoring and money -------------------------------------------------------------------
 
-def test_tp_5_1_card_points_whatever_is_wild():
+def test_tp_5_1_card_points_whatever_is_wild() -> None:
     points = {"3C": 5, "9D": 5, "TD": 10, "JC": 10, "QH": 10, "KS": 10, "2C": 20, "AC": 20, "JK": 50}
     for text, value in points.items():
         assert Card.parse(text).points == value
@@ -652,7 +667,7 @@ def test_tp_5_1_card_points_whatever_is_wild():
     assert ended.points[1] == 20 + 20 + 50 + 5 + 10 and ended.scores[1] == 105
 
 
-def test_tp_5_2_a_penny_into_the_pot_for_every_card_left():
+def test_tp_5_2_a_penny_into_the_pot_for_every_card_left() -> None:
     game = position(round=2, hands={0: "5C 5D 5H 5S", 1: "2C AC JK", 2: "3D"}, rounds=(2, 3))
     pennies = [p.pennies for p in game.players]
     game.apply(LayContract(0, (cards("5C 5D 5H 5S"),)))
@@ -660,7 +675,7 @@ def test_tp_5_2_a_penny_into_the_pot_for_every_card_left():
     assert [p.pennies for p in game.players] == pennies  # the buy stacks are not touched
 
 
-def test_tp_5_3_ten_buy_pennies_for_the_whole_game():
+def test_tp_5_3_ten_buy_pennies_for_the_whole_game() -> None:
     game = Game(3, seed=1)
     assert [p.pennies for p in game.players] == [10] * 3
     game = Game(3, HouseRules(buy_pennies=2), seed=1)
@@ -677,9 +692,9 @@ def test_tp_5_3_ten_buy_pennies_for_the_whole_game():
     assert game.round_number == 2 and game.players[1].pennies == 0
 
 
-def test_tp_5_4_the_lowest_total_wins_the_whole_pot():
+def test_tp_5_4_the_lowest_total_wins_the_whole_pot() -> None:
     game = position(round=7, hands={0: "5C 5D 5H 5S JK AC 2D", 1: "KS", 2: "3D", 3: "4C 4D"}, rounds=(7,))
-    for p, score in zip(game.players, (100, 90, 80, 100)):
+    for p, score in zip(game.players, (100, 90, 80, 100), strict=True):
         p.score = score
     game.pot = 20
     events = game.apply(LayContract(0, (cards("5C 5D 5H 5S JK AC 2D"),)))
@@ -690,21 +705,21 @@ def test_tp_5_4_the_lowest_total_wins_the_whole_pot():
     rejected(game, Draw(0), "TP-5.4")
 
 
-def test_tp_5_4_tied_winners_share_and_odd_pennies_go_left_of_the_last_dealer():
+def test_tp_5_4_tied_winners_share_and_odd_pennies_go_left_of_the_last_dealer() -> None:
     game = position(round=7, hands={0: "5C 5D 5H 5S JK AC 2D", 1: "3C", 2: "3D", 3: "3H"}, rounds=(7,))
-    for p, score in zip(game.players, (10, 5, 5, 5)):
+    for p, score in zip(game.players, (10, 5, 5, 5), strict=True):
         p.score = score
     game.pot = 8  # + 3 pennies for the cards left = 11 among three winners: 3 each, 2 odd pennies
     game.dealer = 2
     events = game.apply(LayContract(0, (cards("5C 5D 5H 5S JK AC 2D"),)))
     ended = events[-1]
     # totals: 10, 10, 10, 10 -> all four tie; 11 = 2 each + 3 odd to seats 3, 0, 1
-    assert ended.winners == (0, 1, 2, 3) and ended.shares == (3, 3, 2, 3)
+    assert isinstance(ended, ev.GameEnded) and ended.winners == (0, 1, 2, 3) and ended.shares == (3, 3, 2, 3)
 
 
 # --- TP-6 house rules ---------------------------------------------------------------------------
 
-def test_tp_6_defaults_match_the_rule_book():
+def test_tp_6_defaults_match_the_rule_book() -> None:
     rules = HouseRules()
     assert (rules.preset, rules.distinct_suits, rules.all_wild_sets, rules.wild_layoff_cap,
             rules.discard_to_go_out, rules.later_set_wilds, rules.hand_size, rules.buy_pennies,
@@ -718,19 +733,19 @@ def test_tp_6_defaults_match_the_rule_book():
                                    {"hand_size": 0}, {"max_turns": 0}, {"reshuffles": -1},
                                    {"distinct_suits": 1}, {"buy_pennies": "ten"},
                                    {"later_set_wilds": "one_per_set"}, {"later_set_wilds": True}])
-def test_tp_6_bad_knobs_are_refused(knobs):
+def test_tp_6_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
     with pytest.raises(RuleError, match="TP-6"):
         Game(4, HouseRules(**knobs))
 
 
-def test_tp_6_unknown_knobs_are_refused():
+def test_tp_6_unknown_knobs_are_refused() -> None:
     with pytest.raises(RuleError, match="TP-6: no such house rule: jokers_wild"):
         HouseRules.from_dict({"jokers_wild": True})
 
 
-def test_tp_6_rounds_knob_plays_the_rounds_named():
+def test_tp_6_rounds_knob_plays_the_rounds_named() -> None:
     from tenpennies.engine.bots import GreedyBot, play_game
-    seen = []
+    seen: list[int] = []
     play_game(Game(2, HouseRules(rounds=(3, 7)), seed=1), [GreedyBot()] * 2,
               on_events=lambda es: seen.extend(e.round for e in es if isinstance(e, ev.RoundStarted)))
     assert Game(2, HouseRules(rounds=(3, 7)), seed=1).round_number == 3 and seen == [7]

@@ -99,9 +99,9 @@ class GreedyBot:
 
 
 def safe_default(view: SeatView) -> Command:
-    """What the server does for a seat whose decision timer ran out: pass on a buy, decline the discard,
-    draw, and in the meld phase discard the highest-point card (the highest card id among equals).
-    It never melds, so it cannot break a rule, and it always ends the seat's decision."""
+    """What the server does for a seat whose decision timer ran out (``view`` is of a seat the game waits
+    for): pass on a buy, decline the discard, draw, and in the meld phase discard the highest-point card
+    (the highest card id among equals). It never melds, so it is always legal and ends the decision."""
     seat = view.seat
     assert seat is not None, "a spectator has no decisions"
     match view.phase:

@@ -72,7 +72,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
-                              args.rate * 2)))
+                              args.rate * 2, allow_seeds=args.allow_seeds,
+                              waiting_table_ttl=args.waiting_table_ttl,
+                              tables_per_address=args.tables_per_address)))
     return 0
 
 
@@ -94,6 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
+    serve.add_argument("--allow-seeds", action="store_true",
+                       help="take client-chosen seeds (tests and tournaments only: a seed foretells every deal)")
+    serve.add_argument("--waiting-table-ttl", type=float, default=3600.0, metavar="SECONDS",
+                       help="close a waiting table nobody sits at or watches after this long (0: never)")
+    serve.add_argument("--tables-per-address", type=int, default=20, metavar="N",
+                       help="waiting tables one client address may hold at once")
     serve.set_defaults(run=cmd_serve)
     args = parser.parse_args(argv)
     return args.run(args)

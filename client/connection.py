@@ -56,15 +56,19 @@ class SeatSession:
         request = pb.SubscribeRequest(table_id=self.table_id, token=self.token)
         if self.last_sequence is not None:
             request.from_sequence = self.last_sequence
-        async for message in self.service.Subscribe(request):
-            if message.HasField("snapshot"):
-                if self.last_sequence is None:
-                    self.last_sequence = message.snapshot.sequence
-                yield message.snapshot
-                continue
-            for event in message.events.events:
-                self.last_sequence = max(self.last_sequence or 0, event.sequence)
-                yield event
+        call = self.service.Subscribe(request)
+        try:
+            async for message in call:
+                if message.HasField("snapshot"):
+                    if self.last_sequence is None:
+                        self.last_sequence = message.snapshot.sequence
+                    yield message.snapshot
+                    continue
+                for event in message.events.events:
+                    self.last_sequence = max(self.last_sequence or 0, event.sequence)
+                    yield event
+        finally:
+            call.cancel()  # a stream left early ends on the server at once, not when it is collected
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,

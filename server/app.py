@@ -15,9 +15,9 @@ from grpc_reflection.v1alpha import reflection
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
+from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
-from .table import Lobby
 
 SERVICE = pb.DESCRIPTOR.services_by_name["TenPenniesService"].full_name
 MAX_MESSAGE = 64 * 1024  # no legal request comes near it
@@ -32,6 +32,9 @@ class Options:
     tls_key: str | None = None
     rate: float = 1000.0  # requests a second per connection, sustained
     burst: float = 2000.0
+    allow_seeds: bool = False          # take client-chosen seeds (tests, tournaments): deals can be foreseen
+    waiting_table_ttl: float = 3600.0  # seconds a waiting table nobody sits at or watches lives; 0: ever
+    tables_per_address: int = 20       # waiting tables one client address may hold at once
 
 
 class Server:
@@ -40,7 +43,9 @@ class Server:
     def __init__(self, options: Options) -> None:
         self.options = options
         self.store = Store(options.db)
-        self.lobby = Lobby(self.store)
+        self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
+                           waiting_table_ttl=options.waiting_table_ttl,
+                           tables_per_address=options.tables_per_address)
         self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE),
             ("grpc.keepalive_time_ms", 20_000),
@@ -49,6 +54,8 @@ class Server:
         self.port = 0
 
     async def start(self) -> None:
+        """Serve at once: only the tables' rows are read before the port opens; each game is read when
+        first needed, the playing ones in the background."""
         await self.lobby.load()
         pb_grpc.add_TenPenniesServiceServicer_to_server(
             TenPenniesServicer(self.lobby, RateLimiter(self.options.rate, self.options.burst)), self.grpc)
@@ -56,7 +63,7 @@ class Server:
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
         address = f"{self.options.host}:{self.options.port}"
-        if self.options.tls_cert:
+        if self.options.tls_cert and self.options.tls_key:
             credentials = grpc.ssl_server_credentials(
                 [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
             self.port = self.grpc.add_secure_port(address, credentials)
@@ -65,10 +72,12 @@ class Server:
         await self.grpc.start()
         await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        self.lobby.start()
 
     async def stop(self, grace: float = 2.0) -> None:
-        self.lobby.close()
+        """Stop taking requests, let the changes under way finish, then close the store."""
         await self.grpc.stop(grace)
+        await self.lobby.close()
         self.store.close()
 
 

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from tenpennies.engine import (Buy, Card, Command, DeclineDiscard, Discard, Draw, HouseRules, LayContract,
-                               LayOff, LaySet, PassBuy, SeatView, TakeDiscard)
+from tenpennies.engine import (
+    Buy,
+    Card,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    HouseRules,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    SeatView,
+    TakeDiscard,
+)
 from tenpennies.engine import events as ev
 from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
 from tenpennies.engine.game import Phase
@@ -48,8 +62,13 @@ def card_from_id(card_id: int) -> Card:
     return Card.from_id(card_id)
 
 
+_LATER_SET_WILDS = {"round_cap": pb.LATER_SET_WILDS_ROUND_CAP, "one_per_three": pb.LATER_SET_WILDS_ONE_PER_THREE}
+_LATER_SET_WILDS_NAMES = {v: k for k, v in _LATER_SET_WILDS.items()}
+
+
 def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
-    message = pb.HouseRules(preset=_PRESETS[rules.preset], rounds=list(rules.rounds))
+    message = pb.HouseRules(preset=_PRESETS[rules.preset], rounds=list(rules.rounds),
+                            later_set_wilds=_LATER_SET_WILDS[rules.later_set_wilds])
     for knob in _KNOBS:
         setattr(message, knob, getattr(rules, knob))
     return message
@@ -59,7 +78,10 @@ def rules_from_pb(message: pb.HouseRules) -> HouseRules:
     """Unset knobs take the defaults; the engine judges the values (TP-6)."""
     if message.preset not in (pb.PRESET_UNSPECIFIED, *_PRESET_NAMES):
         raise BadRequest(f"unknown preset {message.preset}")
-    knobs: dict = {"preset": _PRESET_NAMES.get(message.preset, "standard")}
+    if message.later_set_wilds not in (pb.LATER_SET_WILDS_UNSPECIFIED, *_LATER_SET_WILDS_NAMES):
+        raise BadRequest(f"unknown later_set_wilds {message.later_set_wilds}")
+    knobs: dict[str, Any] = {"preset": _PRESET_NAMES.get(message.preset, "standard"),
+                             "later_set_wilds": _LATER_SET_WILDS_NAMES.get(message.later_set_wilds, "round_cap")}
     for knob in _KNOBS:
         if message.HasField(knob):
             knobs[knob] = getattr(message, knob)
@@ -71,52 +93,66 @@ def rules_from_pb(message: pb.HouseRules) -> HouseRules:
 # --- commands ---------------------------------------------------------------------------------------
 
 def command_to_pb(command: Command) -> pb.Command:
-    kind = type(command)
-    if kind is TakeDiscard:
-        return pb.Command(take_discard=pb.TakeDiscard())
-    if kind is DeclineDiscard:
-        return pb.Command(decline_discard=pb.DeclineDiscard())
-    if kind is Buy:
-        return pb.Command(buy=pb.Buy())
-    if kind is PassBuy:
-        return pb.Command(pass_buy=pb.PassBuy())
-    if kind is Draw:
-        return pb.Command(draw=pb.Draw())
-    if kind is LayContract:
-        return pb.Command(lay_contract=pb.LayContract(
-            sets=[pb.CardSet(card_ids=[c.id for c in s]) for s in command.sets]))
-    if kind is LaySet:
-        return pb.Command(lay_set=pb.LaySet(card_ids=[c.id for c in command.cards]))
-    if kind is LayOff:
-        return pb.Command(lay_off=pb.LayOff(card_id=command.card.id, set_id=command.set_id))
-    return pb.Command(discard=pb.Discard(card_id=command.card.id))
+    match command:
+        case TakeDiscard():
+            return pb.Command(take_discard=pb.TakeDiscard())
+        case DeclineDiscard():
+            return pb.Command(decline_discard=pb.DeclineDiscard())
+        case Buy():
+            return pb.Command(buy=pb.Buy())
+        case PassBuy():
+            return pb.Command(pass_buy=pb.PassBuy())
+        case Draw():
+            return pb.Command(draw=pb.Draw())
+        case LayContract(sets=sets):
+            return pb.Command(lay_contract=pb.LayContract(sets=[pb.CardSet(card_ids=[c.id for c in s]) for s in sets]))
+        case LaySet(cards=laid):
+            return pb.Command(lay_set=pb.LaySet(card_ids=[c.id for c in laid]))
+        case LayOff(card=laid, set_id=set_id):
+            return pb.Command(lay_off=pb.LayOff(card_id=laid.id, set_id=set_id))
+        case Discard(card=discarded):
+            return pb.Command(discard=pb.Discard(card_id=discarded.id))
 
 
-_SIMPLE = {"take_discard": TakeDiscard, "decline_discard": DeclineDiscard, "buy": Buy, "pass_buy": PassBuy,
-           "draw": Draw}
 MAX_CARDS_IN_COMMAND = 64
 
 
 def command_from_pb(seat: int, message: pb.Command) -> Command:
     """The engine command ``seat`` asks for; BadRequest if the message cannot be a command at all."""
     kind = message.WhichOneof("kind")
-    if kind is None:
-        raise BadRequest("the command names no action")
-    if kind in _SIMPLE:
-        return _SIMPLE[kind](seat)
-    if kind == "lay_contract":
-        sets = message.lay_contract.sets
-        if len(sets) > 8 or sum(len(s.card_ids) for s in sets) > MAX_CARDS_IN_COMMAND:
-            raise BadRequest("too many cards in one command")
-        return LayContract(seat, tuple(tuple(card_from_id(i) for i in s.card_ids) for s in sets))
-    if kind == "lay_set":
-        ids = message.lay_set.card_ids
-        if len(ids) > MAX_CARDS_IN_COMMAND:
-            raise BadRequest("too many cards in one command")
-        return LaySet(seat, tuple(card_from_id(i) for i in ids))
-    if kind == "lay_off":
-        return LayOff(seat, card_from_id(message.lay_off.card_id), message.lay_off.set_id)
-    return Discard(seat, card_from_id(message.discard.card_id))
+    match kind:
+        case None:
+            raise BadRequest("the command names no action")
+        case "take_discard":
+            return TakeDiscard(seat)
+        case "decline_discard":
+            return DeclineDiscard(seat)
+        case "buy":
+            return Buy(seat)
+        case "pass_buy":
+            return PassBuy(seat)
+        case "draw":
+            return Draw(seat)
+        case "lay_contract":
+            sets = message.lay_contract.sets
+            if len(sets) > 8 or sum(len(s.card_ids) for s in sets) > MAX_CARDS_IN_COMMAND:
+                raise BadRequest("too many cards in one command")
+            return LayContract(seat, tuple(tuple(card_from_id(i) for i in s.card_ids) for s in sets))
+        case "lay_set":
+            ids = message.lay_set.card_ids
+            if len(ids) > MAX_CARDS_IN_COMMAND:
+                raise BadRequest("too many cards in one command")
+            return LaySet(seat, tuple(card_from_id(i) for i in ids))
+        case "lay_off":
+            lay_off = message.lay_off
+            if not lay_off.HasField("card_id") or not lay_off.HasField("set_id"):
+                raise BadRequest("a lay-off names its card (card_id) and the set it goes on (set_id)")
+            return LayOff(seat, card_from_id(lay_off.card_id), lay_off.set_id)
+        case "discard":
+            if not message.discard.HasField("card_id"):
+                raise BadRequest("a discard names its card (card_id)")
+            return Discard(seat, card_from_id(message.discard.card_id))
+    raise BadRequest(f"unknown command {kind!r}")
 
 
 # --- views ------------------------------------------------------------------------------------------
@@ -149,60 +185,60 @@ def view_to_pb(view: SeatView, winners: Iterable[int] = ()) -> pb.GameView:
 
 def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
     """An engine event as a wire event (its sequence and time are the server's to set)."""
-    kind = type(event)
-    if kind is ev.CardsReceived:
-        return pb.Event(cards_received=pb.CardsReceived(seat=event.seat, cards=cards(event.cards),
-                                                        reason=_RECEIVED[event.reason]))
-    if kind is ev.TurnStarted:
-        return pb.Event(turn_started=pb.TurnStarted(seat=event.seat, turn=event.turn))
-    if kind is ev.Discarded:
-        return pb.Event(discarded=pb.Discarded(seat=event.seat, card=card(event.card)))
-    if kind is ev.StockDrawn:
-        return pb.Event(stock_drawn=pb.StockDrawn(seat=event.seat))
-    if kind is ev.DiscardTaken:
-        return pb.Event(discard_taken=pb.DiscardTaken(seat=event.seat, card=card(event.card)))
-    if kind is ev.DiscardDeclined:
-        return pb.Event(discard_declined=pb.DiscardDeclined(seat=event.seat, card=card(event.card),
-                                                            offered_to=event.offered_to))
-    if kind is ev.BuyAnswered:
-        return pb.Event(buy_answered=pb.BuyAnswered(seat=event.seat, buy=event.buy))
-    if kind is ev.CardBought:
-        return pb.Event(card_bought=pb.CardBought(seat=event.seat, card=card(event.card),
-                                                  penalty_cards=event.penalty_cards,
-                                                  pennies_left=event.pennies_left))
-    if kind is ev.CardDead:
-        return pb.Event(card_dead=pb.CardDead(card=card(event.card)))
-    if kind is ev.StockRebuilt:
-        return pb.Event(stock_rebuilt=pb.StockRebuilt(size=event.size, reshuffles_left=event.reshuffles_left))
-    if kind is ev.ContractLaid:
-        return pb.Event(contract_laid=pb.ContractLaid(seat=event.seat, melds=[meld(m) for m in event.melds]))
-    if kind is ev.SetLaid:
-        return pb.Event(set_laid=pb.SetLaid(seat=event.seat, meld=meld(event.meld)))
-    if kind is ev.LaidOff:
-        return pb.Event(laid_off=pb.LaidOff(seat=event.seat, card=card(event.card), set_id=event.set_id))
-    if kind is ev.WentOut:
-        return pb.Event(went_out=pb.WentOut(seat=event.seat))
-    if kind is ev.UpcardTurned:
-        return pb.Event(upcard_turned=pb.UpcardTurned(card=card(event.card)))
-    if kind is ev.RoundStarted:  # on the wire it also says the contract and wild cards, for thin clients
-        spec = rules.round(event.round)
-        return pb.Event(round_started=pb.RoundStarted(
-            round=event.round, dealer=event.dealer, hand_size=event.hand_size, stock_size=event.stock_size,
-            contract=pb.Contract(sets=spec.contract.sets, size=spec.contract.size),
-            wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap))
-    if kind is ev.RoundEnded:
-        message = pb.RoundEnded(round=event.round, reason=_ROUND_END[event.reason],
-                                hands=[pb.Hand(cards=cards(h)) for h in event.hands], points=event.points,
-                                scores=event.scores, pot=event.pot)
-        if event.out is not None:
-            message.out = event.out
-        return pb.Event(round_ended=message)
-    if kind is ev.GameEnded:
-        return pb.Event(game_ended=pb.GameEnded(scores=event.scores, winners=event.winners,
-                                                shares=event.shares))
-    if kind is ev.DealerDraw:
-        return pb.Event(dealer_draw=pb.DealerDraw(seat=event.seat, card=card(event.card),
-                                                  tie_break=event.tie_break))
-    if kind is ev.GameStarted:
-        return pb.Event(game_started=pb.GameStarted(seats=event.seats, rules=rules_to_pb(event.rules)))
+    match event:
+        case ev.CardsReceived():
+            return pb.Event(cards_received=pb.CardsReceived(seat=event.seat, cards=cards(event.cards),
+                                                            reason=_RECEIVED[event.reason]))
+        case ev.TurnStarted():
+            return pb.Event(turn_started=pb.TurnStarted(seat=event.seat, turn=event.turn))
+        case ev.Discarded():
+            return pb.Event(discarded=pb.Discarded(seat=event.seat, card=card(event.card)))
+        case ev.StockDrawn():
+            return pb.Event(stock_drawn=pb.StockDrawn(seat=event.seat))
+        case ev.DiscardTaken():
+            return pb.Event(discard_taken=pb.DiscardTaken(seat=event.seat, card=card(event.card)))
+        case ev.DiscardDeclined():
+            return pb.Event(discard_declined=pb.DiscardDeclined(seat=event.seat, card=card(event.card),
+                                                                offered_to=event.offered_to))
+        case ev.BuyAnswered():
+            return pb.Event(buy_answered=pb.BuyAnswered(seat=event.seat, buy=event.buy))
+        case ev.CardBought():
+            return pb.Event(card_bought=pb.CardBought(seat=event.seat, card=card(event.card),
+                                                      penalty_cards=event.penalty_cards,
+                                                      pennies_left=event.pennies_left))
+        case ev.CardDead():
+            return pb.Event(card_dead=pb.CardDead(card=card(event.card)))
+        case ev.StockRebuilt():
+            return pb.Event(stock_rebuilt=pb.StockRebuilt(size=event.size, reshuffles_left=event.reshuffles_left))
+        case ev.ContractLaid():
+            return pb.Event(contract_laid=pb.ContractLaid(seat=event.seat, melds=[meld(m) for m in event.melds]))
+        case ev.SetLaid():
+            return pb.Event(set_laid=pb.SetLaid(seat=event.seat, meld=meld(event.meld)))
+        case ev.LaidOff():
+            return pb.Event(laid_off=pb.LaidOff(seat=event.seat, card=card(event.card), set_id=event.set_id))
+        case ev.WentOut():
+            return pb.Event(went_out=pb.WentOut(seat=event.seat))
+        case ev.UpcardTurned():
+            return pb.Event(upcard_turned=pb.UpcardTurned(card=card(event.card)))
+        case ev.RoundStarted():  # on the wire it also says the contract and wild cards, for thin clients
+            spec = rules.round(event.round)
+            return pb.Event(round_started=pb.RoundStarted(
+                round=event.round, dealer=event.dealer, hand_size=event.hand_size, stock_size=event.stock_size,
+                contract=pb.Contract(sets=spec.contract.sets, size=spec.contract.size),
+                wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap))
+        case ev.RoundEnded():
+            message = pb.RoundEnded(round=event.round, reason=_ROUND_END[event.reason],
+                                    hands=[pb.Hand(cards=cards(h)) for h in event.hands], points=event.points,
+                                    scores=event.scores, pot=event.pot)
+            if event.out is not None:
+                message.out = event.out
+            return pb.Event(round_ended=message)
+        case ev.GameEnded():
+            return pb.Event(game_ended=pb.GameEnded(scores=event.scores, winners=event.winners,
+                                                    shares=event.shares))
+        case ev.DealerDraw():
+            return pb.Event(dealer_draw=pb.DealerDraw(seat=event.seat, card=card(event.card),
+                                                      tie_break=event.tie_break))
+        case ev.GameStarted():
+            return pb.Event(game_started=pb.GameStarted(seats=event.seats, rules=rules_to_pb(event.rules)))
     raise TypeError(f"no wire form for {event!r}")

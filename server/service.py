@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import grpc
 
@@ -12,42 +14,39 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 from . import mapping
-from .table import (Conflict, Full, Lobby, NotFound, PermissionDenied, Settings, TableError,
-                    StreamEnd, Unauthenticated)
+from .lobby import Lobby
+from .store import StoreError
+from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
 
-_CODES = {NotFound: grpc.StatusCode.NOT_FOUND, Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
-          PermissionDenied: grpc.StatusCode.PERMISSION_DENIED, Conflict: grpc.StatusCode.FAILED_PRECONDITION,
-          Full: grpc.StatusCode.RESOURCE_EXHAUSTED}
 _STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
                pb.BOT_STRATEGY_RANDOM: "random"}
 
 
 _MALFORMED = object()
-HISTORY_BATCH = 256  # events a message when a resuming subscriber catches up
 
 
-class RejectMalformed(grpc.aio.ServerInterceptor):
+class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
     """A request that does not even parse gets INVALID_ARGUMENT (grpc's default would be UNKNOWN)."""
 
-    async def intercept_service(self, continuation, details):
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
         handler = await continuation(details)
         if handler is None or handler.request_deserializer is None or handler.request_streaming:
             return handler
         parse = handler.request_deserializer
 
-        def safe_parse(data: bytes):
+        def safe_parse(data: bytes) -> Any:
             try:
                 return parse(data)
             except Exception:
                 return _MALFORMED
 
-        async def refuse(context) -> None:
+        async def refuse(context: Any) -> None:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a well-formed message")
 
         if handler.unary_unary:
             inner = handler.unary_unary
 
-            async def unary(request, context):
+            async def unary(request: Any, context: Any) -> Any:
                 if request is _MALFORMED:
                     await refuse(context)
                 return await inner(request, context)
@@ -55,7 +54,7 @@ class RejectMalformed(grpc.aio.ServerInterceptor):
         if handler.unary_stream:
             inner_stream = handler.unary_stream
 
-            async def stream(request, context):
+            async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
                 if request is _MALFORMED:
                     await refuse(context)
                 async for response in inner_stream(request, context):
@@ -76,8 +75,8 @@ class RateLimiter:
         tokens, last = self.buckets.get(peer, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         if len(self.buckets) > 20_000:  # forget connections idle long enough to have a full bucket
-            self.buckets = {p: (t, l) for p, (t, l) in self.buckets.items()
-                            if l + self.burst / self.rate > now}
+            self.buckets = {p: (t, last_seen) for p, (t, last_seen) in self.buckets.items()
+                            if last_seen + self.burst / self.rate > now}
         if tokens < 1:
             self.buckets[peer] = (tokens, now)
             return False
@@ -85,28 +84,59 @@ class RateLimiter:
         return True
 
 
+def client_address(peer: str) -> str:
+    """The client's address without its port ("ipv4:10.0.0.7:51234" -> "ipv4:10.0.0.7")."""
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6") and ":" in rest:
+        return f"{kind}:{rest.rsplit(':', 1)[0]}"
+    return peer
+
+
+def _status(error: Exception) -> grpc.StatusCode:
+    match error:
+        case NotFound():
+            return grpc.StatusCode.NOT_FOUND
+        case Unauthenticated():
+            return grpc.StatusCode.UNAUTHENTICATED
+        case PermissionDenied():
+            return grpc.StatusCode.PERMISSION_DENIED
+        case Conflict():
+            return grpc.StatusCode.FAILED_PRECONDITION
+        case Full():
+            return grpc.StatusCode.RESOURCE_EXHAUSTED
+        case mapping.BadRequest():
+            return grpc.StatusCode.INVALID_ARGUMENT
+        case _:  # Unavailable, StoreError
+            return grpc.StatusCode.UNAVAILABLE
+
+
 async def _abort(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
     if isinstance(error, RuleError):
         await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule),))
-    if isinstance(error, mapping.BadRequest):
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-    await context.abort(_CODES[type(error)], str(error))
+    await context.abort(_status(error), str(error))
 
 
-def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION):
+_REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)
+
+
+def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Callable[[Any], Any]:
     """Rate-limit a unary RPC and map the errors it may raise to status codes."""
-    def wrap(method):
+    def wrap(method: Any) -> Any:
         @functools.wraps(method)
-        async def handler(self: "TenPenniesServicer", request, context):
+        async def handler(self: TenPenniesServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
             if not self.limiter.allow(context.peer()):
                 await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                     "too many requests on this connection: slow down")
             try:
                 return await method(self, request, context)
-            except (RuleError, mapping.BadRequest, TableError) as error:
+            except _REFUSED as error:
                 await _abort(context, error, rule_code)
         return handler
     return wrap
+
+
+def _seat(message: Any) -> int | None:
+    return message.seat if message.HasField("seat") else None
 
 
 class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
@@ -115,73 +145,85 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         self.limiter = limiter
 
     @_rpc(rule_code=grpc.StatusCode.INVALID_ARGUMENT)
-    async def CreateTable(self, request: pb.CreateTableRequest, context) -> pb.CreateTableResponse:
+    async def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.CreateTableResponse:
         settings = Settings()
         if request.settings.HasField("decision_seconds"):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
-        table = await self.lobby.create(request.name, request.seats, mapping.rules_from_pb(request.rules),
-                                        settings, request.seed if request.HasField("seed") else None)
-        return pb.CreateTableResponse(table=table.info())
+        table, host_token = await self.lobby.create(
+            request.name, request.seats, mapping.rules_from_pb(request.rules), settings,
+            request.seed if request.HasField("seed") else None, client_address(context.peer()))
+        return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
     @_rpc()
-    async def ListTables(self, request, context) -> pb.ListTablesResponse:
-        return pb.ListTablesResponse(tables=[t.info() for t in self.lobby.tables.values()])
+    async def ListTables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse:
+        return pb.ListTablesResponse(tables=[t.info() for t in self.lobby.listed()])
 
     @_rpc()
-    async def JoinTable(self, request: pb.JoinTableRequest, context) -> pb.JoinTableResponse:
-        table = self.lobby.get(request.table_id)
-        seat, token = await table.join(request.name, request.seat if request.HasField("seat") else None)
+    async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
+        table = await self.lobby.get(request.table_id)
+        seat, token = await table.join(request.name, _seat(request))
         return pb.JoinTableResponse(seat=seat, token=token)
 
     @_rpc()
-    async def LeaveTable(self, request: pb.LeaveTableRequest, context) -> pb.LeaveTableResponse:
-        await self.lobby.get(request.table_id).leave(request.token)
+    async def LeaveTable(self, request: pb.LeaveTableRequest, context: Any) -> pb.LeaveTableResponse:
+        await (await self.lobby.get(request.table_id)).leave(request.token)
         return pb.LeaveTableResponse()
 
     @_rpc()
-    async def AddBot(self, request: pb.AddBotRequest, context) -> pb.AddBotResponse:
+    async def AddBot(self, request: pb.AddBotRequest, context: Any) -> pb.AddBotResponse:
         strategy = _STRATEGIES.get(request.strategy)
         if strategy is None:
             raise mapping.BadRequest(f"unknown bot strategy {request.strategy}")
-        table = self.lobby.get(request.table_id)
-        return pb.AddBotResponse(seat=await table.add_bot(request.seat if request.HasField("seat") else None,
-                                                          strategy))
+        table = await self.lobby.get(request.table_id)
+        return pb.AddBotResponse(seat=await table.add_bot(request.host_token, _seat(request), strategy))
 
     @_rpc()
-    async def StartGame(self, request: pb.StartGameRequest, context) -> pb.StartGameResponse:
-        table = self.lobby.get(request.table_id)
-        await table.start(request.token)
+    async def RemoveSeat(self, request: pb.RemoveSeatRequest, context: Any) -> pb.RemoveSeatResponse:
+        seat = _seat(request)
+        if seat is None:
+            raise mapping.BadRequest("say which seat to empty (seat)")
+        await (await self.lobby.get(request.table_id)).remove_seat(request.host_token, seat)
+        return pb.RemoveSeatResponse()
+
+    @_rpc()
+    async def StartGame(self, request: pb.StartGameRequest, context: Any) -> pb.StartGameResponse:
+        table = await self.lobby.get(request.table_id)
+        await table.start(request.host_token)
         return pb.StartGameResponse(table=table.info())
 
     @_rpc()
-    async def SendCommand(self, request: pb.SendCommandRequest, context) -> pb.SendCommandResponse:
-        table = self.lobby.get(request.table_id)
+    async def SendCommand(self, request: pb.SendCommandRequest, context: Any) -> pb.SendCommandResponse:
+        table = await self.lobby.get(request.table_id)
         return pb.SendCommandResponse(sequence=await table.command(request.token, request.command))
 
     @_rpc()
-    async def GetSnapshot(self, request: pb.GetSnapshotRequest, context) -> pb.GetSnapshotResponse:
-        return pb.GetSnapshotResponse(snapshot=await self.lobby.get(request.table_id).snapshot(request.token))
+    async def GetSnapshot(self, request: pb.GetSnapshotRequest, context: Any) -> pb.GetSnapshotResponse:
+        table = await self.lobby.get(request.table_id)
+        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token))
 
     @_rpc()
-    async def SendChat(self, request: pb.SendChatRequest, context) -> pb.SendChatResponse:
-        table = self.lobby.get(request.table_id)
+    async def SendChat(self, request: pb.SendChatRequest, context: Any) -> pb.SendChatResponse:
+        table = await self.lobby.get(request.table_id)
         return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text))
 
-    async def Subscribe(self, request: pb.SubscribeRequest, context):
+    async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
+        """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
+        at a time; then the live events."""
         if not self.limiter.allow(context.peer()):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
         try:
-            table = self.lobby.get(request.table_id)
-            snapshot, history, subscriber = await table.subscribe(
-                request.token, request.from_sequence if request.HasField("from_sequence") else None)
-        except (RuleError, mapping.BadRequest, TableError) as error:
+            table = await self.lobby.get(request.table_id)
+            snapshot, subscriber = await table.subscribe(request.token)
+        except _REFUSED as error:
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
-            for start in range(0, len(history), HISTORY_BATCH):
-                yield pb.SubscribeResponse(events=pb.EventBatch(events=history[start:start + HISTORY_BATCH]))
+            if request.HasField("from_sequence"):
+                async for page in table.history(subscriber.seat, request.from_sequence, snapshot.sequence):
+                    yield pb.SubscribeResponse(events=pb.EventBatch(events=page))
             while True:
                 item = await subscriber.queue.get()
                 if item is StreamEnd.SEAT_LEFT:
@@ -190,6 +232,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                         "this stream fell too far behind: subscribe again from the last "
                                         "sequence number you received")
+                    return
                 yield pb.SubscribeResponse(events=pb.EventBatch(events=item))
         finally:
             table.unsubscribe(subscriber)

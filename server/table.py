@@ -1,9 +1,12 @@
 """A table: one game, its seats and its subscribers, changed one step at a time.
 
 Every change (a join, a command, a timer, a bot's move) runs under the table's lock, so commands are
-applied one at a time in the order they came. A change is written to the store before its events go
-out. Fan-out never waits: each subscriber has a bounded queue, and one that falls too far behind is
-dropped and resumes later from its last sequence number.
+applied one at a time in the order they came. A change runs in a task of its own: once begun it
+finishes (stored, fanned out, the next decision scheduled) whatever happens to the request that asked
+for it, so a client deadline of a millisecond cannot leave a change half made. A change is written to
+the store before its events go out; if the store refuses it, the table is rebuilt from the store, as if
+the change had never been asked for. Fan-out never waits: each subscriber has a bounded queue, and one
+that falls too far behind is dropped and resumes later from its last sequence number.
 """
 
 from __future__ import annotations
@@ -14,27 +17,33 @@ import hmac
 import secrets
 import time
 from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
-from typing import Awaitable
+from typing import Any, TypeVar
 
-from tenpennies.engine import (Command, DeclineDiscard, Discard, Draw, Game, HouseRules, PassBuy, format_command, parse_command)
-from tenpennies.engine.bots import BOTS
-from tenpennies.engine.game import Phase
+from tenpennies.engine import Command, Draw, Game, HouseRules, PassBuy, Phase, format_command, parse_command
+from tenpennies.engine.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from . import mapping
-from .store import EventRow, SeatRow, Store, TableRow
+from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
 RECENT_EVENTS = 512       # events kept in memory for resuming subscribers; older ones come from the store
-MAX_SUBSCRIBERS = 256     # streams a table serves at once (seats and spectators)
+HISTORY_PAGE = 256        # events read from the store at a time for a resuming subscriber
+MAX_SPECTATORS = 200      # spectator streams a table serves at once; seats always get theirs
+STREAMS_PER_SEAT = 4      # streams one seat's token may hold open at once
+STATE_EVERY = 64          # commands between stored game states (a restart replays at most this many)
 MAX_NAME = 40
 MAX_CHAT = 500
 
 STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
           "finished": pb.TABLE_STATUS_FINISHED}
 SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
+
+T = TypeVar("T")
+Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
 
 
 class TableError(Exception):
@@ -61,6 +70,10 @@ class Full(TableError):
     """A limit of the server's is reached (RESOURCE_EXHAUSTED)."""
 
 
+class Unavailable(TableError):
+    """The change could not be stored; nothing changed, and asking again may work (UNAVAILABLE)."""
+
+
 class StreamEnd(Enum):
     """Put in a subscriber's queue, last, to end its stream."""
     FELL_BEHIND = "fell behind"   # it resumes from the last sequence number it received
@@ -69,8 +82,13 @@ class StreamEnd(Enum):
 
 @dataclass
 class Settings:
+    """How the server runs a table; stored with it. ``seeded``: the creator chose the seed.
+    ``host_token_hash``: the SHA-256 of the host's token (the creator's)."""
+
     decision_seconds: int = 30
     takeover_seconds: int = 60
+    seeded: bool = False
+    host_token_hash: str = ""
 
     def validate(self) -> None:
         for name in ("decision_seconds", "takeover_seconds"):
@@ -88,7 +106,7 @@ class Seat:
         self.taken_over = False   # a built-in bot plays while the player is gone
         self.auto_draw = False    # the timer declined for the seat, so the server draws for it too
         self.epoch = 0            # bumps on every connect, so a stale takeover timer does nothing
-        self.player = None        # the built-in bot, when one plays the seat
+        self.player: Bot | None = None  # the built-in bot, when one plays the seat
 
     def row(self, seat: int) -> SeatRow:
         return SeatRow(seat, self.kind, self.name, self.token_hash, self.bot)
@@ -103,7 +121,7 @@ class Subscriber:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.queue: asyncio.Queue[list[pb.Event] | StreamEnd] = asyncio.Queue(SUBSCRIBER_QUEUE)
 
 
 def hash_token(token: str) -> str:
@@ -115,66 +133,137 @@ def now_ms() -> int:
 
 
 class Table:
-    def __init__(self, row: TableRow, store: Store) -> None:
+    """One table. Built from its stored row; ``loaded`` is False until the game itself has been read
+    (a restart reads only the tables' rows, and each game when it is first needed)."""
+
+    def __init__(self, row: TableRow, store: Store, *, loaded: bool = True, ttl: float = 0) -> None:
         self.id, self.name, self.n = row.id, row.name, row.seats
         self.rules = HouseRules.from_dict(row.rules)
         self.settings = Settings(**row.settings)
         self.seed = row.seed
-        self.status = row.status
+        self.creator = row.creator
+        self.created = row.created
         self.store = store
-        self.seats = [Seat(r) for r in sorted(row.seat_rows, key=lambda r: r.seat)]
-        self.game: Game | None = None
-        self.seq = row.last_sequence
         self.recent: deque[tuple[int, int | None, pb.Event]] = deque(maxlen=RECENT_EVENTS)
         self.subscribers: set[Subscriber] = set()
-        self.deadline_ms = 0
+        self.asked: dict[int, tuple[Command, ...]] = {}  # seat -> the legal commands of its open decision
+        self.deadlines: dict[int, int] = {}               # seat -> unix ms its open decision times out; 0: never
+        self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
+        self.idle_since = time.time()
+        self.closed = False
         self._lock = asyncio.Lock()
-        self._version = 0          # bumps on every game change: a stale timer does nothing
         self._timer: asyncio.TimerHandle | None = None
         self._bot_scheduled = False
-        self._tasks: set[asyncio.Task] = set()
-        self.closed = False
-        if row.status != "waiting":
-            self.game = Game.replay(self.n, self.rules, self.seed, [parse_command(c) for c in row.commands])
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.game: Game | None = None
+        self.loaded = False
+        self._restore(row, with_game=loaded or row.status == "waiting")
+
+    def _restore(self, row: TableRow, *, with_game: bool) -> None:
+        """Seats, status and sequence from a stored row; with ``with_game``, the game too (from its
+        latest stored state and the commands after it, which the engine accepted once already)."""
+        self.status = row.status
+        self.seq = row.last_sequence
+        self.seats = [Seat(r) for r in sorted(row.seat_rows, key=lambda r: r.seat)]
         for seat, state in enumerate(self.seats):
             if state.kind == "bot":
                 state.player = self._bot(seat, state.bot)
+        if not with_game:
+            return
+        self.game = None
+        if row.status not in ("waiting", "expired"):
+            commands = [parse_command(c) for c in row.commands]
+            if row.state is not None:
+                game = Game.from_dict(row.state)
+                for command in commands:
+                    game.apply(command, trusted=True)
+                self.game = game
+            else:
+                self.game = Game.replay(self.n, self.rules, self.seed, commands, trusted=True)
+        self.loaded = True
+
+    async def _ready(self) -> None:
+        """Read the game from the store if it has not been yet (call under the lock)."""
+        if self.loaded:
+            return
+        row = await self.store.load_table(self.id)
+        if row is None:
+            raise NotFound(f"no table {self.id!r}")
+        self._restore(row, with_game=True)
+        if self.status == "playing":
+            self._resume()
+
+    # --- running changes -----------------------------------------------------------------------
+
+    async def _change(self, step: Callable[[], Awaitable[T]]) -> T:
+        """Run ``step`` under the lock, in a task of its own that finishes even if the request that
+        asked for it is cancelled (a client's deadline, a dropped connection)."""
+        return await asyncio.shield(self._spawn(self._locked(step)))
+
+    async def _locked(self, step: Callable[[], Awaitable[T]]) -> T:
+        async with self._lock:
+            if self.status == "expired":
+                raise NotFound(f"no table {self.id!r}: it waited too long for players")
+            if self.closed:
+                raise Unavailable("the server is shutting down")
+            await self._ready()
+            return await step()
+
+    def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_finished)
+        return task
 
     # --- the outside world's requests ----------------------------------------------------------
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        name = _clean_name(name)
-        async with self._lock:
-            seat = self._free_seat(seat)
-            token = secrets.token_urlsafe(24)
-            self.seats[seat] = Seat(SeatRow(seat, "player", name, hash_token(token)))
-            await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
-            return seat, token
+        name = clean_name(name)
 
-    async def add_bot(self, seat: int | None, strategy: str) -> int:
-        async with self._lock:
-            seat = self._free_seat(seat)
-            self.seats[seat] = Seat(SeatRow(seat, "bot", f"{strategy} bot", "", strategy))
-            self.seats[seat].player = self._bot(seat, strategy)
-            await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
-            return seat
+        async def step() -> tuple[int, str]:
+            free = self._free_seat(seat)
+            token = secrets.token_urlsafe(24)
+            self.seats[free] = Seat(SeatRow(free, "player", name, hash_token(token)))
+            await self._commit([(None, self._seat_event(free))], seat_row=self.seats[free].row(free))
+            return free, token
+        return await self._change(step)
+
+    async def add_bot(self, host_token: str, seat: int | None, strategy: str) -> int:
+        async def step() -> int:
+            self._check_host(host_token)
+            free = self._free_seat(seat)
+            self.seats[free] = Seat(SeatRow(free, "bot", f"{strategy} bot", "", strategy))
+            self.seats[free].player = self._bot(free, strategy)
+            await self._commit([(None, self._seat_event(free))], seat_row=self.seats[free].row(free))
+            return free
+        return await self._change(step)
+
+    async def remove_seat(self, host_token: str, seat: int) -> None:
+        """The host empties a waiting seat: a bot's, or a player's (whose streams end)."""
+        async def step() -> None:
+            self._check_host(host_token)
+            if self.status != "waiting":
+                raise Conflict("the game has started: seats can no longer be emptied")
+            if not 0 <= seat < self.n:
+                raise mapping.BadRequest(f"there is no seat {seat} at this table of {self.n}")
+            if self.seats[seat].kind == "empty":
+                raise Conflict(f"seat {seat} is already empty")
+            await self._empty_seat(seat)
+        await self._change(step)
 
     async def leave(self, token: str) -> None:
-        async with self._lock:
+        async def step() -> None:
             seat = self._seat_of(token)
             if self.status == "waiting":
-                for subscriber in [s for s in self.subscribers if s.seat == seat]:
-                    # the seat is no longer theirs: end their streams before anyone else can sit there
-                    self.subscribers.discard(subscriber)
-                    subscriber.queue.put_nowait(StreamEnd.SEAT_LEFT)
-                self.seats[seat] = Seat(SeatRow(seat, "empty"))
-                await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
+                await self._empty_seat(seat)
             elif self.status == "playing" and not self.seats[seat].taken_over:
                 await self._take_over(seat)
+        await self._change(step)
 
-    async def start(self, token: str) -> None:
-        async with self._lock:
-            self._seat_of(token)
+    async def start(self, host_token: str) -> None:
+        async def step() -> None:
+            self._check_host(host_token)
             if self.status != "waiting":
                 raise Conflict("the game has already started")
             empty = [s for s, seat in enumerate(self.seats) if seat.kind == "empty"]
@@ -185,10 +274,11 @@ class Table:
             for seat, state in enumerate(self.seats):
                 if state.kind == "player" and state.streams == 0:
                     self._watch_gone(seat)
-            await self._commit(self._wire(self.game.opening_events), status="playing")
+            await self._commit(self._wire(self.game.opening_events, None), status="playing")
+        await self._change(step)
 
     async def command(self, token: str, message: pb.Command) -> int:
-        async with self._lock:
+        async def step() -> int:
             seat = self._seat_of(token)
             command = mapping.command_from_pb(seat, message)
             if self.game is None:
@@ -196,98 +286,198 @@ class Table:
             await self._apply(command)
             self.seats[seat].auto_draw = False  # the person is back at the controls
             return self.seq
+        return await self._change(step)
 
     async def chat(self, token: str, name: str, text: str) -> int:
         text = text.strip()
         if not text or len(text) > MAX_CHAT or not text.isprintable():
             raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
-        async with self._lock:
+        watcher = "" if token else f"{clean_name(name)} (watching)"
+
+        async def step() -> int:
             if token:
                 seat = self._seat_of(token)
                 message = pb.ChatPosted(seat=seat, name=self.seats[seat].name, text=text)
             else:
-                message = pb.ChatPosted(name=f"{_clean_name(name)} (watching)", text=text)
-            await self._commit([(None, pb.Event(chat_posted=message))])
+                message = pb.ChatPosted(name=watcher, text=text)
+            await self._commit([(None, pb.Event(chat_posted=message))], chat=True)
             return self.seq
+        return await self._change(step)
 
     async def snapshot(self, token: str) -> pb.Snapshot:
-        async with self._lock:
+        async def step() -> pb.Snapshot:
             return self._snapshot(self._seat_of(token) if token else None)
+        return await self._change(step)
 
-    async def subscribe(self, token: str, from_sequence: int | None
-                        ) -> tuple[pb.Snapshot, list[pb.Event], Subscriber]:
-        """Register a subscriber; return the snapshot, the events after ``from_sequence`` that it
-        reflects (history, in order; none if None) and the subscriber whose queue carries the rest."""
-        async with self._lock:
+    async def subscribe(self, token: str) -> tuple[pb.Snapshot, Subscriber]:
+        """Register a subscriber and return it with its snapshot; its queue carries every event after
+        the snapshot. If the caller is cancelled meanwhile, the registration is undone once made."""
+        async def step() -> tuple[pb.Snapshot, Subscriber]:
             seat = self._seat_of(token) if token else None
-            if len(self.subscribers) >= MAX_SUBSCRIBERS:
-                raise Full(f"this table already has {MAX_SUBSCRIBERS} streams")
-            snapshot = self._snapshot(seat)
+            if seat is None:
+                if sum(1 for s in self.subscribers if s.seat is None) >= MAX_SPECTATORS:
+                    raise Full(f"this table already has {MAX_SPECTATORS} spectators")
+            elif self.seats[seat].streams >= STREAMS_PER_SEAT:
+                raise Full(f"seat {seat} already has {STREAMS_PER_SEAT} streams open")
+            snapshot = self._snapshot(seat)  # what the stream starts from; the queue carries the rest
             subscriber = Subscriber(seat)
             self.subscribers.add(subscriber)
-            history = [] if from_sequence is None else await self._history(seat, from_sequence, self.seq)
             if seat is not None:
                 await self._connected(seat)
-            return snapshot, history, subscriber
+            return snapshot, subscriber
+
+        task = self._spawn(self._locked(step))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(self._undo_subscribe)
+            raise
+
+    def _undo_subscribe(self, task: asyncio.Task[tuple[pb.Snapshot, Subscriber]]) -> None:
+        if not task.cancelled() and task.exception() is None:
+            self.unsubscribe(task.result()[1])
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Called when a stream ends, however it ends; the bookkeeping runs as a task of its own."""
-        if subscriber in self.subscribers and not self.closed:
+        if subscriber in self.subscribers:
             self.subscribers.discard(subscriber)
-            if subscriber.seat is not None:
+            if subscriber.seat is not None and not self.closed:
                 self._spawn(self._disconnected(subscriber.seat))
+            self._note_idle()
+
+    async def history(self, seat: int | None, after: int, upto: int) -> AsyncIterator[list[pb.Event]]:
+        """The events ``seat`` may see with after < sequence <= upto, in pages: from memory when the
+        recent events reach back far enough, else from the store a page at a time. It holds no lock,
+        and no more than a page in memory, whatever the history's length."""
+        while after < upto:
+            if self.recent and self.recent[0][0] <= after + 1:
+                page = [m for s, a, m in self.recent if after < s <= upto and (a is None or a == seat)]
+                if page:
+                    yield page
+                return
+            rows: list[EventRow] = await self.store.events_page(self.id, after, upto, seat, HISTORY_PAGE)
+            if not rows:
+                return
+            yield [pb.Event.FromString(data) for _, _, data in rows]
+            after = rows[-1][0]
 
     def info(self) -> pb.TableInfo:
-        return pb.TableInfo(
+        message = pb.TableInfo(
             table_id=self.id, name=self.name, seats=self.n, status=STATUS[self.status],
             rules=mapping.rules_to_pb(self.rules),
             settings=pb.TableSettings(decision_seconds=self.settings.decision_seconds,
                                       takeover_seconds=self.settings.takeover_seconds),
             seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq)
+        if self.settings.seeded:
+            message.seed = self.seed
+        expires = self.expires_at()
+        if expires is not None:
+            message.expires_at = int(expires)
+        return message
 
-    def resume(self) -> None:
-        """After a restart: every player is gone until it subscribes again; timers and bots start over."""
+    @property
+    def idle(self) -> bool:
+        """Waiting, with nobody seated (bots aside) and nobody watching."""
+        return (self.status == "waiting" and not self.subscribers
+                and all(seat.kind != "player" for seat in self.seats))
+
+    def expires_at(self) -> float | None:
+        """When this table closes if it stays idle (None: it is not idle, or never expires)."""
+        return self.idle_since + self.ttl if self.ttl and self.idle else None
+
+    def _note_idle(self) -> None:
+        if not self.idle:
+            self.idle_since = time.time()
+
+    async def expire_if_idle(self, now: float) -> bool:
+        """Close this table if it has been idle for the lobby's time to live; True if it was."""
+        async def step() -> bool:
+            expires = self.expires_at()
+            if expires is None or expires > now:
+                return False
+            await self.store.record(self.id, status="expired")
+            self.status = "expired"
+            return True
+        try:
+            return await self._change(step)
+        except StoreError:
+            return False
+
+    async def ensure_loaded(self) -> None:
+        """Read the game now (a restart does it table by table, in the background)."""
+        async def step() -> None:
+            return None
+        await self._change(step)
+
+    def _resume(self) -> None:
+        """Every player is gone until it subscribes again; the open decisions (their requests were
+        stored before the restart) get fresh deadlines; bots and timers start over."""
         for seat, state in enumerate(self.seats):
             if state.kind == "player":
                 self._watch_gone(seat)
-        self._version += 1
-        self._set_deadline(self._awaited())  # the decision requests themselves were stored before
+        self.asked, self.deadlines = {}, {}
+        self._decisions(None)  # what it returns was stored before the restart
         self._after_change()
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop: no new change starts; the changes under way finish; timers stop."""
         self.closed = True
         if self._timer:
             self._timer.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+            self._timer = None
+        running = [t for t in self._tasks if not t.done()]
+        if running:
+            await asyncio.wait(running, timeout=5)
 
     # --- applying commands ---------------------------------------------------------------------
 
     async def _apply(self, command: Command, timer: bool = False) -> None:
         """Apply through the engine (RuleError leaves everything as it was), store, then publish."""
+        assert self.game is not None
         events = self.game.apply(command)
-        items = self._wire(events)
+        items = self._wire(events, command.seat)
         if timer:
-            items.insert(0, (None, pb.Event(timer_expired=pb.TimerExpired(
+            # Public, but for a buy answer: that stays the seat's own until the offer settles (TP-4.7).
+            unsettled = isinstance(command, PassBuy) and self.game.phase is Phase.BUY
+            audience = command.seat if unsettled else None
+            items.insert(0, (audience, pb.Event(timer_expired=pb.TimerExpired(
                 seat=command.seat, command=mapping.command_to_pb(command)))))
         finished = self.game.over
         if finished:
             self.status = "finished"
-        await self._commit(items, command=(len(self.game.log) - 1, format_command(command)),
-                           status="finished" if finished else None)
+        count = len(self.game.log)
+        state = (count, self.game.to_dict()) if finished or count % STATE_EVERY == 0 else None
+        await self._commit(items, command=(count - 1, format_command(command)),
+                           status="finished" if finished else None, state=state)
 
-    def _wire(self, events) -> list[tuple[int | None, pb.Event]]:
-        items = [(e.to, mapping.event_to_pb(e, self.rules)) for e in events]
-        self._version += 1
-        return items + self._decisions()
+    def _wire(self, events: list[Any], actor: int | None) -> list[Item]:
+        """The wire form of a game change's events, and the decision requests that follow from it."""
+        items: list[Item] = [(e.to, mapping.event_to_pb(e, self.rules)) for e in events]
+        return items + self._decisions(actor)
 
-    def _decisions(self) -> list[tuple[int | None, pb.Event]]:
-        """A private DecisionRequest for every player seat the game now waits for."""
-        waiting = self._awaited()
-        self._set_deadline(waiting)
-        return [(s, pb.Event(decision_request=pb.DecisionRequest(
-            seat=s, legal_commands=[mapping.command_to_pb(c) for c in self.game.legal_commands(s)],
-            deadline_ms=self.deadline_ms))) for s in waiting]
+    def _decisions(self, actor: int | None) -> list[Item]:
+        """A private DecisionRequest for every seat the game now waits for whose decision is new: the
+        seat that just acted always has a new one; a seat still facing the same choice keeps its
+        request and its deadline (answers to a buy offer change nobody else's decision, TP-4.7)."""
+        if actor is not None:
+            self.asked.pop(actor, None)
+        awaited = self._awaited()
+        for seat in [s for s in self.asked if s not in awaited]:
+            del self.asked[seat]
+            self.deadlines.pop(seat, None)
+        assert self.game is not None or not awaited
+        items: list[Item] = []
+        seconds = self.settings.decision_seconds
+        for seat in awaited:
+            legal = tuple(self.game.legal_commands(seat)) if self.game else ()
+            if self.asked.get(seat) == legal:
+                continue
+            self.asked[seat] = legal
+            self.deadlines[seat] = now_ms() + seconds * 1000 if seconds else 0
+            items.append((seat, pb.Event(decision_request=pb.DecisionRequest(
+                seat=seat, legal_commands=[mapping.command_to_pb(c) for c in legal],
+                deadline_ms=self.deadlines[seat]))))
+        return items
 
     def _awaited(self) -> list[int]:
         """The seats the game waits for that a person (or a remote bot) plays."""
@@ -295,26 +485,51 @@ class Table:
             return []
         return [s for s in self.game.to_act() if not self._server_plays(s)]
 
-    def _set_deadline(self, waiting: list[int]) -> None:
-        seconds = self.settings.decision_seconds
-        self.deadline_ms = now_ms() + seconds * 1000 if waiting and seconds else 0
-
-    async def _commit(self, items: list[tuple[int | None, pb.Event]], *, command: tuple[int, str] | None = None,
-                      seat_row: SeatRow | None = None, status: str | None = None) -> None:
+    async def _commit(self, items: list[Item], *, command: tuple[int, str] | None = None,
+                      seat_row: SeatRow | None = None, status: str | None = None,
+                      state: tuple[int, dict[str, Any]] | None = None, chat: bool = False) -> None:
+        """Store a change, then publish it. If the store refuses it, the table goes back to what is
+        stored (so nothing changed) and the request hears UNAVAILABLE."""
         stamp = now_ms()
         rows: list[EventRow] = []
+        seq = self.seq
         for audience, message in items:
-            self.seq += 1
-            message.sequence = self.seq
+            seq += 1
+            message.sequence = seq
             message.time_ms = stamp
-            rows.append((self.seq, audience, message.SerializeToString()))
-        await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status)
+            rows.append((seq, audience, message.SerializeToString()))
+        try:
+            await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
+                                    state=state, chat=chat)
+        except StoreError as error:
+            await self._rebuild()
+            raise Unavailable("the server could not store that change, so nothing changed: try again") \
+                from error
+        self.seq = seq
         for audience, message in items:
             self.recent.append((message.sequence, audience, message))
         self._publish(items)
+        self._note_idle()
         self._after_change()
 
-    def _publish(self, items: list[tuple[int | None, pb.Event]]) -> None:
+    async def _rebuild(self) -> None:
+        """Go back to what the store holds, after a change it refused. Who is connected, and which
+        seats a bot plays for their gone players, is the server's knowledge, not the store's: kept."""
+        row = await self.store.load_table(self.id)
+        if row is None:  # the table's own row is unreadable: close it rather than serve a guess
+            self.closed = True
+            return
+        before = {state.token_hash: state for state in self.seats if state.kind == "player"}
+        self._restore(row, with_game=True)
+        for seat, state in enumerate(self.seats):
+            old = before.get(state.token_hash) if state.kind == "player" else None
+            if old is not None:
+                state.streams, state.epoch, state.taken_over = old.streams, old.epoch, old.taken_over
+                state.player = self._bot(seat, "greedy") if old.taken_over else None
+        self.asked, self.deadlines = {}, {}
+        self._decisions(None)  # requests already sent stay valid: the game is as it was before
+
+    def _publish(self, items: list[Item]) -> None:
         """Each subscriber gets, in one batch, the events of this change that it may see."""
         for subscriber in list(self.subscribers):
             seat = subscriber.seat
@@ -331,11 +546,20 @@ class Table:
                 if seat is not None:
                     self._spawn(self._disconnected(seat))
 
+    async def _empty_seat(self, seat: int) -> None:
+        for subscriber in [s for s in self.subscribers if s.seat == seat]:
+            # the seat is no longer theirs: end their streams before anyone else can sit there
+            self.subscribers.discard(subscriber)
+            subscriber.queue.put_nowait(StreamEnd.SEAT_LEFT)
+        self.seats[seat] = Seat(SeatRow(seat, "empty"))
+        await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
+
     # --- timers and bots -----------------------------------------------------------------------
 
     def _server_plays(self, seat: int) -> bool:
         state = self.seats[seat]
-        return state.bot_playing or (state.auto_draw and self.game.phase is Phase.DRAW)
+        return state.bot_playing or (state.auto_draw and self.game is not None
+                                     and self.game.phase is Phase.DRAW)
 
     def _after_change(self) -> None:
         if self.closed or self.game is None or self.game.over:
@@ -346,51 +570,48 @@ class Table:
         if self._timer:
             self._timer.cancel()
             self._timer = None
-        if self.deadline_ms:
-            version = self._version
-            delay = max(0.0, (self.deadline_ms - now_ms()) / 1000)
+        due = [d for d in self.deadlines.values() if d]
+        if due:
+            delay = max(0.0, (min(due) - now_ms()) / 1000)
             self._timer = asyncio.get_running_loop().call_later(
-                delay, lambda: self._spawn(self._timer_expired(version)))
+                delay, lambda: self._spawn(self._timer_expired()))
 
     async def _bot_step(self) -> None:
         """One move by a seat the server plays; the next is scheduled after it, so tables take turns."""
         async with self._lock:
             self._bot_scheduled = False
-            if self.game is None or self.game.over:
+            if self.closed or self.game is None or self.game.over:
                 return
             for seat in self.game.to_act():
                 if self._server_plays(seat):
                     state = self.seats[seat]
+                    view = self.game.view(seat)
                     if state.auto_draw:
                         state.auto_draw = False
                         await self._apply(Draw(seat), timer=True)
-                    else:
-                        view = self.game.view(seat)
-                        command = state.player.choose(view)
-                        if command not in view.legal and not self.game.is_legal(command):
-                            command = view.legal[0]  # never let a confused bot stall the table
-                        await self._apply(command)
+                        return
+                    assert state.player is not None
+                    command = state.player.choose(view)
+                    if command not in view.legal and not self.game.is_legal(command):
+                        command = view.legal[0]  # never let a confused bot stall the table
+                    await self._apply(command)
                     return
 
-    async def _timer_expired(self, version: int) -> None:
-        """The safe default for every seat still awaited: pass on buys, decline and draw, discard the
-        highest-point card."""
+    async def _timer_expired(self) -> None:
+        """Act for every awaited seat whose decision is past its deadline, with the safe default."""
         async with self._lock:
-            if version != self._version or self.game is None or self.game.over:
+            if self.closed or self.game is None or self.game.over:
                 return
-            for seat in [s for s in self.game.to_act() if not self._server_plays(s)]:
-                if self.game.over or seat not in self.game.to_act():
-                    continue  # an earlier default settled the offer
-                if self.game.phase is Phase.BUY:
-                    await self._apply(PassBuy(seat), timer=True)
-                elif self.game.phase is Phase.PICK_UP:
-                    self.seats[seat].auto_draw = True
-                    await self._apply(DeclineDiscard(seat), timer=True)
-                elif self.game.phase is Phase.DRAW:
-                    await self._apply(Draw(seat), timer=True)
-                else:
-                    card = max(self.game.players[seat].hand, key=lambda c: (c.points, c.id))
-                    await self._apply(Discard(seat, card), timer=True)
+            try:
+                now = now_ms() + 5  # a timer may fire a hair early
+                for seat in [s for s, d in self.deadlines.items() if d and d <= now]:
+                    if self.game.over or seat not in self._awaited():
+                        continue  # an earlier default settled the offer, or ended the round
+                    if self.game.phase is Phase.PICK_UP:
+                        self.seats[seat].auto_draw = True  # declined for the seat: draw for it too
+                    await self._apply(safe_default(self.game.view(seat)), timer=True)
+            finally:
+                self._after_change()
 
     async def _connected(self, seat: int) -> None:
         state = self.seats[seat]
@@ -399,17 +620,16 @@ class Table:
         if state.streams == 1 or state.taken_over:
             state.taken_over = False
             state.player = None
-            items = [(None, self._seat_event(seat))]
+            items: list[Item] = [(None, self._seat_event(seat))]
             if self.game is not None and not self.game.over:
-                self._version += 1
-                items += self._decisions()  # the game waits for the person again
+                items += self._decisions(None)  # a reclaimed seat: the game waits for the person again
             await self._commit(items)
 
     async def _disconnected(self, seat: int) -> None:
         async with self._lock:
             state = self.seats[seat]
             state.streams = max(0, state.streams - 1)
-            if state.streams == 0 and not self.closed:
+            if state.streams == 0 and not self.closed and state.kind == "player":
                 await self._commit([(None, self._seat_event(seat))])
                 if self.status == "playing":
                     self._watch_gone(seat)
@@ -424,24 +644,19 @@ class Table:
     async def _takeover_if_gone(self, seat: int, epoch: int) -> None:
         async with self._lock:
             state = self.seats[seat]
-            if state.epoch == epoch and state.streams == 0 and not state.taken_over and self.status == "playing":
+            if not self.closed and state.epoch == epoch and state.streams == 0 and not state.taken_over \
+                    and self.status == "playing":
                 await self._take_over(seat)
 
     async def _take_over(self, seat: int) -> None:
         state = self.seats[seat]
         state.taken_over = True
         state.player = self._bot(seat, "greedy")
-        self._version += 1
-        await self._commit([(None, self._seat_event(seat))] + self._decisions())
+        await self._commit([(None, self._seat_event(seat))] + self._decisions(None))
 
-    def _bot(self, seat: int, strategy: str):
+    def _bot(self, seat: int, strategy: str) -> Bot:
         """A built-in bot for ``seat``; a random one draws from its own seeded stream."""
         return BOTS[strategy](self.seed + 1 + seat)
-
-    def _spawn(self, coro: Awaitable) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -454,14 +669,20 @@ class Table:
                 return seat
         raise PermissionDenied("that token holds no seat at this table")
 
+    def _check_host(self, token: str) -> None:
+        if not token:
+            raise Unauthenticated("this needs the host's token, given when the table was created")
+        if not hmac.compare_digest(self.settings.host_token_hash, hash_token(token)):
+            raise PermissionDenied("only the table's host may do that")
+
     def _free_seat(self, seat: int | None) -> int:
         if self.status != "waiting":
             raise Conflict("the game has started: no seat is free")
         if seat is None:
-            seat = next((s for s, state in enumerate(self.seats) if state.kind == "empty"), None)
-            if seat is None:
+            free = next((s for s, state in enumerate(self.seats) if state.kind == "empty"), None)
+            if free is None:
                 raise Conflict("the table is full")
-            return seat
+            return free
         if not 0 <= seat < self.n:
             raise mapping.BadRequest(f"there is no seat {seat} at this table of {self.n}")
         if self.seats[seat].kind != "empty":
@@ -477,73 +698,26 @@ class Table:
         return pb.Event(seat_changed=pb.SeatChanged(seat=self._seat_info(seat)))
 
     def _snapshot(self, seat: int | None) -> pb.Snapshot:
-        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=self.deadline_ms)
+        """All ``seat`` may see now. The deadline is the seat's own if the game waits for it, else
+        the first one due (so everybody can show the clock of the seat that is thinking)."""
+        deadline = self.deadlines.get(seat, 0) if seat is not None else 0
+        if not deadline:
+            deadline = min((d for d in self.deadlines.values() if d), default=0)
+        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline)
         if self.game is not None:
             snapshot.game.CopyFrom(mapping.view_to_pb(self.game.view(seat), self.game.winners))
         return snapshot
 
-    async def _history(self, seat: int | None, after: int, upto: int) -> list[pb.Event]:
-        if after >= upto:
-            return []
-        if self.recent and self.recent[0][0] <= after + 1:
-            rows = [(s, a, m) for s, a, m in self.recent if after < s <= upto]
-            return [m for s, a, m in rows if a is None or a == seat]
-        stored = await self.store.events_after(self.id, after, upto)
-        return [pb.Event.FromString(data) for s, a, data in stored if a is None or a == seat]
+
+def _finished(task: asyncio.Task[Any]) -> None:
+    """A change's task is done; its outcome went to whoever awaited it, or nowhere if they left."""
+    if not task.cancelled():
+        task.exception()  # retrieved: a refused change whose requester left is no error of the server's
 
 
-def _clean_name(name: str) -> str:
+def clean_name(name: str) -> str:
+    """A table's or a seat's name, with its white space folded (BadRequest if it is no name)."""
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME or not name.isprintable():
         raise mapping.BadRequest(f"a name is 1 to {MAX_NAME} printable characters")
     return name
-
-
-class Lobby:
-    """The tables of this server: the open ones from the store at start-up, and those made since.
-    Finished tables stay listed (and watchable) until MAX_FINISHED newer ones push them out of memory;
-    their games stay in the store."""
-
-    MAX_TABLES = 5000    # open tables (waiting or playing)
-    MAX_FINISHED = 200
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.tables: dict[str, Table] = {}
-
-    async def load(self) -> None:
-        for row in await self.store.load_tables():
-            table = Table(row, self.store)
-            self.tables[row.id] = table
-            if table.status == "playing":
-                table.resume()
-
-    async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings,
-                     seed: int | None) -> Table:
-        finished = [t for t in self.tables.values() if t.status == "finished"]
-        for table in finished[:max(0, len(finished) - self.MAX_FINISHED)]:  # oldest first
-            table.close()
-            del self.tables[table.id]
-        if len(self.tables) - min(len(finished), self.MAX_FINISHED) >= self.MAX_TABLES:
-            raise Full("this server has as many open tables as it can hold")
-        rules.validate(seats)
-        settings.validate()
-        name = _clean_name(name or "table")
-        table_id = secrets.token_hex(4)
-        row = TableRow(table_id, name, seats, rules.to_dict(), settings.__dict__.copy(),
-                       seed if seed is not None else secrets.randbits(63), "waiting", time.time(),
-                       [SeatRow(s, "empty") for s in range(seats)])
-        await self.store.create_table(row)
-        table = Table(row, self.store)
-        self.tables[table_id] = table
-        return table
-
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise NotFound(f"no table {table_id!r}")
-        return table
-
-    def close(self) -> None:
-        for table in self.tables.values():
-            table.close()

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import grpc
 
@@ -90,20 +91,35 @@ def _points(rank: int) -> int:
     return 50 if rank == 15 else 20 if rank in (2, 14) else 10 if rank >= 10 else 5
 
 
-async def full_table(service, seats: int = 4, rules: pb.HouseRules | None = None, seed: int = 7,
-                     decision_seconds: int = 0, takeover_seconds: int = 0) -> tuple[str, list[SeatSession]]:
-    created = await service.CreateTable(pb.CreateTableRequest(
-        name="test", seats=seats, rules=rules or pb.HouseRules(), seed=seed,
-        settings=pb.TableSettings(decision_seconds=decision_seconds, takeover_seconds=takeover_seconds)))
+class TestTable(NamedTuple):
+    """A table made for a test: its id, its host's token, and a session for every seat."""
+    table_id: str
+    host: str
+    sessions: list[SeatSession]
+
+
+async def full_table(service: Any, seats: int = 4, rules: pb.HouseRules | None = None, seed: int | None = 7,
+                     decision_seconds: int = 0, takeover_seconds: int = 0) -> TestTable:
+    request = pb.CreateTableRequest(
+        name="test", seats=seats, rules=rules or pb.HouseRules(),
+        settings=pb.TableSettings(decision_seconds=decision_seconds, takeover_seconds=takeover_seconds))
+    if seed is not None:
+        request.seed = seed
+    created = await service.CreateTable(request)
     table_id = created.table.table_id
     sessions = [await join(service, table_id, f"player {s}") for s in range(seats)]
-    return table_id, sessions
+    return TestTable(table_id, created.host_token, sessions)
+
+
+async def start(service: Any, table: TestTable) -> None:
+    await service.StartGame(pb.StartGameRequest(table_id=table.table_id, host_token=table.host))
 
 
 def start_server_process(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
     """``tenpennies serve`` in a process of its own on a free loopback port."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), *extra],
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds",
+         *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()
     match = re.search(r"listening on [\d.]+:(\d+)", line)

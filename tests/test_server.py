@@ -26,7 +26,7 @@ SHORT = pb.HouseRules(max_turns=40)  # whole 7-round games that stay short
 
 @pytest.fixture
 async def server(tmp_path):
-    running = Server(Options(port=0, db=str(tmp_path / "games.db")))
+    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
     await running.start()
     yield running
     await running.stop(0)
@@ -58,11 +58,11 @@ async def play_all(clients: list[ThinClient], timeout: float = 120) -> None:
 # --- whole games --------------------------------------------------------------------------------
 
 async def test_four_clients_play_a_whole_game_and_the_scores_match_the_stored_log(server, service, tmp_path):
-    table_id, sessions = await full_table(service, rules=SHORT)
+    table_id, host, sessions = await full_table(service, rules=SHORT)
     clients = [ThinClient(s, seed=i) for i, s in enumerate(sessions)]
     tasks = [asyncio.ensure_future(c.play()) for c in clients]
     await asyncio.sleep(0.2)  # everyone subscribed
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
     game, events = stored(tmp_path / "games.db", table_id)
     assert game.over
@@ -95,12 +95,12 @@ def _cards(message) -> set[int]:
 
 
 async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server, service, tmp_path):
-    table_id, sessions = await full_table(service, rules=SHORT, seed=11)
+    table_id, host, sessions = await full_table(service, rules=SHORT, seed=11)
     clients = [ThinClient(s, seed=10 + i) for i, s in enumerate(sessions)]
     spectator = ThinClient(type(sessions[0])(service, table_id, None), seed=0)
     tasks = [asyncio.ensure_future(c.play()) for c in clients + [spectator]]
     await asyncio.sleep(0.2)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
 
     # What each seat may know, command by command, from the engine replaying the stored log.
@@ -161,11 +161,11 @@ async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server,
 
 
 async def test_reconnecting_from_a_sequence_number_misses_nothing_and_doubles_nothing(server, service, tmp_path):
-    table_id, sessions = await full_table(service, rules=SHORT, seed=5)
+    table_id, host, sessions = await full_table(service, rules=SHORT, seed=5)
     clients = [ThinClient(s, seed=20 + i) for i, s in enumerate(sessions)]
     others = [asyncio.ensure_future(c.play()) for c in clients[1:]]
     await asyncio.sleep(0.2)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await clients[0].play(stop_after=25)  # leaves the stream mid-game
     first = list(clients[0].received)
     await asyncio.sleep(0.3)
@@ -186,11 +186,11 @@ async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path):
     try:
         channel = open_channel(f"127.0.0.1:{port}")
         service = stub(channel)
-        table_id, sessions = await full_table(service, rules=SHORT, seed=9)
+        table_id, host, sessions = await full_table(service, rules=SHORT, seed=9)
         clients = [ThinClient(s, seed=30 + i) for i, s in enumerate(sessions)]
         tasks = [asyncio.ensure_future(c.play()) for c in clients]
         await asyncio.sleep(0.2)
-        await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+        await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
         while sum(len(c.received) for c in clients) < 300:
             await asyncio.sleep(0.01)
         process.send_signal(signal.SIGKILL)
@@ -227,8 +227,8 @@ async def _status(call) -> grpc.StatusCode:
 
 
 async def test_hostile_requests_get_the_right_code_and_change_nothing(server, service):
-    table_id, sessions = await full_table(service, rules=SHORT, seed=3)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    table_id, host, sessions = await full_table(service, rules=SHORT, seed=3)
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     spectator = pb.GetSnapshotRequest(table_id=table_id)
     before = (await service.GetSnapshot(spectator)).snapshot
     hands = {s.seat: (await s.snapshot()).game.hand for s in sessions}
@@ -255,7 +255,7 @@ async def test_hostile_requests_get_the_right_code_and_change_nothing(server, se
         (service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token="x")), grpc.StatusCode.PERMISSION_DENIED),
         (service.SendChat(pb.SendChatRequest(table_id=table_id, token=sessions[0].token, text="x" * 501)),
          grpc.StatusCode.INVALID_ARGUMENT),
-        (service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token)),
+        (service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host)),
          grpc.StatusCode.FAILED_PRECONDITION),
     ]
     for call, code in cases:
@@ -271,7 +271,7 @@ async def test_hostile_requests_get_the_right_code_and_change_nothing(server, se
 
 @pytest.fixture
 async def strict_server(tmp_path):
-    running = Server(Options(port=0, db=str(tmp_path / "strict.db"), rate=50, burst=100))
+    running = Server(Options(port=0, db=str(tmp_path / "strict.db"), rate=50, burst=100, allow_seeds=True))
     await running.start()
     yield running
     await running.stop(0)
@@ -282,8 +282,8 @@ async def test_random_bytes_and_floods_leave_the_server_up(strict_server):
     server = strict_server
     rng = random.Random(1)
     service = stub(open_channel(f"127.0.0.1:{server.port}"))
-    table_id, sessions = await full_table(service, rules=SHORT, seed=4)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    table_id, host, sessions = await full_table(service, rules=SHORT, seed=4)
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     before = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=[("grpc.use_local_subchannel_pool", 1)])
     raw = channel.unary_unary("/tenpennies.v1.TenPenniesService/SendCommand")
@@ -311,11 +311,11 @@ async def test_random_bytes_and_floods_leave_the_server_up(strict_server):
 # --- timers and takeover ------------------------------------------------------------------------
 
 async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, service):
-    table_id, sessions = await full_table(service, seats=2, rules=SHORT, seed=2, decision_seconds=1)
+    table_id, host, sessions = await full_table(service, seats=2, rules=SHORT, seed=2, decision_seconds=1)
     watcher = ThinClient(type(sessions[0])(service, table_id, None), seed=0)
     watch = asyncio.ensure_future(watcher.play())
     await asyncio.sleep(0.1)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
     assert snapshot.decision_deadline_ms > 0
     turn = snapshot.game.turn_seat
@@ -336,8 +336,8 @@ async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, ser
 
 
 async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(server, service):
-    table_id, sessions = await full_table(service, seats=2, rules=SHORT, seed=6, takeover_seconds=1)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=sessions[0].token))
+    table_id, host, sessions = await full_table(service, seats=2, rules=SHORT, seed=6, takeover_seconds=1)
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     for _ in range(100):  # nobody subscribed: after a second both seats are gone, and bots play them
         await asyncio.sleep(0.05)
         info = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
@@ -356,21 +356,21 @@ async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(serve
 
 async def test_a_built_in_bot_table_plays_to_the_end(server, service):
     created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=3, rules=SHORT, seed=1))
-    table_id = created.table.table_id
+    table_id, host = created.table.table_id, created.host_token
     me = await join(service, table_id, "host")
-    await service.AddBot(pb.AddBotRequest(table_id=table_id, strategy=pb.BOT_STRATEGY_RANDOM))
-    await service.AddBot(pb.AddBotRequest(table_id=table_id))
+    await service.AddBot(pb.AddBotRequest(table_id=table_id, strategy=pb.BOT_STRATEGY_RANDOM, host_token=host))
+    await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host))
     client = ThinClient(me, seed=3)
     task = asyncio.ensure_future(client.play())
     await asyncio.sleep(0.1)
-    await service.StartGame(pb.StartGameRequest(table_id=table_id, token=me.token))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(task, 120)
     assert client.game_ended is not None
 
 
 async def test_a_slow_subscriber_is_dropped_and_can_resume(server, service, monkeypatch):
     monkeypatch.setattr(table_module, "SUBSCRIBER_QUEUE", 8)
-    table_id, sessions = await full_table(service, seats=2, rules=SHORT)
+    table_id, host, sessions = await full_table(service, seats=2, rules=SHORT)
     # a client on a connection of its own that grants the server little room and reads nothing
     slow = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=[
         ("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 8192)])
@@ -378,7 +378,7 @@ async def test_a_slow_subscriber_is_dropped_and_can_resume(server, service, monk
     session.service = stub(slow)
     stream = session.stream()
     await stream.__anext__()  # subscribed, then reads nothing while the table goes on
-    for i in range(600):  # more than the connection's flow-control window can hold
+    for i in range(450):  # more than the connection's flow-control window holds, fewer than the chat kept
         await sessions[1].chat(f"{i:04} " + "x" * 400)
 
     async def drain():
@@ -443,28 +443,30 @@ async def test_tls_serves_clients_that_trust_the_ca_only(tmp_path):
 
 
 async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_the_store(tmp_path, monkeypatch):
+    from tenpennies.server.lobby import Lobby
     from tenpennies.server.store import Store
-    from tenpennies.server.table import Lobby, Settings
+    from tenpennies.server.table import Settings
 
     db = str(tmp_path / "lobby.db")
     store = Store(db)
-    lobby = Lobby(store)
+    lobby = Lobby(store, allow_seeds=True)
     monkeypatch.setattr(Lobby, "MAX_FINISHED", 1)
-    tables = [await lobby.create(f"t{i}", 2, HouseRules(max_turns=5, rounds=(1,)), Settings(0, 0), seed=i)
-              for i in range(3)]
-    for table in tables[:2]:  # two games played to the end by bots
-        await table.add_bot(None, "greedy")
+    made = [await lobby.create(f"t{i}", 2, HouseRules(max_turns=5, rounds=(1,)), Settings(0, 0), i, "test")
+            for i in range(3)]
+    tables = [table for table, _ in made]
+    for table, host in made[:2]:  # two games played to the end by bots
+        await table.add_bot(host, None, "greedy")
         _, token = await table.join("host", None)
-        await table.start(token)
+        await table.start(host)
         await table.leave(token)  # a bot plays the host's seat too
         for _ in range(400):
             if table.status == "finished":
                 break
             await asyncio.sleep(0.01)
         assert table.status == "finished"
-    await lobby.create("t3", 2, HouseRules(), Settings(), seed=3)  # pushes the oldest finished table out
+    await lobby.create("t3", 2, HouseRules(), Settings(), 3, "test")  # pushes the oldest finished table out
     assert tables[0].id not in lobby.tables and tables[1].id in lobby.tables
-    lobby.close()
+    await lobby.close()
     store.close()
 
     store = Store(db)
@@ -474,20 +476,31 @@ async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_th
     with sqlite3.connect(db) as conn:  # the finished games are all still stored
         finished = {row[0] for row in conn.execute("SELECT id FROM tables WHERE status='finished'")}
     assert finished == {tables[0].id, tables[1].id}
-    restarted.close()
+    assert (await restarted.get(tables[0].id)).status == "finished"  # read from the store on demand
+    await restarted.close()
     store.close()
 
 
-async def test_a_table_serves_a_bounded_number_of_streams(server, service, monkeypatch):
-    monkeypatch.setattr(table_module, "MAX_SUBSCRIBERS", 2)
-    table_id, _ = await full_table(service, seats=2)
+async def test_spectators_share_a_bounded_number_of_streams_and_seats_always_get_theirs(server, service,
+                                                                                      monkeypatch):
+    monkeypatch.setattr(table_module, "MAX_SPECTATORS", 2)
+    monkeypatch.setattr(table_module, "STREAMS_PER_SEAT", 1)
+    table_id, _, sessions = await full_table(service, seats=2)
     watchers = [service.Subscribe(pb.SubscribeRequest(table_id=table_id)) for _ in range(3)]
     for call in watchers[:2]:
         assert (await call.read()).HasField("snapshot")
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await watchers[2].read()
     assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    for call in watchers[:2]:
+    # every spectator slot is taken, and each seat still gets its stream, but one seat cannot take more
+    seats = [service.Subscribe(pb.SubscribeRequest(table_id=table_id, token=s.token)) for s in sessions]
+    for call in seats:
+        assert (await call.read()).HasField("snapshot")
+    again = service.Subscribe(pb.SubscribeRequest(table_id=table_id, token=sessions[0].token))
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await again.read()
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    for call in watchers[:2] + seats:
         call.cancel()
 
 

@@ -1,0 +1,144 @@
+"""The tables of this server: which exist, making new ones, finding one, and retiring idle ones.
+
+A restart reads only the tables' rows (fast, whatever their history): every table answers at once,
+and each game is read from the store when it is first needed, the playing ones in the background
+so that their bots and timers go on. Finished tables stay in the store and are read on demand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import Any
+
+from tenpennies.engine import HouseRules
+
+from .store import SeatRow, Store, TableRow
+from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, clean_name, hash_token
+
+log = logging.getLogger(__name__)
+
+MAX_SEED = 2**64 - 1
+
+
+class Lobby:
+    MAX_TABLES = 5000    # open tables (waiting or playing)
+    MAX_FINISHED = 200   # finished tables kept in memory (the rest are read from the store when asked)
+
+    def __init__(self, store: Store, *, allow_seeds: bool = False, waiting_table_ttl: float = 3600,
+                 tables_per_address: int = 20) -> None:
+        self.store = store
+        self.allow_seeds = allow_seeds
+        self.waiting_table_ttl = waiting_table_ttl
+        self.tables_per_address = tables_per_address
+        self.tables: dict[str, Table] = {}
+        self._reading: dict[str, asyncio.Task[Table | None]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def load(self) -> None:
+        """The open tables' rows from the store (not their games: see ``start``)."""
+        for row in await self.store.list_tables():
+            self.tables[row.id] = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
+
+    def start(self) -> None:
+        """Background work: read the playing games, so that their bots and timers go on; retire
+        waiting tables that have been idle for their time to live."""
+        self._run(self._read_playing())
+        if self.waiting_table_ttl:
+            self._run(self._retire_idle())
+
+    def _run(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _read_playing(self) -> None:
+        for table in [t for t in self.tables.values() if t.status == "playing" and not t.loaded]:
+            try:
+                await table.ensure_loaded()
+            except Exception:  # one unreadable game must not keep the others from being read
+                log.exception("could not read the game of table %s", table.id)
+
+    async def _retire_idle(self) -> None:
+        interval = min(60.0, max(0.2, self.waiting_table_ttl / 4))
+        while True:
+            await asyncio.sleep(interval)
+            now = time.time()
+            for table in [t for t in self.tables.values() if t.idle]:
+                if await table.expire_if_idle(now):
+                    self.tables.pop(table.id, None)
+                    await table.close()
+
+    async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+                     creator: str) -> tuple[Table, str]:
+        """A new waiting table, and its host's token."""
+        if seed is not None:
+            if not self.allow_seeds:
+                raise PermissionDenied("this server does not take client-chosen seeds: whoever knows the seed "
+                                       "foresees every deal (a server for tests or tournaments is started "
+                                       "with --allow-seeds)")
+            if not 0 <= seed <= MAX_SEED:
+                raise Conflict(f"a seed is 0 to {MAX_SEED}")
+        await self._forget_finished()
+        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        if len(open_tables) >= self.MAX_TABLES:
+            raise Full("this server has as many open tables as it can hold")
+        mine = sum(1 for t in open_tables if t.status == "waiting" and t.creator == creator)
+        if mine >= self.tables_per_address:
+            raise Full(f"you already have {mine} tables waiting for players: start or leave them first")
+        rules.validate(seats)
+        settings.validate()
+        name = clean_name(name or "table")
+        host_token = secrets.token_urlsafe(24)
+        settings.seeded = seed is not None
+        settings.host_token_hash = hash_token(host_token)
+        table_id = secrets.token_hex(4)
+        row = TableRow(table_id, name, seats, rules.to_dict(), settings.__dict__.copy(),
+                       seed if seed is not None else secrets.randbits(63), "waiting", time.time(),
+                       seat_rows=[SeatRow(s, "empty") for s in range(seats)], creator=creator)
+        await self.store.create_table(row)
+        table = Table(row, self.store, ttl=self.waiting_table_ttl)
+        self.tables[table_id] = table
+        return table, host_token
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id: in memory, or a finished one read from the store."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not table_id or len(table_id) > 64:
+            raise NotFound(f"no table {table_id!r}")
+        reading = self._reading.get(table_id)
+        if reading is None:  # one read per table, however many ask at once
+            reading = self._reading[table_id] = asyncio.ensure_future(self._read_finished(table_id))
+            reading.add_done_callback(lambda _: self._reading.pop(table_id, None))
+        found = await asyncio.shield(reading)
+        if found is None:
+            raise NotFound(f"no table {table_id!r}")
+        return found
+
+    async def _read_finished(self, table_id: str) -> Table | None:
+        row = await self.store.load_table(table_id)
+        if row is None or row.status != "finished":
+            return None  # unknown, or a waiting table that expired
+        await self._forget_finished(room_for=1)
+        table = self.tables.setdefault(table_id, Table(row, self.store))
+        return table
+
+    async def _forget_finished(self, room_for: int = 0) -> None:
+        """Keep at most MAX_FINISHED finished tables in memory: the oldest nobody watches go."""
+        finished = [t for t in self.tables.values() if t.status == "finished" and not t.subscribers]
+        for table in finished[:max(0, len(finished) + room_for - self.MAX_FINISHED)]:
+            del self.tables[table.id]
+            await table.close()
+
+    def listed(self) -> list[Table]:
+        return [table for table in self.tables.values() if table.status != "expired"]
+
+    async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await asyncio.gather(*(table.close() for table in self.tables.values()))

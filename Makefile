@@ -27,9 +27,14 @@ protos:
 # The contract against buf's STANDARD style guide (needs npm; buf comes as an npm package).
 lint:
 	cd protos && npx --yes @bufbuild/buf@1 lint
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
+# The whole suite, then the linter and the type checker (the engine under --strict): all must be clean.
 test: install
 	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 play: install
 	$(BIN)/tenpennies play
@@ -40,6 +45,7 @@ serve: install
 bench: install
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
+	$(BIN)/python bench/restart_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

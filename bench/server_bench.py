@@ -45,8 +45,8 @@ def choose(legal: list[pb.Command], rng: random.Random) -> pb.Command | None:
 
 
 class LoadTable:
-    def __init__(self, stub: pb_grpc.TenPenniesServiceStub, table_id: str, tokens: list[str]) -> None:
-        self.stub, self.id, self.tokens = stub, table_id, tokens
+    def __init__(self, stub: pb_grpc.TenPenniesServiceStub, table_id: str, host: str, tokens: list[str]) -> None:
+        self.stub, self.id, self.host, self.tokens = stub, table_id, host, tokens
         self.legal: dict[int, list[pb.Command]] = {}
         self.last_seq = 0
         self.pending: tuple[int, float, dict[int, float]] | None = None  # (after seq, sent at, arrivals)
@@ -92,18 +92,19 @@ class LoadTable:
         return False
 
 
-async def make_tables(stubs, count: int, max_turns: int) -> list[LoadTable]:
+async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int) -> list[LoadTable]:
     async def one(i: int) -> LoadTable:
         stub = stubs[i % len(stubs)]
-        created = await stub.CreateTable(pb.CreateTableRequest(
+        created: pb.CreateTableResponse = await stub.CreateTable(pb.CreateTableRequest(
             name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
         table_id = created.table.table_id
-        tokens = []
+        tokens: list[str] = []
         for s in range(4):
-            tokens.append((await stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{s}"))).token)
-        return LoadTable(stub, table_id, tokens)
-    tables = []
+            joined: pb.JoinTableResponse = await stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{s}"))
+            tokens.append(joined.token)
+        return LoadTable(stub, table_id, created.host_token, tokens)
+    tables: list[LoadTable] = []
     for start in range(0, count, 100):
         tables += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 100))))
     return tables
@@ -115,17 +116,31 @@ def connections(port: int) -> list[grpc.aio.Channel]:
             for _ in range(CHANNELS)]
 
 
-async def started_tables(channels, count: int, max_turns: int) -> tuple[list[LoadTable], list[asyncio.Future]]:
+async def all_connected(table: LoadTable, timeout: float = 30) -> None:
+    """Wait until the server shows every seat of ``table`` with a live subscription."""
+    give_up = time.perf_counter() + timeout
+    while True:
+        reply: pb.GetSnapshotResponse = await table.stub.GetSnapshot(pb.GetSnapshotRequest(table_id=table.id))
+        if all(seat.connected for seat in reply.snapshot.table.seat_info):
+            return
+        if time.perf_counter() > give_up:
+            raise RuntimeError(f"table {table.id}: not every seat subscribed after {timeout} s")
+        await asyncio.sleep(0.05)
+
+
+async def started_tables(channels: list[grpc.aio.Channel], count: int,
+                         max_turns: int) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
     """``count`` full tables, every seat subscribed, every game started."""
     tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns)
     watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
-    await asyncio.sleep(1)
+    for start in range(0, len(tables), 100):
+        await asyncio.gather(*(all_connected(t) for t in tables[start:start + 100]))
     for t in tables:
-        await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, token=t.tokens[0]))
+        await t.stub.StartGame(pb.StartGameRequest(table_id=t.id, host_token=t.host))
     return tables, watchers
 
 
-async def human_pace(port: int, count: int, seconds: float) -> dict:
+async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
     channels = connections(port)
     tables, watchers = await started_tables(channels, count, max_turns=100_000)
     stop_at = time.perf_counter() + 2 + seconds
@@ -155,7 +170,7 @@ async def human_pace(port: int, count: int, seconds: float) -> dict:
             "commands": sum(t.commands for t in tables)}
 
 
-async def full_speed(port: int, count: int, seconds: float) -> dict:
+async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
     channels = connections(port)
     tables, watchers = await started_tables(channels, count, max_turns=300)
     stop_at = time.perf_counter() + 1 + seconds
@@ -172,7 +187,7 @@ async def full_speed(port: int, count: int, seconds: float) -> dict:
             else:
                 try:
                     await asyncio.wait_for(table.changed.wait(), 1)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
     await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
     for w in watchers:
@@ -182,7 +197,7 @@ async def full_speed(port: int, count: int, seconds: float) -> dict:
     return {"commands_per_s": counted / seconds}
 
 
-async def ping_pong(port: int, streams: int, seconds: float) -> dict:
+async def ping_pong(port: int, streams: int, seconds: float) -> dict[str, float]:
     channels = connections(port)
     calls = [c.unary_unary(ECHO) for c in channels]
     stop_at = time.perf_counter() + 1 + seconds
@@ -213,7 +228,7 @@ def _pct(values: list[float], p: float) -> float:
 async def echo_server() -> None:
     server = grpc.aio.server()
 
-    async def ping(request: bytes, context) -> bytes:
+    async def ping(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         return request
     server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
         "bench.Echo", {"Ping": grpc.unary_unary_rpc_method_handler(ping)})])
@@ -230,20 +245,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start(args: list[str]) -> tuple[subprocess.Popen, int]:
+def start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None  # stdout=PIPE
     match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())
     assert match, "the server did not start"
     return process, int(match.group(1))
 
 
-def loadgen(mode: str, port: int, count: int, seconds: float, server_pid: int | None = None) -> dict:
+def loadgen(mode: str, port: int, count: int, seconds: float, server_pid: int | None = None) -> dict[str, float]:
     """Run the load generator; with ``server_pid``, also the server's CPU use (cores) over the window
     in which the generator measures (it prints 'measuring' and 'measured' around it)."""
     process = subprocess.Popen([sys.executable, __file__, "loadgen", mode, str(port), str(count), str(seconds)],
                                stdout=subprocess.PIPE, text=True)
-    marks = {}
-    result = {}
+    assert process.stdout is not None  # stdout=PIPE
+    marks: dict[str, tuple[float, float]] = {}
+    result: dict[str, float] = {}
     for line in process.stdout:
         line = line.strip()
         if line in ("measuring", "measured"):
@@ -273,7 +290,7 @@ def main() -> None:
 
         for k in ks:
             server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                                  "--db", f"{tmp}/human{k}.db"])
+                                  "--tables-per-address", "100000", "--db", f"{tmp}/human{k}.db"])
             result = loadgen("human", port, k, window, server.pid)
             server.terminate()
             server.wait()
@@ -282,7 +299,7 @@ def main() -> None:
                   f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
 
         server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                              "--db", f"{tmp}/full.db"])
+                              "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
         rate = loadgen("full", port, 50, window)["commands_per_s"]
         server.terminate()
         server.wait()

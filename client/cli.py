@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
@@ -12,9 +12,8 @@ from tenpennies.engine.bots import BOTS, play_game
 from tenpennies.engine.cards import format_cards
 
 
-
 def _rules(args: argparse.Namespace) -> HouseRules:
-    knobs = {}
+    knobs: dict[str, bool | int | str | tuple[int, ...]] = {}
     for item in args.rule or []:
         name, _, value = item.partition("=")
         name = name.strip().replace("-", "_")
@@ -104,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="waiting tables one client address may hold at once")
     serve.set_defaults(run=cmd_serve)
     args = parser.parse_args(argv)
-    return args.run(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -5,9 +5,9 @@ Everything a terminal client or a remote bot needs goes through here, so neither
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AsyncIterator
 
 import grpc
 
@@ -37,20 +37,21 @@ class SeatSession:
     last_sequence: int | None = None
 
     async def send(self, command: pb.Command) -> int:
-        response = await self.service.SendCommand(
+        response: pb.SendCommandResponse = await self.service.SendCommand(
             pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:
-        response = await self.service.GetSnapshot(pb.GetSnapshotRequest(table_id=self.table_id, token=self.token))
+        response: pb.GetSnapshotResponse = await self.service.GetSnapshot(
+            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token))
         return response.snapshot
 
     async def chat(self, text: str, name: str = "") -> int:
-        response = await self.service.SendChat(
+        response: pb.SendChatResponse = await self.service.SendChat(
             pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name))
         return response.sequence
 
-    async def stream(self) -> AsyncIterator[pb.Snapshot | pb.Event]:
+    async def stream(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
         """The seat's stream: a snapshot, then events one by one. It resumes after ``last_sequence`` when
         that is set, and keeps it up to date as events come."""
         request = pb.SubscribeRequest(table_id=self.table_id, token=self.token)
@@ -76,5 +77,5 @@ async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
     request = pb.JoinTableRequest(table_id=table_id, name=name)
     if seat is not None:
         request.seat = seat
-    response = await service.JoinTable(request)
+    response: pb.JoinTableResponse = await service.JoinTable(request)
     return SeatSession(service, table_id, response.seat, response.token)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import grpc
 
 from tenpennies.client.connection import SeatSession, join
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 PREFERENCE = ("lay_contract", "lay_set", "lay_off")
 
@@ -98,29 +101,46 @@ class TestTable(NamedTuple):
     sessions: list[SeatSession]
 
 
-async def full_table(service: Any, seats: int = 4, rules: pb.HouseRules | None = None, seed: int | None = 7,
-                     decision_seconds: int = 0, takeover_seconds: int = 0) -> TestTable:
+async def full_table(service: pb_grpc.TenPenniesServiceStub, seats: int = 4, rules: pb.HouseRules | None = None,
+                     seed: int | None = 7, decision_seconds: int = 0, takeover_seconds: int = 0) -> TestTable:
     request = pb.CreateTableRequest(
         name="test", seats=seats, rules=rules or pb.HouseRules(),
         settings=pb.TableSettings(decision_seconds=decision_seconds, takeover_seconds=takeover_seconds))
     if seed is not None:
         request.seed = seed
-    created = await service.CreateTable(request)
+    created: pb.CreateTableResponse = await service.CreateTable(request)
     table_id = created.table.table_id
     sessions = [await join(service, table_id, f"player {s}") for s in range(seats)]
     return TestTable(table_id, created.host_token, sessions)
 
 
-async def start(service: Any, table: TestTable) -> None:
+async def start(service: pb_grpc.TenPenniesServiceStub, table: TestTable) -> None:
     await service.StartGame(pb.StartGameRequest(table_id=table.table_id, host_token=table.host))
 
 
-def start_server_process(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+async def subscribed(service: pb_grpc.TenPenniesServiceStub, table_id: str, seats: Iterable[int] = (),
+                     watchers: Iterable[ThinClient] = (), timeout: float = 10) -> None:
+    """Wait until the server shows each of ``seats`` with a live subscription (GetSnapshot's seat_info)
+    and each of ``watchers`` (spectators, whom no seat shows) has its first snapshot."""
+    seats, watchers = list(seats), list(watchers)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while True:
+        reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
+        info = reply.snapshot.table.seat_info
+        if all(info[s].connected for s in seats) and all(w.received for w in watchers):
+            return
+        assert loop.time() < give_up, f"not subscribed after {timeout} s: seats {seats}, {len(watchers)} watchers"
+        await asyncio.sleep(0.01)
+
+
+def start_server_process(db: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     """``tenpennies serve`` in a process of its own on a free loopback port."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds",
          *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None  # stdout=PIPE
     line = process.stdout.readline()
     match = re.search(r"listening on [\d.]+:(\d+)", line)
     assert match, f"the server did not start: {line}"

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ("tenpennies_pb2.py", "tenpennies_pb2.pyi", "tenpennies_pb2_grpc.py", "tenpennies_pb2_grpc.pyi")
 
 
-def test_committed_stubs_match_the_proto(tmp_path):
+def test_committed_stubs_match_the_proto(tmp_path: Path) -> None:
     plugin = Path(sys.executable).parent / "protoc-gen-mypy_grpc"
     shutil.copytree(ROOT / "protos", tmp_path / "protos", ignore=shutil.ignore_patterns(*GENERATED, "__pycache__"))
     subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-Iprotos", "--python_out=protos", "--pyi_out=protos",
@@ -25,14 +25,14 @@ def test_committed_stubs_match_the_proto(tmp_path):
         assert fresh == committed, f"{name} is out of step with the .proto: run `make protos`"
 
 
-def test_enums_follow_the_style_guide():
+def test_enums_follow_the_style_guide() -> None:
     for enum in pb.DESCRIPTOR.enum_types_by_name.values():
         prefix = "".join("_" + c if c.isupper() else c.upper() for c in enum.name).lstrip("_") + "_"
         assert enum.values[0].name == prefix + "UNSPECIFIED" and enum.values[0].number == 0
         assert all(v.name.startswith(prefix) for v in enum.values)
 
 
-def test_every_rpc_has_its_own_request_and_response():
+def test_every_rpc_has_its_own_request_and_response() -> None:
     for method in pb.DESCRIPTOR.services_by_name["TenPenniesService"].methods:
         assert method.input_type.name == method.name + "Request"
         assert method.output_type.name == method.name + "Response"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import sqlite3
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
 from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -18,14 +20,16 @@ from tenpennies.engine import events as ev
 from tenpennies.server import table as table_module
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
-from serverkit import ThinClient, full_table, start_server_process
+from serverkit import ThinClient, full_table, start_server_process, subscribed
 
 SHORT = pb.HouseRules(max_turns=40)  # whole 7-round games that stay short
+Service = pb_grpc.TenPenniesServiceStub
 
 
 @pytest.fixture
-async def server(tmp_path):
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
     running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
     await running.start()
     yield running
@@ -33,7 +37,7 @@ async def server(tmp_path):
 
 
 @pytest.fixture
-async def service(server):
+async def service(server: Server) -> AsyncIterator[Service]:
     channel = open_channel(f"127.0.0.1:{server.port}")
     yield stub(channel)
     await channel.close()
@@ -57,11 +61,12 @@ async def play_all(clients: list[ThinClient], timeout: float = 120) -> None:
 
 # --- whole games --------------------------------------------------------------------------------
 
-async def test_four_clients_play_a_whole_game_and_the_scores_match_the_stored_log(server, service, tmp_path):
+async def test_four_clients_play_a_whole_game_and_the_scores_match_the_stored_log(server: Server, service: Service,
+                                                                                  tmp_path: Path) -> None:
     table_id, host, sessions = await full_table(service, rules=SHORT)
     clients = [ThinClient(s, seed=i) for i, s in enumerate(sessions)]
     tasks = [asyncio.ensure_future(c.play()) for c in clients]
-    await asyncio.sleep(0.2)  # everyone subscribed
+    await subscribed(service, table_id, seats=range(4))  # everyone subscribed
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
     game, events = stored(tmp_path / "games.db", table_id)
@@ -76,7 +81,7 @@ async def test_four_clients_play_a_whole_game_and_the_scores_match_the_stored_lo
     assert [t.status for t in listed.tables if t.table_id == table_id] == [pb.TABLE_STATUS_FINISHED]
 
 
-def _cards(message) -> set[int]:
+def _cards(message: Message) -> set[int]:
     """Every card id anywhere in a message."""
     found: set[int] = set()
     if isinstance(message, pb.Card):
@@ -94,12 +99,13 @@ def _cards(message) -> set[int]:
     return found
 
 
-async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server, service, tmp_path):
+async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server: Server, service: Service,
+                                                                         tmp_path: Path) -> None:
     table_id, host, sessions = await full_table(service, rules=SHORT, seed=11)
     clients = [ThinClient(s, seed=10 + i) for i, s in enumerate(sessions)]
     spectator = ThinClient(type(sessions[0])(service, table_id, None), seed=0)
     tasks = [asyncio.ensure_future(c.play()) for c in clients + [spectator]]
-    await asyncio.sleep(0.2)
+    await subscribed(service, table_id, seats=range(4), watchers=[spectator])
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
 
@@ -110,8 +116,8 @@ async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server,
                     "discard_declined", "buy_answered", "card_bought", "card_dead", "stock_rebuilt",
                     "contract_laid", "set_laid", "laid_off", "went_out", "upcard_turned", "round_started",
                     "round_ended", "game_ended", "dealer_draw", "game_started"}
-    known = {s: set() for s in list(range(game.n)) + [None]}
-    allowed_at: dict[int, dict] = {}
+    known: dict[int | None, set[int]] = {s: set() for s in [*range(game.n), None]}
+    allowed_at: dict[int, dict[int | None, set[int]]] = {}
     pending = [(e.to, e) for e in replay.opening_events]
     log = list(game.log)
 
@@ -127,8 +133,8 @@ async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server,
     learn(replay, False)
     for s in known:  # the draw for dealer is face up (TP-2.3)
         known[s] |= {e.card.id for e in replay.opening_events if isinstance(e, ev.DealerDraw)}
-    for seq, audience, message in events:
-        kind = message.WhichOneof("kind")
+    for seq, audience, stored_event in events:
+        kind = stored_event.WhichOneof("kind")
         if kind in engine_kinds:
             if not pending:
                 command = log.pop(0)
@@ -160,11 +166,12 @@ async def test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(server,
                 assert getattr(event, event.WhichOneof("kind")).seat == seat
 
 
-async def test_reconnecting_from_a_sequence_number_misses_nothing_and_doubles_nothing(server, service, tmp_path):
+async def test_reconnecting_from_a_sequence_number_misses_nothing_and_doubles_nothing(server: Server, service: Service,
+                                                                                      tmp_path: Path) -> None:
     table_id, host, sessions = await full_table(service, rules=SHORT, seed=5)
     clients = [ThinClient(s, seed=20 + i) for i, s in enumerate(sessions)]
     others = [asyncio.ensure_future(c.play()) for c in clients[1:]]
-    await asyncio.sleep(0.2)
+    await subscribed(service, table_id, seats=range(1, 4))
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await clients[0].play(stop_after=25)  # leaves the stream mid-game
     first = list(clients[0].received)
@@ -180,7 +187,7 @@ async def test_reconnecting_from_a_sequence_number_misses_nothing_and_doubles_no
     assert resumed_from and any(m.HasField("chat_posted") for m in clients[0].received if isinstance(m, pb.Event))
 
 
-async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path):
+async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     process, port = start_server_process(db)
     try:
@@ -189,7 +196,7 @@ async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path):
         table_id, host, sessions = await full_table(service, rules=SHORT, seed=9)
         clients = [ThinClient(s, seed=30 + i) for i, s in enumerate(sessions)]
         tasks = [asyncio.ensure_future(c.play()) for c in clients]
-        await asyncio.sleep(0.2)
+        await subscribed(service, table_id, seats=range(4))
         await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
         while sum(len(c.received) for c in clients) < 300:
             await asyncio.sleep(0.01)
@@ -208,8 +215,10 @@ async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path):
             session.service = service
         await asyncio.wait_for(asyncio.gather(*(c.play() for c in clients)), 120)
         game, _ = stored(db, table_id)
-        assert game.over and all(list(c.game_ended.scores) == [p.score for p in game.players] for c in clients)
-        assert all(s.last_sequence > b for s, b in zip(sessions, before))
+        assert game.over and all(c.game_ended is not None
+                                 and list(c.game_ended.scores) == [p.score for p in game.players] for c in clients)
+        assert all(s.last_sequence is not None and b is not None and s.last_sequence > b
+                   for s, b in zip(sessions, before, strict=True))
         await channel.close()
     finally:
         process.kill()
@@ -218,7 +227,7 @@ async def test_the_server_survives_sigkill_and_the_game_goes_on(tmp_path):
 
 # --- nobody gets in where they don't belong ---------------------------------------------------------
 
-async def _status(call) -> grpc.StatusCode:
+async def _status(call: Awaitable[object]) -> grpc.StatusCode:
     try:
         await call
     except grpc.aio.AioRpcError as error:
@@ -226,7 +235,7 @@ async def _status(call) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
-async def test_hostile_requests_get_the_right_code_and_change_nothing(server, service):
+async def test_hostile_requests_get_the_right_code_and_change_nothing(server: Server, service: Service) -> None:
     table_id, host, sessions = await full_table(service, rules=SHORT, seed=3)
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     spectator = pb.GetSnapshotRequest(table_id=table_id)
@@ -234,8 +243,9 @@ async def test_hostile_requests_get_the_right_code_and_change_nothing(server, se
     hands = {s.seat: (await s.snapshot()).game.hand for s in sessions}
     turn = before.game.turn_seat
     other = (turn + 1) % 4
-    send = lambda token, command, table=table_id: service.SendCommand(  # noqa: E731
-        pb.SendCommandRequest(table_id=table, token=token, command=command))
+
+    def send(token: str, command: pb.Command, table: str = table_id) -> grpc.aio.UnaryUnaryCall:
+        return service.SendCommand(pb.SendCommandRequest(table_id=table, token=token, command=command))
     cases = [
         (send("", pb.Command(draw=pb.Draw())), grpc.StatusCode.UNAUTHENTICATED),
         (send("forged-token", pb.Command(draw=pb.Draw())), grpc.StatusCode.PERMISSION_DENIED),
@@ -270,14 +280,14 @@ async def test_hostile_requests_get_the_right_code_and_change_nothing(server, se
 
 
 @pytest.fixture
-async def strict_server(tmp_path):
+async def strict_server(tmp_path: Path) -> AsyncIterator[Server]:
     running = Server(Options(port=0, db=str(tmp_path / "strict.db"), rate=50, burst=100, allow_seeds=True))
     await running.start()
     yield running
     await running.stop(0)
 
 
-async def test_random_bytes_and_floods_leave_the_server_up(strict_server):
+async def test_random_bytes_and_floods_leave_the_server_up(strict_server: Server) -> None:
     import random
     server = strict_server
     rng = random.Random(1)
@@ -310,11 +320,11 @@ async def test_random_bytes_and_floods_leave_the_server_up(strict_server):
 
 # --- timers and takeover ------------------------------------------------------------------------
 
-async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, service):
+async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server: Server, service: Service) -> None:
     table_id, host, sessions = await full_table(service, seats=2, rules=SHORT, seed=2, decision_seconds=1)
     watcher = ThinClient(type(sessions[0])(service, table_id, None), seed=0)
     watch = asyncio.ensure_future(watcher.play())
-    await asyncio.sleep(0.1)
+    await subscribed(service, table_id, watchers=[watcher])
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
     assert snapshot.decision_deadline_ms > 0
@@ -335,7 +345,7 @@ async def test_the_decision_timer_acts_for_a_silent_seat_and_says_so(server, ser
     assert after.game.turn_seat != turn
 
 
-async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(server, service):
+async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(server: Server, service: Service) -> None:
     table_id, host, sessions = await full_table(service, seats=2, rules=SHORT, seed=6, takeover_seconds=1)
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     for _ in range(100):  # nobody subscribed: after a second both seats are gone, and bots play them
@@ -354,7 +364,7 @@ async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(serve
     await stream.aclose()
 
 
-async def test_a_built_in_bot_table_plays_to_the_end(server, service):
+async def test_a_built_in_bot_table_plays_to_the_end(server: Server, service: Service) -> None:
     created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=3, rules=SHORT, seed=1))
     table_id, host = created.table.table_id, created.host_token
     me = await join(service, table_id, "host")
@@ -362,13 +372,15 @@ async def test_a_built_in_bot_table_plays_to_the_end(server, service):
     await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host))
     client = ThinClient(me, seed=3)
     task = asyncio.ensure_future(client.play())
-    await asyncio.sleep(0.1)
+    assert me.seat is not None
+    await subscribed(service, table_id, seats=[me.seat])
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     await asyncio.wait_for(task, 120)
     assert client.game_ended is not None
 
 
-async def test_a_slow_subscriber_is_dropped_and_can_resume(server, service, monkeypatch):
+async def test_a_slow_subscriber_is_dropped_and_can_resume(server: Server, service: Service,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_module, "SUBSCRIBER_QUEUE", 8)
     table_id, host, sessions = await full_table(service, seats=2, rules=SHORT)
     # a client on a connection of its own that grants the server little room and reads nothing
@@ -381,18 +393,20 @@ async def test_a_slow_subscriber_is_dropped_and_can_resume(server, service, monk
     for i in range(450):  # more than the connection's flow-control window holds, fewer than the chat kept
         await sessions[1].chat(f"{i:04} " + "x" * 400)
 
-    async def drain():
+    async def drain() -> None:
         async for _ in stream:
             pass
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await asyncio.wait_for(drain(), 20)
     assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     resumed = [m async for m in _take(session.stream(), 2)]
-    assert isinstance(resumed[0], pb.Snapshot) and resumed[1].sequence == session.last_sequence
+    assert isinstance(resumed[0], pb.Snapshot) and isinstance(resumed[1], pb.Event)
+    assert resumed[1].sequence == session.last_sequence
     assert resumed[1].chat_posted.text.startswith("0")
 
 
-async def _take(stream, count):
+async def _take(stream: AsyncGenerator[pb.Snapshot | pb.Event, None],
+                count: int) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
     async for message in stream:
         yield message
         count -= 1
@@ -403,14 +417,14 @@ async def _take(stream, count):
 
 # --- the contract's generic tooling -------------------------------------------------------------
 
-async def test_health_and_reflection_work_for_generic_clients(server):
+async def test_health_and_reflection_work_for_generic_clients(server: Server) -> None:
     channel = open_channel(f"127.0.0.1:{server.port}")
     health = health_pb2_grpc.HealthStub(channel)
     reply = await health.Check(health_pb2.HealthCheckRequest(service="tenpennies.v1.TenPenniesService"))
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
     reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
 
-    async def ask():
+    async def ask() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
         yield reflection_pb2.ServerReflectionRequest(list_services="")
     services = []
     async for response in reflect.ServerReflectionInfo(ask()):
@@ -419,7 +433,7 @@ async def test_health_and_reflection_work_for_generic_clients(server):
     await channel.close()
 
 
-async def test_tls_serves_clients_that_trust_the_ca_only(tmp_path):
+async def test_tls_serves_clients_that_trust_the_ca_only(tmp_path: Path) -> None:
     trustme = pytest.importorskip("trustme")
     ca = trustme.CA()
     cert = ca.issue_cert("localhost", "127.0.0.1")
@@ -442,7 +456,8 @@ async def test_tls_serves_clients_that_trust_the_ca_only(tmp_path):
         await running.stop(0)
 
 
-async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_the_store(tmp_path, monkeypatch):
+async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_the_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tenpennies.server.lobby import Lobby
     from tenpennies.server.store import Store
     from tenpennies.server.table import Settings
@@ -481,8 +496,8 @@ async def test_a_restart_brings_back_open_tables_and_leaves_finished_games_in_th
     store.close()
 
 
-async def test_spectators_share_a_bounded_number_of_streams_and_seats_always_get_theirs(server, service,
-                                                                                      monkeypatch):
+async def test_spectators_share_a_bounded_number_of_streams_and_seats_always_get_theirs(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_module, "MAX_SPECTATORS", 2)
     monkeypatch.setattr(table_module, "STREAMS_PER_SEAT", 1)
     table_id, _, sessions = await full_table(service, seats=2)
@@ -504,7 +519,8 @@ async def test_spectators_share_a_bounded_number_of_streams_and_seats_always_get
         call.cancel()
 
 
-async def test_leaving_a_seat_ends_its_streams_before_someone_else_sits_there(server, service):
+async def test_leaving_a_seat_ends_its_streams_before_someone_else_sits_there(server: Server,
+                                                                              service: Service) -> None:
     created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=2))
     table_id = created.table.table_id
     first = await join(service, table_id, "first", seat=0)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tenpennies.server.store import CHAT_CUTOFF, CHAT_TRIM, EventRow, SeatRow, Store, StoreError, TableRow
 
 # The schema of the first version, as files written by it hold it.

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from tenpennies.engine import HouseRules
+from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .store import SeatRow, Store, TableRow
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, clean_name, hash_token
@@ -23,9 +24,31 @@ log = logging.getLogger(__name__)
 MAX_SEED = 2**64 - 1
 
 
+class TableWatcher:
+    """One WatchTables stream: the tables that changed since it last looked, each once, as they are now
+    (so a slow watcher costs at most one entry per table, however busy the tables are)."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, pb.TableInfo | None] = {}  # None: the table is gone
+        self.wake = asyncio.Event()
+
+    def put(self, table_id: str, info: pb.TableInfo | None) -> None:
+        self.pending[table_id] = info
+        self.wake.set()
+
+    async def next(self) -> tuple[list[pb.TableInfo], list[str]]:
+        """The tables changed and the ids of those gone since the last call (waits for one)."""
+        await self.wake.wait()
+        self.wake.clear()
+        pending, self.pending = self.pending, {}
+        return ([info for info in pending.values() if info is not None],
+                [table_id for table_id, info in pending.items() if info is None])
+
+
 class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
     MAX_FINISHED = 200   # finished tables kept in memory (the rest are read from the store when asked)
+    MAX_WATCHERS = 1000  # WatchTables streams at once
 
     def __init__(self, store: Store, *, allow_seeds: bool = False, waiting_table_ttl: float = 3600,
                  tables_per_address: int = 20) -> None:
@@ -34,13 +57,42 @@ class Lobby:
         self.waiting_table_ttl = waiting_table_ttl
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
+        self.watchers: set[TableWatcher] = set()
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
     async def load(self) -> None:
         """The open tables' rows from the store (not their games: see ``start``)."""
         for row in await self.store.list_tables():
-            self.tables[row.id] = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
+            self._add(Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl))
+
+    def _add(self, table: Table) -> Table:
+        table.on_change = self._changed
+        self.tables[table.id] = table
+        self._changed(table)
+        return table
+
+    def _changed(self, table: Table) -> None:
+        if self.watchers:
+            info = table.info()
+            for watcher in self.watchers:
+                watcher.put(table.id, info)
+
+    def _gone(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        for watcher in self.watchers:
+            watcher.put(table_id, None)
+
+    def watch(self) -> tuple[list[pb.TableInfo], TableWatcher]:
+        """Every listed table now, and a watcher that will hold each change after it."""
+        if len(self.watchers) >= self.MAX_WATCHERS:
+            raise Full(f"this server already serves {self.MAX_WATCHERS} lobby streams")
+        watcher = TableWatcher()
+        self.watchers.add(watcher)
+        return [t.info() for t in self.listed()], watcher
+
+    def unwatch(self, watcher: TableWatcher) -> None:
+        self.watchers.discard(watcher)
 
     def start(self) -> None:
         """Background work: read the playing games, so that their bots and timers go on; retire
@@ -68,7 +120,7 @@ class Lobby:
             now = time.time()
             for table in [t for t in self.tables.values() if t.idle]:
                 if await table.expire_if_idle(now):
-                    self.tables.pop(table.id, None)
+                    self._gone(table.id)
                     await table.close()
 
     async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
@@ -99,9 +151,7 @@ class Lobby:
                        seed if seed is not None else secrets.randbits(63), "waiting", time.time(),
                        seat_rows=[SeatRow(s, "empty") for s in range(seats)], creator=creator)
         await self.store.create_table(row)
-        table = Table(row, self.store, ttl=self.waiting_table_ttl)
-        self.tables[table_id] = table
-        return table, host_token
+        return self._add(Table(row, self.store, ttl=self.waiting_table_ttl)), host_token
 
     async def get(self, table_id: str) -> Table:
         """A table by id: in memory, or a finished one read from the store."""
@@ -124,14 +174,14 @@ class Lobby:
         if row is None or row.status != "finished":
             return None  # unknown, or a waiting table that expired
         await self._forget_finished(room_for=1)
-        table = self.tables.setdefault(table_id, Table(row, self.store))
-        return table
+        known = self.tables.get(table_id)
+        return known if known is not None else self._add(Table(row, self.store))
 
     async def _forget_finished(self, room_for: int = 0) -> None:
         """Keep at most MAX_FINISHED finished tables in memory: the oldest nobody watches go."""
         finished = [t for t in self.tables.values() if t.status == "finished" and not t.subscribers]
         for table in finished[:max(0, len(finished) + room_for - self.MAX_FINISHED)]:
-            del self.tables[table.id]
+            self._gone(table.id)
             await table.close()
 
     def listed(self) -> list[Table]:

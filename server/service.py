@@ -160,6 +160,24 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     async def ListTables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse:
         return pb.ListTablesResponse(tables=[t.info() for t in self.lobby.listed()])
 
+    async def WatchTables(self, request: pb.WatchTablesRequest, context: Any
+                          ) -> AsyncIterator[pb.WatchTablesResponse]:
+        """Every table, then the changes as they come."""
+        if not self.limiter.allow(context.peer()):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+        try:
+            tables, watcher = self.lobby.watch()
+        except Full as error:
+            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
+        try:
+            yield pb.WatchTablesResponse(tables=tables)
+            while True:
+                changed, removed = await watcher.next()
+                yield pb.WatchTablesResponse(tables=changed, removed=removed)
+        finally:
+            self.lobby.unwatch(watcher)
+
     @_rpc()
     async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
         table = await self.lobby.get(request.table_id)

@@ -151,6 +151,7 @@ class Table:
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self.closed = False
+        self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._bot_scheduled = False
@@ -510,6 +511,9 @@ class Table:
             self.recent.append((message.sequence, audience, message))
         self._publish(items)
         self._note_idle()
+        if self.on_change is not None and (seat_row is not None or status is not None
+                                           or any(m.HasField("seat_changed") for _, m in items)):
+            self.on_change(self)
         self._after_change()
 
     async def _rebuild(self) -> None:

@@ -18,6 +18,7 @@ from tenpennies.client.connection import SeatSession, join
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
+Service = pb_grpc.TenPenniesServiceStub
 PREFERENCE = ("lay_contract", "lay_set", "lay_off")
 
 
@@ -101,7 +102,7 @@ class TestTable(NamedTuple):
     sessions: list[SeatSession]
 
 
-async def full_table(service: pb_grpc.TenPenniesServiceStub, seats: int = 4, rules: pb.HouseRules | None = None,
+async def full_table(service: Service, seats: int = 4, rules: pb.HouseRules | None = None,
                      seed: int | None = 7, decision_seconds: int = 0, takeover_seconds: int = 0) -> TestTable:
     request = pb.CreateTableRequest(
         name="test", seats=seats, rules=rules or pb.HouseRules(),
@@ -114,11 +115,11 @@ async def full_table(service: pb_grpc.TenPenniesServiceStub, seats: int = 4, rul
     return TestTable(table_id, created.host_token, sessions)
 
 
-async def start(service: pb_grpc.TenPenniesServiceStub, table: TestTable) -> None:
+async def start(service: Service, table: TestTable) -> None:
     await service.StartGame(pb.StartGameRequest(table_id=table.table_id, host_token=table.host))
 
 
-async def subscribed(service: pb_grpc.TenPenniesServiceStub, table_id: str, seats: Iterable[int] = (),
+async def subscribed(service: Service, table_id: str, seats: Iterable[int] = (),
                      watchers: Iterable[ThinClient] = (), timeout: float = 10) -> None:
     """Wait until the server shows each of ``seats`` with a live subscription (GetSnapshot's seat_info)
     and each of ``watchers`` (spectators, whom no seat shows) has its first snapshot."""

@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+
 from tenpennies.engine import Card, Game, HouseRules
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import Bot, GreedyBot, RandomBot

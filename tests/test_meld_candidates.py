@@ -7,11 +7,13 @@ from itertools import combinations
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from positions import position
+
 from tenpennies.engine import Card, HouseRules, LayContract, RoundSpec, RuleError
 from tenpennies.engine.cards import shoe
 from tenpennies.engine.game import Phase
 from tenpennies.engine.melds import MAX_CANDIDATES, check_set, contract_candidates, set_candidates
+
+from positions import position
 
 
 def brute_force_has_contract(hand: list[Card], spec: RoundSpec, rules: HouseRules) -> bool:

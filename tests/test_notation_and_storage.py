@@ -6,7 +6,7 @@ import json
 import pickle
 
 import pytest
-from positions import position
+
 from tenpennies.engine import (
     Buy,
     Card,
@@ -28,6 +28,8 @@ from tenpennies.engine import (
 )
 from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import shoe
+
+from positions import position
 
 
 def test_every_card_of_four_decks_prints_and_parses_back_identically() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import position
+
 from tenpennies.engine import (
     Buy,
     Card,
@@ -28,6 +28,8 @@ from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, safe_default
 from tenpennies.engine.cards import decks_for
 from tenpennies.engine.commands import Command
 from tenpennies.engine.game import Phase
+
+from positions import position
 
 SIMPLE = (TakeDiscard, DeclineDiscard, Buy, PassBuy, Draw)
 

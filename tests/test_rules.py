@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from positions import position, snapshot
+
 from tenpennies.engine import (
     Buy,
     Card,
@@ -26,6 +26,8 @@ from tenpennies.engine import (
 from tenpennies.engine import events as ev
 from tenpennies.engine.cards import ACE, JOKER, decks_for, shoe
 from tenpennies.engine.game import Phase
+
+from positions import position, snapshot
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -20,12 +20,10 @@ from tenpennies.engine import events as ev
 from tenpennies.server import table as table_module
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
-from serverkit import ThinClient, full_table, start_server_process, subscribed
+from serverkit import Service, ThinClient, full_table, start_server_process, subscribed
 
 SHORT = pb.HouseRules(max_turns=40)  # whole 7-round games that stay short
-Service = pb_grpc.TenPenniesServiceStub
 
 
 @pytest.fixture
@@ -180,7 +178,9 @@ async def test_reconnecting_from_a_sequence_number_misses_nothing_and_doubles_no
     resumed_from = sessions[0].last_sequence
     await asyncio.wait_for(asyncio.gather(clients[0].play(), *others), 120)
     _, events = stored(tmp_path / "games.db", table_id)
-    expected = [seq for seq, audience, _ in events if audience in (None, 0) and seq > first[0].sequence]
+    ended = next(seq for seq, _, e in events if e.HasField("game_ended"))  # where the client stops reading
+    expected = [seq for seq, audience, _ in events
+                if audience in (None, 0) and first[0].sequence < seq <= ended]
     got = [m.sequence for m in clients[0].received if isinstance(m, pb.Event)]
     assert got == expected, "events missed or repeated across the reconnect"
     assert sum(1 for m in clients[0].received if isinstance(m, pb.Snapshot)) == 2
@@ -532,3 +532,33 @@ async def test_leaving_a_seat_ends_its_streams_before_someone_else_sits_there(se
     second = await join(service, table_id, "second", seat=0)
     assert second.seat == 0
     assert await _status(first.snapshot()) == grpc.StatusCode.PERMISSION_DENIED
+
+
+async def test_watch_tables_shows_the_lobby_live(server: Server, service: Service) -> None:
+    first = await service.CreateTable(pb.CreateTableRequest(name="early", seats=2))
+    watch = service.WatchTables(pb.WatchTablesRequest())
+    opening = await watch.read()
+    assert [t.table_id for t in opening.tables] == [first.table.table_id]
+    second = await service.CreateTable(pb.CreateTableRequest(name="late", seats=2))
+    made = await watch.read()
+    assert [t.name for t in made.tables] == ["late"]
+    await join(service, second.table.table_id, "ana")
+    seated = await watch.read()
+    assert [s.name for s in seated.tables[0].seat_info] == ["ana", ""]
+    # a burst of changes to one table reaches a watcher as that table, as it is now; chat changes nothing
+    for _ in range(2):
+        await service.AddBot(pb.AddBotRequest(table_id=first.table.table_id, host_token=first.host_token))
+    await service.SendChat(pb.SendChatRequest(table_id=first.table.table_id, name="x", text="hi"))
+    update = await watch.read()
+    assert [t.table_id for t in update.tables] == [first.table.table_id]
+    assert update.tables[0].seat_info[0].kind == pb.SEAT_KIND_BOT
+    watch.cancel()
+    await until_no_watchers(server)
+
+
+async def until_no_watchers(server: Server) -> None:
+    for _ in range(200):
+        if not server.lobby.watchers:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("a cancelled WatchTables stream was never let go")

@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from tenpennies.client.connection import join, open_channel, stub
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from serverkit import ThinClient, full_table, start
+from serverkit import Service, ThinClient, full_table, start
 
 SHORT = pb.HouseRules(max_turns=40)
 
@@ -31,14 +32,14 @@ async def running_server(path: Path, **options: Any) -> Server:
 
 
 @pytest.fixture
-async def server(tmp_path):
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
     running = await running_server(tmp_path / "games.db", allow_seeds=True)
     yield running
     await running.stop(0)
 
 
 @pytest.fixture
-async def service(server):
+async def service(server: Server) -> AsyncIterator[Service]:
     channel = open_channel(f"127.0.0.1:{server.port}")
     yield stub(channel)
     await channel.close()
@@ -70,13 +71,15 @@ def stored_events(db: Path, table_id: str) -> list[tuple[int, int | None, pb.Eve
             "SELECT seq, audience, data FROM events WHERE table_id=? ORDER BY seq", (table_id,))]
 
 
-async def spectator_snapshot(service: Any, table_id: str) -> pb.Snapshot:
-    return (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
+async def spectator_snapshot(service: Service, table_id: str) -> pb.Snapshot:
+    reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
+    return reply.snapshot
 
 
 # --- 1. one request must not wedge every write ---------------------------------------------------------
 
-async def test_a_seed_beyond_sqlite_integers_is_stored_and_every_later_write_works(server, service):
+async def test_a_seed_beyond_sqlite_integers_is_stored_and_every_later_write_works(
+        server: Server, service: Service) -> None:
     for seed in (2**63, 2**64 - 1):
         table = await full_table(service, seats=2, seed=seed)
         await start(service, table)
@@ -87,7 +90,8 @@ async def test_a_seed_beyond_sqlite_integers_is_stored_and_every_later_write_wor
     assert await again.sessions[0].chat("still here") > 0
 
 
-async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(server, service, tmp_path):
+async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(
+        server: Server, service: Service, tmp_path: Path) -> None:
     table = await full_table(service, seats=2, rules=SHORT, seed=3)
     await start(service, table)
     before = await spectator_snapshot(service, table.table_id)
@@ -109,7 +113,8 @@ async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(
 
 # --- 2. a client's deadline must not cut a change in half ---------------------------------------------
 
-async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(server, service, tmp_path):
+async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(
+        server: Server, service: Service, tmp_path: Path) -> None:
     created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=4, rules=SHORT, seed=8))
     table_id, host = created.table.table_id, created.host_token
     me = await join(service, table_id, "hasty", seat=0)
@@ -150,7 +155,8 @@ async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(serve
     assert [s for s in seen if s in set(public)] == public, "a stored public event never reached the watcher"
 
 
-async def test_a_subscribe_cancelled_while_it_is_set_up_leaves_no_stream_behind(server, service):
+async def test_a_subscribe_cancelled_while_it_is_set_up_leaves_no_stream_behind(
+        server: Server, service: Service) -> None:
     table = await full_table(service, seats=2, rules=SHORT, seed=5, takeover_seconds=1)
     await start(service, table)
     request = pb.SubscribeRequest(table_id=table.table_id, token=table.sessions[0].token)
@@ -167,7 +173,8 @@ async def test_a_subscribe_cancelled_while_it_is_set_up_leaves_no_stream_behind(
 
 # --- 4. resuming from the start of a long history -------------------------------------------------------
 
-async def test_a_long_history_comes_in_bounded_pages_and_locks_nobody_out(server, service, monkeypatch):
+async def test_a_long_history_comes_in_bounded_pages_and_locks_nobody_out(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     from tenpennies.server import table as table_module
     monkeypatch.setattr(table_module, "HISTORY_PAGE", 50)
     monkeypatch.setattr(table_module, "RECENT_EVENTS", 20)
@@ -181,7 +188,8 @@ async def test_a_long_history_comes_in_bounded_pages_and_locks_nobody_out(server
     # the stream is not read on: the table still answers at once
     snapshot = await spectator_snapshot(service, table.table_id)
     assert snapshot.sequence >= first.snapshot.sequence
-    sequences, pages = [], []
+    sequences: list[int] = []
+    pages: list[int] = []
     while not sequences or sequences[-1] < first.snapshot.sequence:
         message = await call.read()
         pages.append(len(message.events.events))
@@ -193,22 +201,25 @@ async def test_a_long_history_comes_in_bounded_pages_and_locks_nobody_out(server
 
 # --- 5 and 12. who may do what at a waiting table ----------------------------------------------------------
 
-async def test_the_host_alone_adds_and_removes_bots_removes_waiting_players_and_starts(server, service):
+async def test_the_host_alone_adds_and_removes_bots_removes_waiting_players_and_starts(
+        server: Server, service: Service) -> None:
     created = await service.CreateTable(pb.CreateTableRequest(name="mine", seats=3))
     table_id, host = created.table.table_id, created.host_token
     guest = await join(service, table_id, "guest")
-    add = lambda token: service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=token))  # noqa: E731
+    def add(token: str) -> Any:
+        return service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=token))
     assert await code_of(add("")) == grpc.StatusCode.UNAUTHENTICATED
     assert await code_of(add(guest.token)) == grpc.StatusCode.PERMISSION_DENIED
     bot = (await add(host)).seat
-    remove = lambda token, seat: service.RemoveSeat(  # noqa: E731
-        pb.RemoveSeatRequest(table_id=table_id, host_token=token, seat=seat))
+    def remove(token: str, seat: int) -> Any:
+        return service.RemoveSeat(pb.RemoveSeatRequest(table_id=table_id, host_token=token, seat=seat))
     assert await code_of(remove(guest.token, bot)) == grpc.StatusCode.PERMISSION_DENIED
     assert await code_of(service.RemoveSeat(pb.RemoveSeatRequest(table_id=table_id, host_token=host))) == \
         grpc.StatusCode.INVALID_ARGUMENT
     await remove(host, bot)
     stream = guest.stream()
     assert isinstance(await stream.__anext__(), pb.Snapshot)
+    assert guest.seat is not None
     await remove(host, guest.seat)  # a waiting player can be removed: its stream ends
     rest = [m async for m in stream]
     assert all(not m.HasField("cards_received") for m in rest)
@@ -218,7 +229,8 @@ async def test_the_host_alone_adds_and_removes_bots_removes_waiting_players_and_
     for _ in range(2):
         await add(host)
     player = await join(service, table_id, "player")
-    start_as = lambda token: service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=token))  # noqa
+    def start_as(token: str) -> Any:
+        return service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=token))
     assert await code_of(start_as(player.token)) == grpc.StatusCode.PERMISSION_DENIED
     await start_as(host)
     assert await code_of(remove(host, 0)) == grpc.StatusCode.FAILED_PRECONDITION
@@ -226,7 +238,7 @@ async def test_the_host_alone_adds_and_removes_bots_removes_waiting_players_and_
 
 # --- 6. abandoned waiting tables ---------------------------------------------------------------------------
 
-async def test_idle_waiting_tables_expire_and_one_address_holds_only_its_share(tmp_path):
+async def test_idle_waiting_tables_expire_and_one_address_holds_only_its_share(tmp_path: Path) -> None:
     db = tmp_path / "ttl.db"
     server = await running_server(db, waiting_table_ttl=0.5, tables_per_address=3)
     channel = open_channel(f"127.0.0.1:{server.port}")
@@ -257,12 +269,13 @@ async def test_idle_waiting_tables_expire_and_one_address_holds_only_its_share(t
 
 
 async def _eq(result: Any, expected: Any) -> bool:
-    return (await result) == expected
+    return bool((await result) == expected)
 
 
 # --- 7. buy answers stay private until the offer settles ------------------------------------------------
 
-async def test_nothing_shown_to_others_differs_with_a_buy_answer_until_the_offer_settles(server, service):
+async def test_nothing_shown_to_others_differs_with_a_buy_answer_until_the_offer_settles(
+        server: Server, service: Service) -> None:
     async def observe(answer: str) -> list[Any]:
         table = await full_table(service, seats=4, seed=21)
         await start(service, table)
@@ -272,7 +285,7 @@ async def test_nothing_shown_to_others_differs_with_a_buy_answer_until_the_offer
         start_seq = (await spectator_snapshot(service, table.table_id)).sequence
         command = pb.Command(buy=pb.Buy()) if answer == "buy" else pb.Command(pass_buy=pb.PassBuy())
         answered_at = await table.sessions[far].send(command)
-        seen = []
+        seen: list[tuple[Any, ...]] = []
         for seat in (near, farthest, None):
             token = table.sessions[seat].token if seat is not None else ""
             snap = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table.table_id, token=token))).snapshot
@@ -290,7 +303,7 @@ async def test_nothing_shown_to_others_differs_with_a_buy_answer_until_the_offer
 
 # --- 8. reconnecting does not reset the decision timer ---------------------------------------------------
 
-async def test_a_decisions_deadline_is_fixed_when_it_is_asked(server, service):
+async def test_a_decisions_deadline_is_fixed_when_it_is_asked(server: Server, service: Service) -> None:
     table = await full_table(service, seats=2, rules=SHORT, seed=2, decision_seconds=2)
     await start(service, table)
     turn = (await spectator_snapshot(service, table.table_id)).game.turn_seat
@@ -315,7 +328,7 @@ async def test_a_decisions_deadline_is_fixed_when_it_is_asked(server, service):
 
 # --- 9. client-chosen seeds -----------------------------------------------------------------------------
 
-async def test_client_chosen_seeds_are_refused_unless_allowed_and_shown_when_used(tmp_path):
+async def test_client_chosen_seeds_are_refused_unless_allowed_and_shown_when_used(tmp_path: Path) -> None:
     plain = await running_server(tmp_path / "plain.db")
     channel = open_channel(f"127.0.0.1:{plain.port}")
     try:
@@ -341,7 +354,7 @@ async def test_client_chosen_seeds_are_refused_unless_allowed_and_shown_when_use
 
 # --- 10 and 15. restarts ------------------------------------------------------------------------------------
 
-async def test_a_finished_game_can_be_resumed_after_a_restart(tmp_path):
+async def test_a_finished_game_can_be_resumed_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "done.db"
     server = await running_server(db, allow_seeds=True)
     channel = open_channel(f"127.0.0.1:{server.port}")
@@ -376,7 +389,7 @@ async def test_a_finished_game_can_be_resumed_after_a_restart(tmp_path):
         await server.stop(0)
 
 
-async def test_a_restart_serves_at_once_and_reads_each_game_when_needed(tmp_path):
+async def test_a_restart_serves_at_once_and_reads_each_game_when_needed(tmp_path: Path) -> None:
     db = tmp_path / "many.db"
     server = await running_server(db, allow_seeds=True)
     channel = open_channel(f"127.0.0.1:{server.port}")
@@ -414,7 +427,8 @@ async def test_a_restart_serves_at_once_and_reads_each_game_when_needed(tmp_path
 
 # --- 13 and 14. clients in other languages ---------------------------------------------------------------
 
-async def test_json_clients_see_seat_and_card_zero_and_a_command_without_its_card_is_refused(server, service):
+async def test_json_clients_see_seat_and_card_zero_and_a_command_without_its_card_is_refused(
+        server: Server, service: Service) -> None:
     table = await full_table(service, seats=2, seed=4)
     await start(service, table)
     snapshot = await table.sessions[0].snapshot()
@@ -436,7 +450,7 @@ async def test_json_clients_see_seat_and_card_zero_and_a_command_without_its_car
     assert other_hand[0].text in refused.value.details() and f"card {other_hand[0].id}" in refused.value.details()
 
 
-async def test_refusals_cite_the_numbered_rule(server, service):
+async def test_refusals_cite_the_numbered_rule(server: Server, service: Service) -> None:
     table = await full_table(service, seats=2, seed=4)
     await start(service, table)
     turn = (await spectator_snapshot(service, table.table_id)).game.turn_seat

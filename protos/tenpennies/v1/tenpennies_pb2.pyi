@@ -678,6 +678,18 @@ class ListTablesResponse(_message.Message):
     tables: _containers.RepeatedCompositeFieldContainer[TableInfo]
     def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
 
+class WatchTablesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class WatchTablesResponse(_message.Message):
+    __slots__ = ("tables", "removed")
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[TableInfo]
+    removed: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ..., removed: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class JoinTableRequest(_message.Message):
     __slots__ = ("table_id", "name", "seat")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -46,6 +46,11 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.WatchTables = channel.unary_stream(
+                '/tenpennies.v1.TenPenniesService/WatchTables',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.FromString,
+                _registered_method=True)
         self.JoinTable = channel.unary_unary(
                 '/tenpennies.v1.TenPenniesService/JoinTable',
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableRequest.SerializeToString,
@@ -106,6 +111,14 @@ class TenPenniesServiceServicer:
 
     def ListTables(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTables(self, request, context):
+        """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
+        or goes away, as it happens.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -180,6 +193,11 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.ListTables,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'WatchTables': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTables,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.SerializeToString,
             ),
             'JoinTable': grpc.unary_unary_rpc_method_handler(
                     servicer.JoinTable,
@@ -283,6 +301,33 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/ListTables',
             tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/WatchTables',
+            tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,10 @@ class TenPenniesServiceStub:
     def __new__(cls, channel: _aio.Channel) -> TenPenniesServiceAsyncStub: ...
     CreateTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.CreateTableRequest, _tenpennies_pb2.CreateTableResponse]
     ListTables: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.ListTablesRequest, _tenpennies_pb2.ListTablesResponse]
+    WatchTables: _grpc.UnaryStreamMultiCallable[_tenpennies_pb2.WatchTablesRequest, _tenpennies_pb2.WatchTablesResponse]
+    """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
+    or goes away, as it happens.
+    """
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]
     LeaveTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]
     AddBot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.AddBotRequest, _tenpennies_pb2.AddBotResponse]
@@ -62,6 +66,10 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.CreateTableRequest, _tenpennies_pb2.CreateTableResponse]  # type: ignore[assignment]
     ListTables: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.ListTablesRequest, _tenpennies_pb2.ListTablesResponse]  # type: ignore[assignment]
+    WatchTables: _aio.UnaryStreamMultiCallable[_tenpennies_pb2.WatchTablesRequest, _tenpennies_pb2.WatchTablesResponse]  # type: ignore[assignment]
+    """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
+    or goes away, as it happens.
+    """
     JoinTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]  # type: ignore[assignment]
     LeaveTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]  # type: ignore[assignment]
     AddBot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.AddBotRequest, _tenpennies_pb2.AddBotResponse]  # type: ignore[assignment]
@@ -92,6 +100,16 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tenpennies_pb2.ListTablesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tenpennies_pb2.ListTablesResponse, _abc.Awaitable[_tenpennies_pb2.ListTablesResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def WatchTables(
+        self,
+        request: _tenpennies_pb2.WatchTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_tenpennies_pb2.WatchTablesResponse], _abc.AsyncIterator[_tenpennies_pb2.WatchTablesResponse]]:
+        """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
+        or goes away, as it happens.
+        """
 
     @_abc_1.abstractmethod
     def JoinTable(

@@ -1,18 +1,68 @@
-"""A client's connection to a Ten Pennies server: the channel, the stub, and one seat's session.
+"""A client's connection to a Ten Pennies server: the channel, the lobby's calls, and one seat's session.
 
-Everything a terminal client or a remote bot needs goes through here, so neither knows gRPC.
+Everything a terminal client or a remote bot needs goes through here, so neither knows gRPC: a refusal
+comes back as a ``ServerError`` (its status name, the rule it cites, the server's words), and
+``SeatSession.follow`` keeps a seat's stream going across drops, resuming from the last event.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
-from dataclasses import dataclass
+import asyncio
+import random
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+
+T = TypeVar("T")
+
+STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM}
+# Codes after which following a stream again cannot help: the seat or the table is not ours any more.
+_FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
+          grpc.StatusCode.INVALID_ARGUMENT}
+
+
+class ServerError(grpc.aio.AioRpcError):  # type: ignore[misc]  # grpc is untyped
+    """The server refused a request or could not be reached. ``status`` is the status name
+    (``FAILED_PRECONDITION``...), ``rule`` the numbered rule a refused command breaks, ``message`` the
+    server's words (they start with the rule)."""
+
+    @classmethod
+    def of(cls, error: grpc.aio.AioRpcError) -> ServerError:
+        return cls(error.code(), error.initial_metadata(), error.trailing_metadata(), error.details(),
+                   error.debug_error_string())
+
+    @property
+    def status(self) -> str:
+        return str(self.code().name)
+
+    @property
+    def rule(self) -> str | None:
+        for key, value in self.trailing_metadata() or ():
+            if key == "tp-rule":
+                return str(value)
+        return None
+
+    @property
+    def message(self) -> str:
+        return str(self.details() or self.status)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+async def _call(request: Awaitable[T]) -> T:
+    try:
+        return await request
+    except ServerError:
+        raise
+    except grpc.aio.AioRpcError as error:
+        raise ServerError.of(error) from None
 
 
 def open_channel(address: str, tls_ca: str | None = None) -> grpc.aio.Channel:
@@ -26,9 +76,39 @@ def stub(channel: grpc.aio.Channel) -> pb_grpc.TenPenniesServiceStub:
     return pb_grpc.TenPenniesServiceStub(channel)
 
 
+@dataclass(frozen=True)
+class Link:
+    """Yielded by ``SeatSession.follow`` when the stream comes up or goes down. Down: ``reason`` says
+    why, and the next try comes in ``retry_in`` seconds."""
+
+    up: bool
+    reason: str = ""
+    retry_in: float = 0.0
+
+
+@dataclass
+class Backoff:
+    """Waits between reconnects: doubling from ``first`` up to ``most`` seconds, each drawn at random
+    from half to one and a half of that, so that clients dropped together do not come back together."""
+
+    first: float = 0.25
+    most: float = 8.0
+    rng: random.Random = field(default_factory=random.Random)
+    tries: int = 0
+
+    def next(self) -> float:
+        delay = min(self.most, self.first * 2.0 ** self.tries) * (0.5 + self.rng.random())
+        self.tries += 1
+        return delay
+
+    def reset(self) -> None:
+        self.tries = 0
+
+
 @dataclass
 class SeatSession:
-    """One seat at one table: the token, and the last sequence number seen (to resume from)."""
+    """One seat at one table (seat None: a spectator): the token, and the last sequence number seen
+    (to resume from)."""
 
     service: pb_grpc.TenPenniesServiceStub
     table_id: str
@@ -37,19 +117,22 @@ class SeatSession:
     last_sequence: int | None = None
 
     async def send(self, command: pb.Command) -> int:
-        response: pb.SendCommandResponse = await self.service.SendCommand(
-            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command))
+        response: pb.SendCommandResponse = await _call(self.service.SendCommand(
+            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:
-        response: pb.GetSnapshotResponse = await self.service.GetSnapshot(
-            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token))
+        response: pb.GetSnapshotResponse = await _call(self.service.GetSnapshot(
+            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token)))
         return response.snapshot
 
     async def chat(self, text: str, name: str = "") -> int:
-        response: pb.SendChatResponse = await self.service.SendChat(
-            pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name))
+        response: pb.SendChatResponse = await _call(self.service.SendChat(
+            pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name)))
         return response.sequence
+
+    async def leave(self) -> None:
+        await _call(self.service.LeaveTable(pb.LeaveTableRequest(table_id=self.table_id, token=self.token)))
 
     async def stream(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
         """The seat's stream: a snapshot, then events one by one. It resumes after ``last_sequence`` when
@@ -68,8 +151,112 @@ class SeatSession:
                 for event in message.events.events:
                     self.last_sequence = max(self.last_sequence or 0, event.sequence)
                     yield event
+        except grpc.aio.AioRpcError as error:
+            raise ServerError.of(error) from None
         finally:
             call.cancel()  # a stream left early ends on the server at once, not when it is collected
+
+    async def follow(self, backoff: Backoff | None = None
+                     ) -> AsyncIterator[pb.Snapshot | pb.Event | Link]:
+        """The seat's stream for good: whenever it drops (the server restarts, the network goes, the
+        stream falls behind) it says so with a ``Link``, waits a jittered backoff and resumes from the
+        last event; every resume starts with a fresh snapshot. It ends when the server ends the stream
+        (the seat was emptied) and raises ``ServerError`` when the seat or table is no longer there."""
+        backoff = backoff or Backoff()
+        while True:
+            try:
+                async for message in self.stream():
+                    if isinstance(message, pb.Snapshot):
+                        backoff.reset()
+                        yield Link(True)
+                    yield message
+                return
+            except ServerError as error:
+                if error.code() in _FINAL:
+                    raise
+                delay = backoff.next()
+                yield Link(False, error.message, delay)
+                await asyncio.sleep(delay)
+
+
+@dataclass(frozen=True)
+class HostedTable:
+    """A table this client made: its info, and the host's token (add bots, remove seats, start)."""
+
+    info: pb.TableInfo
+    host_token: str
+
+    @property
+    def table_id(self) -> str:
+        return str(self.info.table_id)
+
+
+class Connection:
+    """One server, and the lobby's calls on it."""
+
+    def __init__(self, address: str, tls_ca: str | None = None) -> None:
+        self.address = address
+        self.channel = open_channel(address, tls_ca)
+        self.service = stub(self.channel)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def tables(self) -> list[pb.TableInfo]:
+        response: pb.ListTablesResponse = await _call(self.service.ListTables(pb.ListTablesRequest()))
+        return list(response.tables)
+
+    async def watch_tables(self) -> AsyncGenerator[tuple[list[pb.TableInfo], list[str]], None]:
+        """The lobby, live: every table first, then (changed tables, ids of tables gone) as they come.
+        Raises ServerError when the stream breaks; call again to resume (it starts with every table)."""
+        call = self.service.WatchTables(pb.WatchTablesRequest())
+        try:
+            async for message in call:
+                yield list(message.tables), list(message.removed)
+        except grpc.aio.AioRpcError as error:
+            raise ServerError.of(error) from None
+        finally:
+            call.cancel()
+
+    async def create_table(self, name: str, seats: int, rules: pb.HouseRules | None = None, *,
+                           decision_seconds: int | None = None, takeover_seconds: int | None = None,
+                           seed: int | None = None) -> HostedTable:
+        request = pb.CreateTableRequest(name=name, seats=seats, rules=rules or pb.HouseRules())
+        if decision_seconds is not None:
+            request.settings.decision_seconds = decision_seconds
+        if takeover_seconds is not None:
+            request.settings.takeover_seconds = takeover_seconds
+        if seed is not None:
+            request.seed = seed
+        response: pb.CreateTableResponse = await _call(self.service.CreateTable(request))
+        return HostedTable(response.table, response.host_token)
+
+    async def join(self, table_id: str, name: str, seat: int | None = None) -> SeatSession:
+        return await join(self.service, table_id, name, seat)
+
+    async def add_bot(self, table_id: str, host_token: str, strategy: str = "greedy",
+                      seat: int | None = None) -> int:
+        request = pb.AddBotRequest(table_id=table_id, host_token=host_token, strategy=STRATEGIES[strategy])
+        if seat is not None:
+            request.seat = seat
+        response: pb.AddBotResponse = await _call(self.service.AddBot(request))
+        return response.seat
+
+    async def remove_seat(self, table_id: str, host_token: str, seat: int) -> None:
+        await _call(self.service.RemoveSeat(pb.RemoveSeatRequest(table_id=table_id, host_token=host_token,
+                                                                 seat=seat)))
+
+    async def start(self, table_id: str, host_token: str) -> pb.TableInfo:
+        response: pb.StartGameResponse = await _call(self.service.StartGame(
+            pb.StartGameRequest(table_id=table_id, host_token=host_token)))
+        return response.table
+
+    def spectate(self, table_id: str) -> SeatSession:
+        return SeatSession(self.service, table_id, None)
+
+    def seat(self, table_id: str, seat: int, token: str) -> SeatSession:
+        """A seat this client joined before (its token kept), to take it up again."""
+        return SeatSession(self.service, table_id, seat, token)
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
@@ -77,5 +264,6 @@ async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
     request = pb.JoinTableRequest(table_id=table_id, name=name)
     if seat is not None:
         request.seat = seat
-    response: pb.JoinTableResponse = await service.JoinTable(request)
+    response: pb.JoinTableResponse = await _call(service.JoinTable(request))
     return SeatSession(service, table_id, response.seat, response.token)
+

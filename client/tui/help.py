@@ -1,0 +1,185 @@
+"""The table's modal screens: help, the end of a round, the end of the game, and leave-the-table?"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tenpennies.engine import SeatView
+from tenpennies.engine.rules import RoundSpec
+from tenpennies.server import mapping
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .cards import CardStyle
+
+KEYS = (
+    ("← →", "move along your hand"),
+    ("shift+← →", "move the card under the cursor (your own order)"),
+    ("space", "select / unselect the card; esc clears"),
+    ("t / d", "take / decline the live discard"),
+    ("b / p", "buy / pass a declined card offered to you"),
+    ("r, enter", "draw from the stock"),
+    ("m", "add the selected cards to the contract as a set; m or enter with none selected lays it. "
+          "Once down: lay the selected cards as a set"),
+    ("0-9, o", "lay the selected card (or the one under the cursor) off on set n; o then the number"),
+    ("x", "discard the selected card (or the one under the cursor)"),
+    ("s", "sort by rank, by suit, or your own order"),
+    ("h", "hint: a contract, set or lay-off you can play now (again: the next one)"),
+    ("c", "chat"),
+    ("?", "this help"),
+)
+
+
+def round_rules(spec: RoundSpec, style: CardStyle) -> str:
+    cap = f"at most {spec.wild_cap} wild card{'s' if spec.wild_cap != 1 else ''} a set"
+    return (f"Round {spec.number}: the contract is {spec.contract}; wild: {style.ranks(spec.wild_ranks)} "
+            f"({cap}); a set is 3 or more cards of one rank.")
+
+
+class Dismissable(ModalScreen[None]):
+    """A modal that any key (or a click) closes."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+            return
+        event.stop()
+        self.dismiss()
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss()
+
+
+class HelpScreen(Dismissable):
+    def __init__(self, view: SeatView | None, style: CardStyle, extra: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__()
+        self.seat_view = view
+        self.style = style
+        self.extra = extra
+
+    def compose(self) -> ComposeResult:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True, style="bold")
+        grid.add_column()
+        for key, what in (*KEYS, *self.extra):
+            grid.add_row(key, what)
+        with Vertical(id="dialog"):
+            yield Static(Text("Keys", style="bold underline"))
+            yield Static(grid)
+            if self.seat_view is not None:
+                yield Static(round_rules(self.seat_view.spec, self.style), classes="rules")
+            yield Static("Any key closes this help.", classes="dim")
+
+
+def _names(name: Callable[[int], str], seat: int | None, seats: int) -> list[str]:
+    return ["You" if s == seat else name(s) for s in range(seats)]
+
+
+class RoundEndScreen(Dismissable):
+    """Every hand shown, the points, the pennies paid for them, the scores so far."""
+
+    def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
+                 style: CardStyle, total_rounds: str = "") -> None:
+        super().__init__()
+        self.ended = ended
+        self.spec = spec
+        self.seat_name = name
+        self.seat = seat
+        self.style = style
+        self.total_rounds = total_rounds
+
+    def compose(self) -> ComposeResult:
+        m = self.ended
+        names = _names(self.seat_name, self.seat, len(m.scores))
+        if m.HasField("out"):
+            why = f"{names[m.out]} went out"
+        elif m.reason == pb.ROUND_END_REASON_STOCK:
+            why = "the stock ran out"
+        elif m.reason == pb.ROUND_END_REASON_MAX_TURNS:
+            why = "the turns ran out"
+        else:
+            why = "it ended"
+        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+        table.add_column("Player", no_wrap=True)
+        table.add_column("Points", justify="right", no_wrap=True)
+        table.add_column("Score", justify="right", no_wrap=True)
+        table.add_column("Paid", justify="right", no_wrap=True)
+        table.add_column("Hand", ratio=1)
+        for s in range(len(m.scores)):
+            cards = [mapping.card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
+            hand = self.style.cards(cards, self.spec.wild_ranks) if cards else Text("out", style="bold")
+            table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)
+        with Vertical(id="dialog"):
+            yield Static(Text(f"Round {m.round}{self.total_rounds} over: {why}", style="bold"))
+            yield Static(table)
+            yield Static(f"Pot {m.pot} pennies (a penny a card left in hand). Lowest score wins.", classes="dim")
+            yield Static("Any key continues.", classes="dim")
+
+
+class GameEndScreen(Dismissable):
+    """The final standings: scores, the winners, the pot and its shares."""
+
+    def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
+                 seat: int | None) -> None:
+        super().__init__()
+        self.seat_view = view
+        self.ended = ended
+        self.seat_name = name
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        v = self.seat_view
+        names = _names(self.seat_name, self.seat, v.seats)
+        if self.ended is not None:
+            scores = list(self.ended.scores)
+            shares = list(self.ended.shares)
+            winners = set(self.ended.winners)
+        else:
+            scores = [p.score for p in v.players]
+            shares = [p.won for p in v.players]
+            low = min(scores) if scores else 0
+            winners = {s for s, x in enumerate(scores) if x == low}
+        pot = sum(shares) or v.pot
+        table = Table(box=None, padding=(0, 1), show_edge=False)
+        table.add_column("", no_wrap=True)
+        table.add_column("Player", no_wrap=True)
+        table.add_column("Score", justify="right")
+        table.add_column("Won", justify="right")
+        table.add_column("Pennies left", justify="right")
+        order = sorted(range(v.seats), key=lambda s: (scores[s], s))
+        for place, s in enumerate(order, 1):
+            style = "bold" if s in winners else ""
+            mark = "winner" if s in winners else f"{place}."
+            table.add_row(mark, names[s], str(scores[s]), str(shares[s]), str(v.players[s].pennies), style=style)
+        won = " and ".join(names[s] for s in sorted(winners))
+        verb = "win" if won == "You" or len(winners) > 1 else "wins"
+        with Vertical(id="dialog"):
+            yield Static(Text("Game over", style="bold"))
+            yield Static(Text(f"{won} {verb} the pot of {pot} penn{'y' if pot == 1 else 'ies'}."))
+            yield Static(table)
+            yield Static("Any key closes.", classes="dim")
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or enter says yes, n or esc no."""
+
+    BINDINGS = [("y,enter", "answer(True)", "Yes"), ("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.question)
+            yield Static("y: yes   n: no", classes="dim")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -37,7 +37,7 @@ test: install
 	$(BIN)/mypy
 
 play: install
-	$(BIN)/tenpennies play
+	$(BIN)/tenpennies play --local
 
 serve: install
 	$(BIN)/tenpennies serve

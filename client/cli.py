@@ -1,4 +1,4 @@
-"""The ``tenpennies`` command. Subcommands grow with the project (serve, bot, tournament, replay...)."""
+"""The ``tenpennies`` command: ``play`` (the terminal client), ``bots`` (a headless bot game), ``serve``."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _rules(args: argparse.Namespace) -> HouseRules:
     return HouseRules.from_dict(knobs)
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def cmd_bots(args: argparse.Namespace) -> int:
     """A headless game between built-in bots, printed round by round."""
     kinds = (args.bots.split(",") * args.seats)[: args.seats]
     if any(k not in BOTS for k in kinds):
@@ -63,6 +63,64 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _address(text: str) -> str:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    return text
+
+
+def _player_name(text: str) -> str:
+    name = text.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
+    return name
+
+
+def _login_name() -> str:
+    import getpass
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name in this environment (a container, say)
+        return "player"
+    return name[:40] if name and name.isprintable() else "player"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """The terminal client: the local game, a server's lobby, or one table watched."""
+    import os
+
+    from tenpennies.client.local import ClientConfig, config_dir, data_dir
+    from tenpennies.client.tui.app import Launch, TenPenniesApp
+    from tenpennies.client.tui.cards import CardStyle
+
+    config = ClientConfig.load()
+    if args.local and (args.server or args.spectate):
+        print("--local plays on this machine alone: it takes no --server or --spectate", file=sys.stderr)
+        return 2
+    server = None if args.local else (args.server or config.server)
+    if args.spectate and not server:
+        print("--spectate needs --server HOST:PORT (no server remembered yet)", file=sys.stderr)
+        return 2
+    name = args.name or config.name or _login_name()
+    tls_ca = args.tls_ca if args.server else (args.tls_ca or config.tls_ca)
+    style = CardStyle(ascii=args.ascii, four_colour=args.four_colour, colour=not os.environ.get("NO_COLOR"))
+    if server is None:
+        launch = Launch("local", name=name, style=style, home=data_dir())
+    else:
+        launch = Launch("spectate" if args.spectate else "server", address=server, name=name, tls_ca=tls_ca,
+                        table_id=args.spectate or "", style=style)
+    # Remembered for next time: the server named (a --local game leaves the remembered server alone)
+    # and the name.
+    try:
+        ClientConfig(server or config.server, name, tls_ca if server else config.tls_ca).save(config_dir())
+    except OSError as error:
+        print(f"(could not remember the settings: {error})", file=sys.stderr)
+    app = TenPenniesApp(launch)
+    app.run()
+    return app.return_code or 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -80,14 +138,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tenpennies", description="Ten Pennies rummy")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a game (for now: built-in bots, headless)")
-    play.add_argument("--seats", type=int, default=4)
-    play.add_argument("--seed", type=int, default=1)
-    play.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
-    play.add_argument("--rule", action="append", metavar="KNOB=VALUE",
-                      help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
-    play.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
+    play = sub.add_parser(
+        "play", help="play in the terminal: a local game against bots, or a server's lobby",
+        description="With no flag: the server played on last time, else a local game (--local).")
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--local", action="store_true",
+                       help="a private server on loopback in this process, 3 bots and you; quitting stops it")
+    where.add_argument("--server", type=_address, metavar="HOST:PORT", help="open the lobby of this server")
+    play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
+    play.add_argument("--name", type=_player_name, help="your name at the tables (default: your login name)")
+    play.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
+    play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")
+    play.add_argument("--four-colour", action="store_true",
+                      help="four suit colours (clubs green, diamonds blue); NO_COLOR turns colour off")
     play.set_defaults(run=cmd_play)
+    bots = sub.add_parser("bots", help="a headless game between built-in bots, printed round by round")
+    bots.add_argument("--seats", type=int, default=4)
+    bots.add_argument("--seed", type=int, default=1)
+    bots.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
+    bots.add_argument("--rule", action="append", metavar="KNOB=VALUE",
+                      help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
+    bots.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
+    bots.set_defaults(run=cmd_bots)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN")
     serve.add_argument("--port", type=int, default=50051)

@@ -1,0 +1,563 @@
+"""The lobby: a server's tables, live, and what a player does there (make a table, fill it, join, watch).
+
+The table list follows ``Connection.watch_tables`` in a worker; when the stream breaks the screen says
+so and starts the worker again after a jittered backoff (a timer, not a loop). Everything this client
+may do to a table depends on what it holds there: the host's token for the tables it made
+(``HostedTable``), a seat's token for the seats it joined (``SeatSession``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
+from .cards import CardStyle
+
+STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
+                pb.TABLE_STATUS_FINISHED: "finished"}
+PRESET_WORDS = {pb.PRESET_UNSPECIFIED: "standard", pb.PRESET_STANDARD: "standard", pb.PRESET_DEUCES: "deuces"}
+COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Preset"),
+           ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
+NAME_WIDTH = 18
+PLAYERS_WIDTH = 44
+DEFAULT_TIMER = 30  # the server's default decision_seconds (TableSettings)
+
+
+def refusal(error: ServerError) -> str:
+    """A server's refusal as the player reads it: its words (which start with the rule they cite)."""
+    message = error.message
+    if error.rule and not message.startswith(error.rule):
+        message = f"{error.rule}: {message}"
+    return message
+
+
+def filled(info: pb.TableInfo) -> int:
+    return sum(1 for s in info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
+
+
+def seat_name(seat: pb.SeatInfo) -> str:
+    if seat.kind == pb.SEAT_KIND_EMPTY or not seat.name:
+        return "-"
+    return seat.name
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table_row(info: pb.TableInfo, hosted: bool, mine: int | None) -> tuple[Text | str, ...]:
+    """The lobby's row for a table: its name (``*`` marks a table this client hosts), seats filled of
+    all, status, preset, decision timer, the seed of a seeded table, and who sits where (``>`` marks
+    this client's own seat)."""
+    name = Text(_clip(info.name or info.table_id, NAME_WIDTH))
+    if hosted:
+        name = Text("*", style="bold") + name
+    timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
+    players = ", ".join((">" if seat.seat == mine else "") + seat_name(seat) for seat in info.seat_info)
+    return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
+            PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
+            str(info.seed) if info.HasField("seed") else "", _clip(players, PLAYERS_WIDTH))
+
+
+# --- the create-table form ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NumberField:
+    knob: str
+    label: str
+    default: int
+
+
+SWITCHES = (("distinct_suits", "Distinct suits in a set", True),
+            ("all_wild_sets", "All-wild sets allowed", True),
+            ("wild_layoff_cap", "Wild cap on lay-offs", False),
+            ("discard_to_go_out", "Discard to go out", False))
+NUMBERS = (NumberField("hand_size", "Hand size", 11), NumberField("buy_pennies", "Buy pennies", 10),
+           NumberField("buy_penalty_cards", "Buy penalty cards", 2), NumberField("reshuffles", "Reshuffles", 1),
+           NumberField("max_turns", "Max turns a round", 300))
+PRESETS = (("standard (jokers wild)", pb.PRESET_STANDARD), ("deuces (2s wild)", pb.PRESET_DEUCES))
+LATER_SET_WILDS = (("round's cap", pb.LATER_SET_WILDS_ROUND_CAP), ("one per three", pb.LATER_SET_WILDS_ONE_PER_THREE))
+
+
+@dataclass(frozen=True)
+class TableForm:
+    """What the create-table form asks the server for."""
+
+    name: str
+    seats: int
+    rules: pb.HouseRules
+    decision_seconds: int
+
+
+class CreateTableScreen(ModalScreen[HostedTable | None]):
+    """A form for a new table: its name, seats, preset, every house rule of TP-6 and the decision timer.
+    The server judges the rules; a refusal is shown with the rule it cites and the form stays open."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
+
+    def __init__(self, connection: Connection, name: str) -> None:
+        super().__init__()
+        self.connection = connection
+        self.default_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="create-box"):
+            yield Label("New table", id="create-title")
+            with VerticalScroll(id="create-fields"), Grid(id="create-grid"):
+                yield Label("Name")
+                yield Input(self.default_name, id="name", max_length=40, compact=True)
+                yield Label("Seats (2-8)")
+                yield Select([(str(n), n) for n in range(2, 9)], value=4, allow_blank=False, id="seats",
+                             compact=True)
+                yield Label("Preset")
+                yield Select(PRESETS, value=pb.PRESET_STANDARD, allow_blank=False, id="preset", compact=True)
+                for knob, label, default in SWITCHES:
+                    yield Checkbox(self.switch_label(label, default), value=default, id=knob, compact=True,
+                                   classes="wide", name=label)
+                yield Label("Later sets' wilds")
+                yield Select(LATER_SET_WILDS, value=pb.LATER_SET_WILDS_ROUND_CAP, allow_blank=False,
+                             id="later_set_wilds", compact=True)
+                for number in NUMBERS:
+                    yield Label(number.label)
+                    yield Input(str(number.default), id=number.knob, restrict=r"[0-9]*", max_length=6,
+                                compact=True)
+                yield Label("Rounds")
+                yield Input("1,2,3,4,5,6,7", id="rounds", restrict=r"[0-9, ]*", max_length=20, compact=True)
+                yield Label("Decision timer (s)")
+                yield Input(str(DEFAULT_TIMER), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
+                            compact=True, tooltip="0: no timer")
+            yield Static("", id="create-error")
+            with Horizontal(id="create-buttons"):
+                yield Button("Create", id="create", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    @staticmethod
+    def switch_label(label: str, on: bool) -> str:
+        """A switch says on or off in words, not by colour alone (NO_COLOR)."""
+        return f"{label}: {'on' if on else 'off'}"
+
+    @on(Checkbox.Changed)
+    def switched(self, event: Checkbox.Changed) -> None:
+        event.checkbox.label = self.switch_label(event.checkbox.name or "", event.value)
+
+    def _number(self, field: str, label: str) -> int:
+        text = self.query_one(f"#{field}", Input).value.strip()
+        if not text.isdigit():
+            raise ValueError(f"{label}: a whole number, please")
+        return int(text)
+
+    def form(self) -> TableForm:
+        """The form's values as a request; ValueError names a field that is not a number at all (the rules'
+        own limits are the server's to judge)."""
+        name = self.query_one("#name", Input).value.strip()
+        if not name:
+            raise ValueError("Name: the table needs one")
+        rules = pb.HouseRules(preset=self.query_one("#preset", Select).value,  # type: ignore[arg-type]
+                              later_set_wilds=self.query_one("#later_set_wilds", Select).value)  # type: ignore[arg-type]
+        for knob, _, _ in SWITCHES:
+            setattr(rules, knob, self.query_one(f"#{knob}", Checkbox).value)
+        for number in NUMBERS:
+            setattr(rules, number.knob, self._number(number.knob, number.label))
+        rounds_text = self.query_one("#rounds", Input).value.replace(" ", ",")
+        try:
+            rules.rounds.extend(int(r) for r in rounds_text.split(",") if r)
+        except ValueError:
+            raise ValueError("Rounds: round numbers separated by commas") from None
+        seats = self.query_one("#seats", Select).value
+        assert isinstance(seats, int)
+        return TableForm(name, seats, rules, self._number("decision_seconds", "Decision timer"))
+
+    def show_error(self, text: str) -> None:
+        error = self.query_one("#create-error", Static)
+        error.update(text)
+        error.set_class(bool(text), "shown")
+
+    @on(Button.Pressed, "#create")
+    def action_create(self) -> None:
+        try:
+            form = self.form()
+        except ValueError as error:
+            self.show_error(str(error))
+            return
+        self.show_error("")
+        self.submit(form)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.action_create()
+
+    @work(exclusive=True, group="create")
+    async def submit(self, form: TableForm) -> None:
+        try:
+            hosted = await self.connection.create_table(form.name, form.seats, form.rules,
+                                                        decision_seconds=form.decision_seconds)
+        except ServerError as error:
+            self.show_error(f"Refused: {refusal(error)}")
+            return
+        self.dismiss(hosted)
+
+
+# --- small modals ---------------------------------------------------------------------------------------
+
+class RemoveSeatScreen(ModalScreen[int | None]):
+    """Which filled seat of a waiting table to empty."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, info: pb.TableInfo) -> None:
+        super().__init__()
+        self.info = info
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="remove-box", classes="lobby-modal"):
+            yield Label(f"Empty which seat of {self.info.name}?")
+            yield OptionList(*[Option(f"seat {seat.seat}: {seat_name(seat)}", id=str(seat.seat))
+                               for seat in self.info.seat_info
+                               if seat.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT)], id="remove-seats")
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+LOBBY_HELP = """\
+[b]The lobby[/b]: every table on the server, kept up to date as it changes.
+
+  [b]enter[/b]  join the table (a waiting one): you take the first empty seat and see the table;
+         on a table where you sit, take your seat again; on a started one, watch it
+  [b]c[/b]      create a table: its seats, house rules (TP-6) and decision timer
+  [b]w[/b]      watch the table as a spectator
+  [b]b[/b] / [b]B[/b]  add a greedy / a random built-in bot (a table you made: marked *)
+  [b]x[/b]      empty a seat (a table you made, before it starts)
+  [b]g[/b]      start the game (a table you made, every seat filled)
+  [b]L[/b]      leave the seat you took (marked > in Players)
+  [b]q[/b]      quit
+
+A table made here is yours to fill: add bots, join it yourself (the same
+keys work at the table), then start it with g.
+Press escape to close this help."""
+
+
+class LobbyHelp(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby-help", classes="lobby-modal"):
+            yield Static(LOBBY_HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# --- the lobby ------------------------------------------------------------------------------------------
+
+class TableList(DataTable[Text | str]):
+    """The lobby's tables: enter (select a row) joins, and the footer says so."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Join")]
+
+
+HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
+
+
+class LobbyScreen(Screen[None]):
+    """The tables of one server, live; join, watch, make and fill tables."""
+
+    BINDINGS = [
+        Binding("c", "create", "New"),
+        Binding("w", "watch", "Watch"),
+        Binding("b", "add_bot('greedy')", "Bot"),
+        Binding("B", "add_bot('random')", "Rnd bot"),
+        Binding("x", "remove_seat", "Empty"),
+        Binding("g", "start", "Start"),
+        Binding("L", "leave", "Leave"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+    ]
+
+    class TablesChanged(Message):
+        """The watch stream's news: tables new or changed, ids of tables gone; ``fresh``: the first
+        message of a (re)connected stream, which lists every table."""
+
+        def __init__(self, tables: list[pb.TableInfo], removed: list[str], fresh: bool) -> None:
+            super().__init__()
+            self.tables, self.removed, self.fresh = tables, removed, fresh
+
+    class Lost(Message):
+        """The watch stream broke (or the server ended it)."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    def __init__(self, connection: Connection, name: str, *, style: CardStyle | None = None) -> None:
+        super().__init__()
+        self.connection = connection
+        self.player_name = name
+        self.style = style or CardStyle()
+        self.tables: dict[str, pb.TableInfo] = {}
+        self.hosted: dict[str, HostedTable] = {}
+        self.sessions: dict[str, SeatSession] = {}
+        self.backoff = Backoff()
+        self.select_when_listed: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Ten Pennies · {self.connection.address} · playing as {self.player_name}", id="lobby-title")
+        yield Static("Connecting…", id="lobby-status")
+        table = TableList(id="tables", cursor_type="row", zebra_stripes=True)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+        yield Static("No tables yet: press c to make one.", id="lobby-empty")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.watch_lobby()
+
+    # --- the live list ---
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_lobby(self) -> None:
+        fresh = True
+        try:
+            async for tables, removed in self.connection.watch_tables():
+                self.post_message(self.TablesChanged(tables, removed, fresh))
+                fresh = False
+        except ServerError as error:
+            self.post_message(self.Lost(error.message))
+            return
+        self.post_message(self.Lost("the server ended the stream"))
+
+    def on_lobby_screen_tables_changed(self, message: TablesChanged) -> None:
+        table = self.query_one("#tables", DataTable)
+        if message.fresh:
+            self.backoff.reset()
+            self.set_status(f"{len(message.tables)} table(s) · live", lost=False)
+            self.tables.clear()
+            table.clear()
+        for table_id in message.removed:
+            if self.tables.pop(table_id, None) is not None:
+                table.remove_row(table_id)
+        for info in message.tables:
+            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info.table_id))
+            if info.table_id in self.tables:
+                for (key, _), value in zip(COLUMNS, cells, strict=True):
+                    table.update_cell(info.table_id, key, value, update_width=True)
+            else:
+                table.add_row(*cells, key=info.table_id)
+            self.tables[info.table_id] = info
+        if not message.fresh:
+            self.set_status(f"{len(self.tables)} table(s) · live", lost=False)
+        if self.select_when_listed in self.tables:
+            table.move_cursor(row=table.get_row_index(self.select_when_listed))
+            self.select_when_listed = None
+        self.query_one("#lobby-empty").display = not self.tables
+        self.refresh_bindings()
+
+    def on_lobby_screen_lost(self, message: Lost) -> None:
+        delay = self.backoff.next()
+        self.set_status(f"Lost the server ({message.reason}); retrying in {delay:.0f}s", lost=True)
+        self.set_timer(delay, self.watch_lobby)
+
+    def set_status(self, text: str, *, lost: bool) -> None:
+        status = self.query_one("#lobby-status", Static)
+        status.update(text)
+        status.set_class(lost, "lost")
+
+    def redraw(self, table_id: str) -> None:
+        info = self.tables.get(table_id)
+        if info is None:
+            return
+        cells = table_row(info, table_id in self.hosted, self._my_seat(table_id))
+        table = self.query_one("#tables", DataTable)
+        for (key, _), value in zip(COLUMNS, cells, strict=True):
+            table.update_cell(table_id, key, value, update_width=True)
+
+    # --- what is selected, and what this client holds there ---
+
+    @property
+    def selected(self) -> pb.TableInfo | None:
+        table = self.query_one("#tables", DataTable)
+        if not self.tables or table.cursor_row < 0 or table.cursor_row >= table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.tables.get(key or "")
+
+    def _my_seat(self, table_id: str) -> int | None:
+        session = self.sessions.get(table_id)
+        return session.seat if session else None
+
+    def _still_mine(self, info: pb.TableInfo) -> SeatSession | None:
+        """The seat this client joined at the table, if it still holds it (the host may have emptied it,
+        or the table screen left it)."""
+        session = self.sessions.get(info.table_id)
+        if session is None or session.seat is None:
+            return None
+        seats = [s for s in info.seat_info if s.seat == session.seat]
+        if not seats or seats[0].kind != pb.SEAT_KIND_PLAYER or seats[0].name != self.player_name:
+            del self.sessions[info.table_id]
+            return None
+        return session
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in HOST_ACTIONS | {"join", "watch", "leave"}:
+            return True
+        info = self.selected
+        if info is None:
+            return False if action != "join" else None
+        if action in HOST_ACTIONS:
+            return info.table_id in self.hosted and info.status == pb.TABLE_STATUS_WAITING
+        if action == "leave":
+            return info.table_id in self.sessions
+        return True
+
+    @on(DataTable.RowHighlighted)
+    def highlighted(self) -> None:
+        self.refresh_bindings()
+
+    @on(DataTable.RowSelected)
+    def row_selected(self) -> None:
+        self.action_join()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_bindings()
+        self.query_one("#tables").focus()
+
+    # --- actions ---
+
+    def fail(self, error: ServerError, doing: str) -> None:
+        self.notify(refusal(error), title=f"Could not {doing}", severity="error", timeout=8)
+
+    def open_table(self, session: SeatSession) -> None:
+        from .table import TableScreen
+        self.app.push_screen(TableScreen(self.connection, session, style=self.style,
+                                         host=self.hosted.get(session.table_id), leave_to_lobby=True))
+
+    def action_join(self) -> None:
+        info = self.selected
+        if info is None:
+            return
+        session = self._still_mine(info)
+        if session is not None:
+            self.open_table(session)
+        elif info.status == pb.TABLE_STATUS_WAITING:
+            self.join(info.table_id)
+        else:
+            self.notify("The game has started: watching it.")
+            self.action_watch()
+
+    @work(group="lobby-actions")
+    async def join(self, table_id: str) -> None:
+        try:
+            session = await self.connection.join(table_id, self.player_name)
+        except ServerError as error:
+            self.fail(error, "join")
+            return
+        self.sessions[table_id] = session
+        self.redraw(table_id)
+        self.refresh_bindings()
+        self.open_table(session)
+
+    def action_watch(self) -> None:
+        info = self.selected
+        if info is not None:
+            from .table import TableScreen
+            self.app.push_screen(TableScreen(self.connection, self.connection.spectate(info.table_id),
+                                             style=self.style, leave_to_lobby=True))
+
+    def action_create(self) -> None:
+        def made(hosted: HostedTable | None) -> None:
+            if hosted is None:
+                return
+            self.hosted[hosted.table_id] = hosted
+            self.select_when_listed = hosted.table_id
+            self.notify(f"Table {hosted.info.name} made: add bots (b, B), join it (enter), then start (g).")
+            if hosted.table_id in self.tables:
+                self.on_lobby_screen_tables_changed(self.TablesChanged([self.tables[hosted.table_id]], [], False))
+
+        self.app.push_screen(CreateTableScreen(self.connection, f"{self.player_name}'s table"), made)
+
+    def host_table(self, hosted: HostedTable) -> None:
+        """Hold the host's token of a table made elsewhere by this client (the app's own set-up)."""
+        self.hosted[hosted.table_id] = hosted
+        self.redraw(hosted.table_id)
+        self.refresh_bindings()
+
+    @work(group="lobby-actions")
+    async def action_add_bot(self, strategy: str) -> None:
+        info = self.selected
+        if info is None or info.table_id not in self.hosted:
+            return
+        try:
+            await self.connection.add_bot(info.table_id, self.hosted[info.table_id].host_token, strategy)
+        except ServerError as error:
+            self.fail(error, f"add a {strategy} bot")
+
+    def action_remove_seat(self) -> None:
+        info = self.selected
+        if info is None or info.table_id not in self.hosted:
+            return
+        if not filled(info):
+            self.notify("Every seat is empty already.")
+            return
+
+        def chosen(seat: int | None) -> None:
+            if seat is not None:
+                self.remove_seat(info.table_id, seat)
+
+        self.app.push_screen(RemoveSeatScreen(info), chosen)
+
+    @work(group="lobby-actions")
+    async def remove_seat(self, table_id: str, seat: int) -> None:
+        try:
+            await self.connection.remove_seat(table_id, self.hosted[table_id].host_token, seat)
+        except ServerError as error:
+            self.fail(error, f"empty seat {seat}")
+
+    @work(group="lobby-actions")
+    async def action_start(self) -> None:
+        info = self.selected
+        if info is None or info.table_id not in self.hosted:
+            return
+        try:
+            await self.connection.start(info.table_id, self.hosted[info.table_id].host_token)
+        except ServerError as error:
+            self.fail(error, "start")
+            return
+        session = self.sessions.get(info.table_id)
+        if session is not None:
+            self.open_table(session)
+
+    @work(group="lobby-actions")
+    async def action_leave(self) -> None:
+        info = self.selected
+        if info is None or info.table_id not in self.sessions:
+            return
+        session = self.sessions.pop(info.table_id)
+        try:
+            await session.leave()
+        except ServerError as error:
+            self.fail(error, "leave")
+        self.redraw(info.table_id)
+        self.refresh_bindings()
+
+    def action_help(self) -> None:
+        self.app.push_screen(LobbyHelp())

@@ -376,24 +376,17 @@ class TableScreen(Screen[None]):
                  f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
         return Text(dot.join(parts), style="bold")
 
-    def seats(self) -> Table | Text:
+    def seats(self) -> Text:
+        """One line a seat: turn mark, name, cards, pennies, score, down/bot/away, then its sets on the
+        table, each whole (a set never breaks across lines; more sets go on lines below)."""
         info, v = self.tv.info, self.view
         if info is None:
             return Text("Connecting…", style="dim")
         seat_info = {s.seat: s for s in info.seat_info}
-        table = Table(box=None, padding=(0, 1), show_edge=False, expand=True, header_style="dim")
-        table.add_column("", no_wrap=True, width=1)
-        table.add_column("Player", no_wrap=True, max_width=12)
-        if v is not None:
-            table.add_column("Cards", justify="right", no_wrap=True)
-            table.add_column("Pennies", justify="right", no_wrap=True)
-            table.add_column("Score", justify="right", no_wrap=True)
-        table.add_column("", no_wrap=True)
-        if v is not None:
-            table.add_column("Sets on the table", ratio=1)
+        rows: list[tuple[str, str, list[str]]] = []
         for s in range(info.seats):
             si = seat_info.get(s)
-            flags = []
+            flags: list[str] = []
             if si is None or si.kind in (pb.SEAT_KIND_EMPTY, pb.SEAT_KIND_UNSPECIFIED):
                 name = "(empty)"
             else:
@@ -401,28 +394,46 @@ class TableScreen(Screen[None]):
                 if si.kind == pb.SEAT_KIND_BOT:
                     flags.append("bot")
                 elif si.bot_playing:
-                    flags.append("bot plays")
+                    flags.append("bot")
                 elif not si.connected:
                     flags.append("away")
-            if v is None:
-                table.add_row("", name, " ".join(flags))
-                continue
-            p = v.players[s]
-            if p.down:
+            if v is not None and v.players[s].down:
                 flags.insert(0, "down")
+            rows.append((name[:14], "", flags))
+        width = max(8, *(len(n) for n, _, _ in rows))
+        out = Text(no_wrap=True, overflow="ellipsis")
+        total = (self.query_one("#seats").content_size.width if self.is_mounted else 0) or 78
+        if v is None:
+            for s, (name, _, flags) in enumerate(rows):
+                if s:
+                    out.append("\n")
+                out.append(f"  {name:<{width}}  {' '.join(flags)}")
+            return out
+        head = f"  {'Player':<{width}} Cards Pennies Score {'':<9} "
+        out.append(head + "Sets on the table", style="dim")
+        indent = len(head)
+        room = max(12, total - indent)
+        for s, (name, _, flags) in enumerate(rows):
+            p = v.players[s]
             active = v.phase is not Phase.GAME_OVER and s == v.turn_seat
-            mark = self.card_style.turn_mark if active else ("$" if v.phase is Phase.BUY and s in v.to_act else "")
-            sets = Text()
-            for meld in v.table:
-                if meld.owner == s:
-                    if sets:
-                        sets.append("  ")
-                    sets.append(f"[{meld.id}] ", style="dim")
-                    sets.append_text(self.card_style.cards(meld.cards, v.spec.wild_ranks))
-            style = "bold" if active else ""
-            table.add_row(mark, Text(name, style=style), str(p.hand_size), str(p.pennies), str(p.score),
-                          " ".join(flags), sets)
-        return table
+            mark = self.card_style.turn_mark if active else ("$" if v.phase is Phase.BUY and s in v.to_act else " ")
+            out.append("\n")
+            out.append(f"{mark} ", style="bold")
+            out.append(f"{name:<{width}}", style="bold" if active else "")
+            out.append(f" {p.hand_size:>5} {p.pennies:>7} {p.score:>5} {' '.join(flags):<9} ")
+            used = 0
+            for meld in (m for m in v.table if m.owner == s):
+                piece = Text(f"[{meld.id}] ", style="dim")
+                piece.append_text(self.card_style.cards(meld.cards, v.spec.wild_ranks))
+                if used and used + 2 + piece.cell_len > room:
+                    out.append("\n" + " " * indent)
+                    used = 0
+                elif used:
+                    out.append("  ")
+                    used += 2
+                out.append_text(piece)
+                used += piece.cell_len
+        return out
 
     def status(self) -> Table:
         v, st = self.view, self.card_style
@@ -498,7 +509,6 @@ class TableScreen(Screen[None]):
             return Text(f"Game over: {won} won{dot}enter shows the standings", style="bold")
         seat = self.session.seat
         top = self.top(v)
-        turn = self.who(v.turn_seat)
         clock = self.clock()
         if seat is None:
             return Text(f"Watching{dot}{self.whose(v, top)}{clock}")
@@ -508,8 +518,8 @@ class TableScreen(Screen[None]):
         if _kinds(legal, Buy):
             penalty = v.rules.buy_penalty_cards
             pennies = v.players[seat].pennies
-            return Text(f"Buy the {top} [b] or pass [p]? {turn} declined it{dot}you have {pennies} pennies, "
-                        f"a buy takes {penalty} more cards{clock}", style="bold")
+            return Text(f"Buy the {top} [b] or pass [p]? {pennies} pennies left; a buy adds {penalty} cards"
+                        f"{clock}", style="bold")
         if legal and all(isinstance(c, Draw) for c in legal):
             return Text(f"Your turn: draw from the stock [r or enter]{clock}", style="bold")
         if _kinds(legal, Discard):

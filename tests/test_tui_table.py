@@ -1,0 +1,334 @@
+"""The table screen, driven by keys against a real server on a loopback port (Textual's Pilot, 80x24)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.view import TableView
+from tenpennies.engine import (
+    Buy,
+    Card,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    PassBuy,
+    TakeDiscard,
+)
+from tenpennies.engine.cards import CARDS_PER_DECK
+from tenpennies.server.app import Options, Server
+from tenpennies.server.mapping import command_to_pb
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+SIZE = (80, 24)
+ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    running = Server(Options(port=0, db=str(tmp_path / "t.db"), allow_seeds=True))
+    await running.start()
+    yield running
+    await running.stop(0)
+
+
+@pytest.fixture
+async def connection(server: Server) -> AsyncIterator[Connection]:
+    c = Connection(f"127.0.0.1:{server.port}")
+    yield c
+    await c.close()
+
+
+class TableApp(App[None]):
+    """The smallest app around a table screen: it pushes the screen, and q quits (as the real app)."""
+
+    BINDINGS = [("q", "quit", "Quit")]
+
+    def __init__(self, make: Callable[[], TableScreen]) -> None:
+        super().__init__()
+        self.make = make
+        self.table: TableScreen | None = None
+
+    async def on_mount(self) -> None:
+        self.table = self.make()
+        await self.push_screen(self.table)
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], what: str, timeout: float = 8.0) -> None:
+    """Let the app run until ``condition`` holds (polled, bounded)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():
+        assert loop.time() < give_up, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def screen_of(app: TableApp) -> TableScreen:
+    assert app.table is not None
+    return app.table
+
+
+def on_top(app: TableApp) -> object:
+    return app.screen
+
+
+def text_of(screen: TableScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def has(screen: TableScreen, kind: type) -> bool:
+    return any(isinstance(c, kind) for c in screen.legal)
+
+
+async def table(connection: Connection, *, seats: int = 2, bots: int = 1, rules: pb.HouseRules = ONE_ROUND,
+                seed: int = 5, decision_seconds: int = 0, start: bool = True
+                ) -> tuple[HostedTable, SeatSession]:
+    hosted = await connection.create_table("pilot", seats, rules, seed=seed, decision_seconds=decision_seconds,
+                                           takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    for _ in range(bots):
+        await connection.add_bot(hosted.table_id, hosted.host_token)
+    if start:
+        await connection.start(hosted.table_id, hosted.host_token)
+    return hosted, me
+
+
+class Scripted:
+    """A second seat played by the test through its own SeatSession: declines every live discard, answers
+    offers with ``buys``, draws, and discards its first card."""
+
+    def __init__(self, session: SeatSession, buys: bool = False) -> None:
+        self.session = session
+        self.buys = buys
+        self.view = TableView(session.seat)
+
+    def choose(self, legal: tuple[Command, ...]) -> Command | None:
+        for kind in (DeclineDiscard, Buy if self.buys else PassBuy, Draw, Discard):
+            for command in legal:
+                if isinstance(command, kind):
+                    return command
+        return None
+
+    async def play(self) -> None:
+        async for message in self.session.follow():
+            if isinstance(message, pb.Snapshot):
+                self.view.apply_snapshot(message)
+            elif isinstance(message, pb.Event):
+                self.view.apply_event(message)
+            v = self.view.view
+            if v is not None and v.legal:
+                command = self.choose(v.legal)
+                if command is not None:
+                    try:
+                        await self.session.send(command_to_pb(command))
+                    except Exception:  # a stale view: the next request brings fresh legal commands
+                        pass
+
+
+# --- cards ------------------------------------------------------------------------------------------
+
+def test_card_texts_are_two_or_three_cells_and_differ_without_colour() -> None:
+    for style in (CardStyle(), CardStyle(ascii=True), CardStyle(colour=False), CardStyle(four_colour=True)):
+        texts = set()
+        for card_id in range(CARDS_PER_DECK):
+            card = Card.from_id(card_id)
+            text = style.rich(card, wild=False, selected=False, cursor=False)
+            assert 2 <= text.cell_len <= 3, (style, card)
+            texts.add(text.plain)
+        assert len(texts) == 53  # 52 faces and the joker, told apart by text alone
+    assert CardStyle().text(Card.parse("TH")) == "10♥"
+    assert CardStyle(ascii=True).text(Card.parse("TH")) == "TH"
+    wild = CardStyle(colour=False).rich(Card.parse("JK"), wild=True, selected=True, cursor=True)
+    assert wild.plain == "JK*" and wild.style and "reverse" in str(wild.style)
+
+
+# --- playing ----------------------------------------------------------------------------------------
+
+async def test_take_decline_draw_and_discard_by_keys(connection: Connection) -> None:
+    hosted, me = await table(connection, decision_seconds=30)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: has(screen, TakeDiscard), "my turn")
+        assert "take" in text_of(screen, "#prompt") and " s" in text_of(screen, "#prompt")  # the countdown
+        await pilot.press("d")
+        await until(pilot, lambda: has(screen, Draw), "the draw after declining")
+        assert "draw" in text_of(screen, "#prompt")
+        await pilot.press("r")
+        await until(pilot, lambda: has(screen, Discard), "the meld step")
+        v = screen.view
+        assert v is not None and me.seat is not None
+        before = v.players[me.seat].hand_size
+        await pilot.press("end", "x")
+        await until(pilot, lambda: screen.view is not None and me.seat is not None
+                    and screen.view.players[me.seat].hand_size == before - 1, "the discard")
+        await until(pilot, lambda: has(screen, TakeDiscard), "my next turn")
+        await pilot.press("t")
+        await until(pilot, lambda: has(screen, Discard), "the meld step after taking")
+        v = screen.view
+        assert v is not None and v.players[me.seat].hand_size == before
+
+
+async def test_buy_and_pass_an_offered_discard(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=0, start=False, seed=11)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    await connection.start(hosted.table_id, hosted.host_token)
+    task = asyncio.ensure_future(other.play())
+    app = TableApp(lambda: TableScreen(connection, me))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            assert me.seat is not None
+            seat = me.seat
+
+            async def my_turn_declines() -> None:
+                while not has(screen, Buy):  # play my own turns plainly until the other seat declines
+                    if has(screen, TakeDiscard):
+                        await pilot.press("d")
+                    elif has(screen, Draw):
+                        await pilot.press("r")
+                    elif has(screen, Discard):
+                        await pilot.press("x")
+                    await pilot.pause(0.05)
+
+            await asyncio.wait_for(my_turn_declines(), 8)
+            assert "Buy the" in text_of(screen, "#prompt")
+            v = screen.view
+            assert v is not None
+            hand, pennies = v.players[seat].hand_size, v.players[seat].pennies
+            await pilot.press("b")
+            await until(pilot, lambda: screen.view is not None
+                        and screen.view.players[seat].hand_size == hand + 3, "the bought card and two more")
+            assert screen.view is not None and screen.view.players[seat].pennies == pennies - 1
+            await asyncio.wait_for(my_turn_declines(), 8)
+            await pilot.press("p")
+            await until(pilot, lambda: any("Nobody bought" in line for line in screen.tv.log), "the card dead")
+            assert screen.view is not None and screen.view.players[seat].pennies == pennies - 1
+    finally:
+        task.cancel()
+
+
+async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
+    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted, me = await table(connection, rules=rules, seed=3)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
+        if has(screen, TakeDiscard):
+            await pilot.press("t")
+        await until(pilot, lambda: has(screen, LayContract), "a contract to lay")
+        await pilot.press("h")
+        assert screen.builder and "Hint" in text_of(screen, "#message")
+        await pilot.press("m")
+        assert me.seat is not None
+        seat = me.seat
+        await until(pilot, lambda: screen.view is not None and screen.view.players[seat].down, "down")
+        v = screen.view
+        assert v is not None and any(m.owner == seat for m in v.table)
+        assert "[0]" in text_of(screen, "#seats")
+
+
+async def test_a_refused_meld_shows_the_rule_and_changes_nothing(connection: Connection) -> None:
+    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted, me = await table(connection, rules=rules, seed=3)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
+        if has(screen, TakeDiscard):
+            await pilot.press("t")
+        await until(pilot, lambda: has(screen, LayContract), "the meld step")
+        hand = screen.view.hand if screen.view else ()
+        await pilot.press("space", "right", "space", "right", "space", "m")  # three cards: one set of two
+        assert len(screen.builder) == 1 and len(screen.builder[0]) == 3
+        await pilot.press("m")  # lay the contract of that one set
+        await until(pilot, lambda: "TP-4." in text_of(screen, "#message"), "the refusal")
+        assert text_of(screen, "#message").startswith("TP-4.")
+        assert screen.view is not None and screen.view.hand == hand and has(screen, LayContract)
+        assert me.seat is not None and not screen.view.players[me.seat].down
+
+
+async def test_the_round_end_and_game_end_screens(connection: Connection) -> None:
+    rules = pb.HouseRules(rounds=[1, 2], max_turns=2)
+    hosted, me = await table(connection, rules=rules)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+
+        async def play_until(kind: type) -> None:
+            while not isinstance(app.screen, kind):
+                if app.screen is screen:
+                    for command, key in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):
+                        if has(screen, command):
+                            await pilot.press(key)
+                            break
+                await pilot.pause(0.05)
+
+        await asyncio.wait_for(play_until(RoundEndScreen), 8)
+        shown = str(app.screen.query_one("#dialog").query(Static).first().render())
+        assert "Round 1" in shown and "over" in shown
+        await pilot.press("space")
+        assert app.screen is screen
+        await asyncio.wait_for(play_until(GameEndScreen), 8)
+        assert screen.tv.game_end is not None
+        await pilot.press("space")
+        assert app.screen is screen and "Game over" in text_of(screen, "#prompt")
+
+
+# --- watching, waiting, help, leaving ----------------------------------------------------------------
+
+async def test_a_spectator_sees_the_table_without_a_hand(connection: Connection) -> None:
+    hosted = await connection.create_table("bots", 2, ONE_ROUND, seed=2, decision_seconds=0)
+    for _ in range(2):
+        await connection.add_bot(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await connection.start(hosted.table_id, hosted.host_token)
+        await until(pilot, lambda: isinstance(app.screen, GameEndScreen) or
+                    (screen.view is not None and "Watching" in text_of(screen, "#prompt")), "watching")
+        assert not screen.query_one("#hand").display
+        assert not screen.legal
+
+
+async def test_host_adds_a_bot_and_starts_from_the_waiting_table(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=0, start=False)
+    app = TableApp(lambda: TableScreen(connection, me, host=hosted))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: "Waiting for players" in text_of(screen, "#prompt"), "the waiting table")
+        await pilot.press("b")
+        await until(pilot, lambda: screen.tv.info is not None
+                    and any(s.kind == pb.SEAT_KIND_BOT for s in screen.tv.info.seat_info), "the bot")
+        await pilot.press("g")
+        await until(pilot, lambda: screen.view is not None, "the game")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert on_top(app) is screen
+
+
+async def test_leave_asks_then_gives_up_the_seat(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=0, start=False)
+    app = TableApp(lambda: TableScreen(connection, me, host=hosted, leave_to_lobby=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.tv.info is not None, "the snapshot")
+        await pilot.press("L")
+        await pilot.press("y")
+        await until(pilot, lambda: app.screen is not screen, "back to the lobby")
+    tables = {t.table_id: t for t in await connection.tables()}
+    assert all(s.kind == pb.SEAT_KIND_EMPTY for s in tables[hosted.table_id].seat_info)

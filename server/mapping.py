@@ -17,6 +17,7 @@ from tenpennies.engine import (
     LayOff,
     LaySet,
     PassBuy,
+    PlayerInfo,
     SeatView,
     TakeDiscard,
 )
@@ -31,6 +32,7 @@ _PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
 _PRESET_NAMES = {v: k for k, v in _PRESETS.items()}
 _PHASES = {Phase.PICK_UP: pb.PHASE_PICK_UP, Phase.BUY: pb.PHASE_BUY, Phase.DRAW: pb.PHASE_DRAW,
            Phase.MELD: pb.PHASE_MELD, Phase.GAME_OVER: pb.PHASE_GAME_OVER}
+_PHASE_NAMES = {v: k for k, v in _PHASES.items()}
 _RECEIVED = {"deal": pb.RECEIVED_REASON_DEAL, "draw": pb.RECEIVED_REASON_DRAW,
              "penalty": pb.RECEIVED_REASON_PENALTY}
 _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK,
@@ -54,6 +56,11 @@ def card(c: Card) -> pb.Card:
 
 def cards(cs: Iterable[Card]) -> list[pb.Card]:
     return [_CARDS[c.id] for c in cs]
+
+
+def card_from_pb(message: pb.Card) -> Card:
+    """The engine card a wire card names (by its id; the text, rank and suit only repeat it)."""
+    return card_from_id(message.id)
 
 
 def card_from_id(card_id: int) -> Card:
@@ -179,6 +186,38 @@ def view_to_pb(view: SeatView, winners: Iterable[int] = ()) -> pb.GameView:
     if view.discard_top is not None:
         message.discard_top.CopyFrom(card(view.discard_top))
     return message
+
+
+def meld_from_pb(message: pb.Meld) -> ev.Meld:
+    """A table set as the engine names it (rank 0 on the wire: an all-wild set, rank None)."""
+    return ev.Meld(message.set_id, message.owner, tuple(card_from_pb(c) for c in message.cards),
+                   message.rank or None)
+
+
+def phase_from_pb(phase: pb.Phase) -> Phase:
+    if phase not in _PHASE_NAMES:
+        raise BadRequest(f"unknown phase {phase}")
+    return _PHASE_NAMES[phase]
+
+
+def view_from_pb(message: pb.GameView, rules: HouseRules) -> SeatView:
+    """The engine's view of a wire GameView: the inverse of ``view_to_pb`` (winners aside, which a
+    SeatView does not hold). ``rules`` are the table's (TableInfo.rules through ``rules_from_pb``);
+    the legal commands are the server's, mapped as the seat would send them."""
+    seat = message.seat if message.HasField("seat") else None
+    return SeatView(
+        seat=seat, seats=len(message.players), rules=rules, round=message.round,
+        dealer=message.dealer, turn_seat=message.turn_seat, turn=message.turn,
+        phase=phase_from_pb(message.phase), to_act=tuple(message.to_act),
+        hand=tuple(card_from_pb(c) for c in message.hand),
+        players=tuple(PlayerInfo(p.seat, p.hand_size, p.pennies, p.score, p.down, p.paid, p.won)
+                      for p in message.players),
+        table=tuple(meld_from_pb(m) for m in message.table),
+        discard_top=card_from_pb(message.discard_top) if message.HasField("discard_top") else None,
+        discard_live=message.discard_live, pile_size=message.pile_size, stock_size=message.stock_size,
+        pot=message.pot, reshuffles_left=message.reshuffles_left, buy_offer=tuple(message.buy_offer),
+        legal=tuple(command_from_pb(seat, c) for c in message.legal_commands) if seat is not None else (),
+        spec=rules.round(message.round))
 
 
 # --- events -----------------------------------------------------------------------------------------

@@ -141,7 +141,7 @@ class TableScreen(Screen[None]):
         Binding("s", "sort", "Sort", show=False),
         Binding("B", "add_bot('random')", "Random bot"),
         Binding("g", "start", "Start"),
-        Binding("c", "chat", "Chat"),
+        Binding("c", "chat", "Chat", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("L", "leave", "Leave"),
         Binding("left", "cursor(-1)", "Left", show=False),
@@ -337,9 +337,10 @@ class TableScreen(Screen[None]):
             cards.sort(key=lambda c: (c.rank, SUIT_ORDER[c.suit], c.copy))
         elif self.sort == "suit":
             cards.sort(key=lambda c: (SUIT_ORDER[c.suit], c.rank, c.copy))
+        if self.cursor_id not in {c.id for c in cards}:  # its card left: the cursor stays where it was
+            place = next((i for i, c in enumerate(self.shown) if c.id == self.cursor_id), 0)
+            self.cursor_id = cards[min(place, len(cards) - 1)].id if cards else None
         self.shown = cards
-        if self.cursor_id not in {c.id for c in cards}:
-            self.cursor_id = cards[0].id if cards else None
 
     def cursor_index(self) -> int:
         for i, c in enumerate(self.shown):
@@ -476,7 +477,7 @@ class TableScreen(Screen[None]):
             out.append_text(self.card_style.cards(s, v.spec.wild_ranks))
             out.append("]")
         need = v.spec.contract
-        out.append(f"  needs {need} {self.card_style.dot} m adds the selection, m/enter lays it, esc clears",
+        out.append(f"  needs {need} {self.card_style.dot} m adds a set, enter lays, esc clears",
                    style="dim")
         return out
 
@@ -526,7 +527,7 @@ class TableScreen(Screen[None]):
             me = v.players[seat]
             if not me.down:
                 if _kinds(legal, LayContract):
-                    what = f"lay the contract ({v.spec.contract}) [m]{dot}hint [h]{dot}or discard [x]"
+                    what = f"contract ({v.spec.contract}) [m]{dot}hint [h]{dot}discard [x]"
                 else:
                     what = "no contract in your hand yet: discard [x]"
             else:
@@ -595,7 +596,8 @@ class TableScreen(Screen[None]):
             await self.session.send(command_to_pb(command))
         except ServerError as error:
             self.say(error.message, error=True)
-            self.notify(error.message, title="Refused" if error.rule else error.status, severity="error")
+            self.notify(error.message, title="Refused" if error.rule else error.status, severity="error",
+                        timeout=4)
             return
         if isinstance(command, (LayContract, LaySet, LayOff, Discard)):
             self.selected.clear()
@@ -779,7 +781,7 @@ class TableScreen(Screen[None]):
     def action_hint(self) -> None:
         """Show (and select) one meld or lay-off the server lists; pressed again, the next one."""
         v = self.view
-        hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet) or _kinds(self.legal, LayOff)
+        hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet, LayOff)
         if v is None or not hints:
             self.say("Nothing to lay down now.")
             return

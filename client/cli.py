@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import BOTS, play_game
 from tenpennies.engine.cards import format_cards
+
+if TYPE_CHECKING:
+    from tenpennies.client.tui.app import Launch
 
 
 def _rules(args: argparse.Namespace) -> HouseRules:
@@ -86,36 +90,43 @@ def _login_name() -> str:
     return name[:40] if name and name.isprintable() else "player"
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    """The terminal client: the local game, a server's lobby, or one table watched."""
-    import os
-
+def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
+    """What ``tenpennies play`` opens, from its flags, the remembered settings and the environment;
+    ValueError for flags that do not go together. Remembers the server and name for next time (a --local
+    game leaves the remembered server alone)."""
     from tenpennies.client.local import ClientConfig, config_dir, data_dir
-    from tenpennies.client.tui.app import Launch, TenPenniesApp
+    from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
 
-    config = ClientConfig.load()
-    if args.local and (args.server or args.spectate):
-        print("--local plays on this machine alone: it takes no --server or --spectate", file=sys.stderr)
-        return 2
+    config = ClientConfig.load(config_dir())
+    if args.local and args.spectate:
+        raise ValueError("--local plays on this machine alone: it takes no --spectate")
     server = None if args.local else (args.server or config.server)
     if args.spectate and not server:
-        print("--spectate needs --server HOST:PORT (no server remembered yet)", file=sys.stderr)
-        return 2
+        raise ValueError("--spectate needs --server HOST:PORT (no server remembered yet)")
     name = args.name or config.name or _login_name()
     tls_ca = args.tls_ca if args.server else (args.tls_ca or config.tls_ca)
-    style = CardStyle(ascii=args.ascii, four_colour=args.four_colour, colour=not os.environ.get("NO_COLOR"))
-    if server is None:
-        launch = Launch("local", name=name, style=style, home=data_dir())
-    else:
-        launch = Launch("spectate" if args.spectate else "server", address=server, name=name, tls_ca=tls_ca,
-                        table_id=args.spectate or "", style=style)
-    # Remembered for next time: the server named (a --local game leaves the remembered server alone)
-    # and the name.
+    style = CardStyle(ascii=args.ascii, four_colour=args.four_colour, colour=not environ.get("NO_COLOR"))
     try:
         ClientConfig(server or config.server, name, tls_ca if server else config.tls_ca).save(config_dir())
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
+    if server is None:
+        return Launch("local", name=name, style=style, home=data_dir())
+    return Launch("spectate" if args.spectate else "server", address=server, name=name, tls_ca=tls_ca,
+                  table_id=args.spectate or "", style=style)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """The terminal client: the local game, a server's lobby, or one table watched."""
+    import os
+
+    from tenpennies.client.tui.app import TenPenniesApp
+    try:
+        launch = play_launch(args, os.environ)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     app = TenPenniesApp(launch)
     app.run()
     return app.return_code or 0

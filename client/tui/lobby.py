@@ -106,6 +106,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
     The server judges the rules; a refusal is shown with the rule it cites and the form stays open."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
+    AUTO_FOCUS = "#name"
 
     def __init__(self, connection: Connection, name: str) -> None:
         super().__init__()

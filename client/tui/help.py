@@ -20,20 +20,19 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from .cards import CardStyle
 
 KEYS = (
-    ("← →", "move along your hand"),
+    ("← → home end", "move along your hand"),
     ("shift+← →", "move the card under the cursor (your own order)"),
-    ("space", "select / unselect the card; esc clears"),
+    ("space / esc", "select or unselect the card / clear the selection"),
     ("t / d", "take / decline the live discard"),
-    ("b / p", "buy / pass a declined card offered to you"),
-    ("r, enter", "draw from the stock"),
-    ("m", "add the selected cards to the contract as a set; m or enter with none selected lays it. "
-          "Once down: lay the selected cards as a set"),
-    ("0-9, o", "lay the selected card (or the one under the cursor) off on set n; o then the number"),
+    ("b / p", "buy / pass a card another seat declined"),
+    ("r or enter", "draw from the stock"),
+    ("m", "the selection becomes a contract set; m again lays it all"),
+    ("", "once down: m lays the selection as a set"),
+    ("0-9 (or o 0-9)", "lay the selected card (or the cursor's) off on that set"),
     ("x", "discard the selected card (or the one under the cursor)"),
     ("s", "sort by rank, by suit, or your own order"),
-    ("h", "hint: a contract, set or lay-off you can play now (again: the next one)"),
-    ("c", "chat"),
-    ("?", "this help"),
+    ("h", "hint: a meld or lay-off you can make (again: the next one)"),
+    ("c / ?", "chat / this help"),
 )
 
 
@@ -71,7 +70,6 @@ class HelpScreen(Dismissable):
         for key, what in (*KEYS, *self.extra):
             grid.add_row(key, what)
         with Vertical(id="dialog"):
-            yield Static(Text("Keys", style="bold underline"))
             yield Static(grid)
             if self.seat_view is not None:
                 yield Static(round_rules(self.seat_view.spec, self.style), classes="rules")
@@ -114,6 +112,7 @@ class RoundEndScreen(Dismissable):
         table.add_column("Hand", ratio=1)
         for s in range(len(m.scores)):
             cards = [mapping.card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
+            cards.sort(key=lambda c: (c.rank, c.suit or "", c.copy))
             hand = self.style.cards(cards, self.spec.wild_ranks) if cards else Text("out", style="bold")
             table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)
         with Vertical(id="dialog"):

@@ -139,6 +139,7 @@ class TableScreen(Screen[None]):
         Binding("x", "discard", "Discard"),
         Binding("h", "hint", "Hint"),
         Binding("s", "sort", "Sort", show=False),
+        Binding("b", "add_bot('greedy')", "Greedy bot"),
         Binding("B", "add_bot('random')", "Random bot"),
         Binding("g", "start", "Start"),
         Binding("c", "chat", "Chat", show=False),
@@ -274,7 +275,7 @@ class TableScreen(Screen[None]):
             case "decline":
                 return self.can(DeclineDiscard)
             case "buy":
-                return self.can(Buy) or (self.host is not None and self.waiting)
+                return self.can(Buy)
             case "add_bot" | "start":
                 return self.host is not None and self.waiting
             case "pass_buy":
@@ -502,7 +503,7 @@ class TableScreen(Screen[None]):
             seated = sum(1 for s in tv.info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
             text = f"Waiting for players: {seated}/{tv.info.seats} seated"
             if tv.info.status == pb.TABLE_STATUS_WAITING:
-                text += (f"{dot}b: add a greedy bot{dot}B: a random bot{dot}g: start" if self.host is not None
+                text += (f"{dot}add a bot [b/B]{dot}start [g]" if self.host is not None
                          else f"{dot}the host starts the game")
             return Text(text, style="bold")
         if v.phase is Phase.GAME_OVER:
@@ -568,7 +569,7 @@ class TableScreen(Screen[None]):
         self.close_modals()
         rounds = v.rules.rounds
         total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
-        self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), tv.name,
+        self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
                                            self.session.seat, self.card_style, total)
         self.app.push_screen(self.round_screen)
 
@@ -576,7 +577,7 @@ class TableScreen(Screen[None]):
         if self.tv.view is None:
             return
         self.close_modals()
-        self.game_screen = GameEndScreen(self.tv.view, self.tv.game_end, self.tv.name, self.session.seat)
+        self.game_screen = GameEndScreen(self.tv.view, self.tv.game_end, self.who, self.session.seat)
         self.app.push_screen(self.game_screen)
 
     def close_modals(self) -> None:
@@ -624,10 +625,7 @@ class TableScreen(Screen[None]):
         self.play(DeclineDiscard)
 
     def action_buy(self) -> None:
-        if self.can(Buy):
-            self.play(Buy)
-        elif self.host is not None and self.waiting:
-            self.action_add_bot("greedy")
+        self.play(Buy)
 
     def action_pass_buy(self) -> None:
         self.play(PassBuy)

@@ -34,7 +34,7 @@ class Options:
     burst: float = 2000.0
     allow_seeds: bool = False          # take client-chosen seeds (tests, tournaments): deals can be foreseen
     waiting_table_ttl: float = 3600.0  # seconds a waiting table nobody sits at or watches lives; 0: ever
-    tables_per_address: int = 20       # waiting tables one client address may hold at once
+    tables_per_address: int = 20       # open tables (waiting or playing) one client address may hold
 
 
 class Server:

@@ -17,7 +17,7 @@ from tenpennies.engine import HouseRules
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .store import SeatRow, Store, TableRow
-from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, clean_name, hash_token
+from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, TableError, clean_name, hash_token
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
     MAX_FINISHED = 200   # finished tables kept in memory (the rest are read from the store when asked)
     MAX_WATCHERS = 1000  # WatchTables streams at once
+    WATCHERS_PER_ADDRESS = 8
 
     def __init__(self, store: Store, *, allow_seeds: bool = False, waiting_table_ttl: float = 3600,
                  tables_per_address: int = 20) -> None:
@@ -57,7 +58,8 @@ class Lobby:
         self.waiting_table_ttl = waiting_table_ttl
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
-        self.watchers: set[TableWatcher] = set()
+        self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
+        self._creating: list[str] = []  # the addresses of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -83,28 +85,25 @@ class Lobby:
         for watcher in self.watchers:
             watcher.put(table_id, None)
 
-    def watch(self) -> tuple[list[pb.TableInfo], TableWatcher]:
+    def watch(self, address: str) -> tuple[list[pb.TableInfo], TableWatcher]:
         """Every listed table now, and a watcher that will hold each change after it."""
         if len(self.watchers) >= self.MAX_WATCHERS:
             raise Full(f"this server already serves {self.MAX_WATCHERS} lobby streams")
+        if sum(1 for a in self.watchers.values() if a == address) >= self.WATCHERS_PER_ADDRESS:
+            raise Full(f"you already watch the lobby {self.WATCHERS_PER_ADDRESS} times")
         watcher = TableWatcher()
-        self.watchers.add(watcher)
+        self.watchers[watcher] = address
         return [t.info() for t in self.listed()], watcher
 
     def unwatch(self, watcher: TableWatcher) -> None:
-        self.watchers.discard(watcher)
+        self.watchers.pop(watcher, None)
 
     def start(self) -> None:
         """Background work: read the playing games, so that their bots and timers go on; retire
         waiting tables that have been idle for their time to live."""
-        self._run(self._read_playing())
+        self._spawn(self._read_playing())
         if self.waiting_table_ttl:
-            self._run(self._retire_idle())
-
-    def _run(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+            self._spawn(self._retire_idle())
 
     async def _read_playing(self) -> None:
         for table in [t for t in self.tables.values() if t.status == "playing" and not t.loaded]:
@@ -119,13 +118,44 @@ class Lobby:
             await asyncio.sleep(interval)
             now = time.time()
             for table in [t for t in self.tables.values() if t.idle]:
-                if await table.expire_if_idle(now):
+                try:
+                    expired = await table.expire_if_idle(now)
+                except TableError:
+                    continue  # closed or gone meanwhile: nothing to retire
+                if expired:
                     self._gone(table.id)
                     await table.close()
 
     async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
                      creator: str) -> tuple[Table, str]:
-        """A new waiting table, and its host's token."""
+        """A new waiting table, and its host's token. Once its slot is taken the table is made whatever
+        happens to the request (a table nobody hears of expires like any idle one)."""
+        self._check_room(creator)
+        rules.validate(seats)
+        settings.validate()
+        self._creating.append(creator)  # holds the slot while the row is written
+        try:
+            return await asyncio.shield(self._spawn(self._create(name, seats, rules, settings, seed, creator)))
+        finally:
+            self._creating.remove(creator)
+
+    def _check_room(self, creator: str) -> None:
+        """The server's limit on open tables, and one address's fair share of them."""
+        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        if len(open_tables) + len(self._creating) >= self.MAX_TABLES:
+            raise Full("this server has as many open tables as it can hold")
+        mine = sum(1 for t in open_tables if t.creator == creator) + self._creating.count(creator)
+        if mine >= self.tables_per_address:
+            raise Full(f"you already have {mine} open tables here: finish or leave some first")
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+                      creator: str) -> tuple[Table, str]:
         if seed is not None:
             if not self.allow_seeds:
                 raise PermissionDenied("this server does not take client-chosen seeds: whoever knows the seed "
@@ -134,14 +164,6 @@ class Lobby:
             if not 0 <= seed <= MAX_SEED:
                 raise Conflict(f"a seed is 0 to {MAX_SEED}")
         await self._forget_finished()
-        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-        if len(open_tables) >= self.MAX_TABLES:
-            raise Full("this server has as many open tables as it can hold")
-        mine = sum(1 for t in open_tables if t.status == "waiting" and t.creator == creator)
-        if mine >= self.tables_per_address:
-            raise Full(f"you already have {mine} tables waiting for players: start or leave them first")
-        rules.validate(seats)
-        settings.validate()
         name = clean_name(name or "table")
         host_token = secrets.token_urlsafe(24)
         settings.seeded = seed is not None

@@ -166,7 +166,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         if not self.limiter.allow(context.peer()):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
         try:
-            tables, watcher = self.lobby.watch()
+            tables, watcher = self.lobby.watch(client_address(context.peer()))
         except Full as error:
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return

@@ -65,9 +65,10 @@ CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, created);
 CREATE INDEX IF NOT EXISTS chat_events ON events (table_id, seq) WHERE chat = 1;
 """
 
-# The oldest chat line past the newest chat_kept of a table, and deleting it and older ones.
-CHAT_CUTOFF = "SELECT seq FROM events WHERE table_id = ? AND chat = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?"
-CHAT_TRIM = "DELETE FROM events WHERE table_id = ? AND chat = 1 AND seq <= ?"
+# The `chat` column marks transient events (named for chat lines, the first of them): the oldest past the
+# newest transient_kept of a table, and deleting it and older ones.
+TRANSIENT_CUTOFF = "SELECT seq FROM events WHERE table_id = ? AND chat = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?"
+TRANSIENT_TRIM = "DELETE FROM events WHERE table_id = ? AND chat = 1 AND seq <= ?"
 
 OPEN_STATUSES = ("waiting", "playing")
 STATUSES = ("waiting", "playing", "finished", "expired")
@@ -106,7 +107,7 @@ class TableRow:
 
 CHECKPOINT_SECONDS = 2.0
 WAL_LIMIT = 32 << 20
-CHAT_KEPT = 500
+TRANSIENT_KEPT = 500
 BUSY_TIMEOUT_MS = 10_000       # waiting for another process's write transaction
 RESTART_WAIT_MS = 250          # waiting for another process's readers to let the WAL restart
 RESTART_RETRY_SECONDS = 2.0
@@ -134,12 +135,12 @@ _Op = tuple[Callable[..., str | None], tuple[Any, ...], asyncio.AbstractEventLoo
 
 
 class Store:
-    def __init__(self, path: str, *, wal_limit: int = WAL_LIMIT, chat_kept: int = CHAT_KEPT) -> None:
-        if wal_limit <= 0 or chat_kept < 0:
-            raise ValueError("wal_limit must be positive and chat_kept not negative")
+    def __init__(self, path: str, *, wal_limit: int = WAL_LIMIT, transient_kept: int = TRANSIENT_KEPT) -> None:
+        if wal_limit <= 0 or transient_kept < 0:
+            raise ValueError("wal_limit must be positive and transient_kept not negative")
         self.path = path
         self.wal_limit = wal_limit
-        self.chat_kept = chat_kept
+        self.transient_kept = transient_kept
         self._wal_path = path + "-wal"
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
@@ -306,10 +307,11 @@ class Store:
 
     async def record(self, table_id: str, *, command: tuple[int, str] | None = None,
                      events: Sequence[EventRow] = (), seat: SeatRow | None = None, status: str | None = None,
-                     state: tuple[int, dict[str, Any]] | None = None, chat: bool = False) -> None:
+                     state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> None:
         """Store a command (its index and text), its events, a seat's change, a new status, the game state
         after the table's first `state[0]` commands (only the latest is kept); return once committed.
-        With `chat`, the events are chat lines, of which a table keeps the newest `chat_kept`.
+        With `transient`, the events are worth keeping only in a bounded number (chat lines, a seat's
+        connection coming and going): a table keeps the newest `transient_kept` of them.
         Raises StoreError if it could not be stored (then nothing of it was)."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
@@ -317,19 +319,19 @@ class Store:
                                                  seat.bot)
         state_values = None if state is None else (table_id, state[0], json.dumps(state[1]))
         await self._submit(self._write, (table_id, command, list(events), seat_values, status, state_values,
-                                         chat))
+                                         transient))
 
     def _write(self, table_id: str, command: tuple[int, str] | None, events: list[EventRow],
                seat: tuple[Any, ...] | None, status: str | None, state: tuple[int, int, str] | None,
-               chat: bool) -> str | None:
-        """Inside a transaction; returns the table id if chat lines were added (to trim them)."""
+               transient: bool) -> str | None:
+        """Inside a transaction; returns the table id if transient events were added (to trim them)."""
         db = self._db
         assert db is not None
         if command is not None:
             db.execute("INSERT INTO commands VALUES (?,?,?)", (table_id, command[0], command[1]))
         if events:
             db.executemany("INSERT INTO events (table_id, seq, audience, data, chat) VALUES (?,?,?,?,?)",
-                           [(table_id, seq, audience, data, int(chat)) for seq, audience, data in events])
+                           [(table_id, seq, audience, data, int(transient)) for seq, audience, data in events])
             db.execute("UPDATE tables SET last_sequence = MAX(last_sequence, ?) WHERE id = ?",
                        (max(seq for seq, _, _ in events), table_id))
         if seat is not None:
@@ -338,15 +340,15 @@ class Store:
             db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
         if state is not None:
             db.execute("INSERT OR REPLACE INTO states VALUES (?,?,?)", state)
-        return table_id if chat and events else None
+        return table_id if transient and events else None
 
-    def _trim_chat(self, table_id: str) -> None:
-        """Delete all but the newest chat_kept chat events of a table (both steps use the chat index)."""
+    def _trim_transient(self, table_id: str) -> None:
+        """Delete all but the newest transient_kept transient events of a table (both use the chat index)."""
         db = self._db
         assert db is not None
-        row = db.execute(CHAT_CUTOFF, (table_id, self.chat_kept)).fetchone()
+        row = db.execute(TRANSIENT_CUTOFF, (table_id, self.transient_kept)).fetchone()
         if row is not None:
-            db.execute(CHAT_TRIM, (table_id, row[0]))
+            db.execute(TRANSIENT_TRIM, (table_id, row[0]))
 
     async def _submit(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> None:
         loop = asyncio.get_running_loop()
@@ -402,10 +404,10 @@ class Store:
         assert db is not None
         try:
             db.execute("BEGIN IMMEDIATE")
-            chat_tables = {fn(*args) for fn, args, _, _ in ops} - {None}
-            for table_id in chat_tables:
+            trimmed_tables = {fn(*args) for fn, args, _, _ in ops} - {None}
+            for table_id in trimmed_tables:
                 assert table_id is not None
-                self._trim_chat(table_id)
+                self._trim_transient(table_id)
             db.execute("COMMIT")
             return None
         except Exception as exc:
@@ -484,17 +486,6 @@ class Store:
         return list(db.execute(
             "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
             "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
-
-    async def events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
-        """Every event with after < sequence <= upto, for all audiences (prefer events_page: bounded)."""
-        return await self._run(self._events_after, table_id, after, upto)
-
-    def _events_after(self, table_id: str, after: int, upto: int) -> list[EventRow]:
-        db = self._db
-        assert db is not None
-        return list(db.execute(
-            "SELECT seq, audience, data FROM events WHERE table_id=? AND seq>? AND seq<=? ORDER BY seq",
-            (table_id, after, upto)))
 
 
 def _table_row(r: Sequence[Any]) -> TableRow:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections import deque
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from tenpennies.engine import Command, Draw, Game, HouseRules, PassBuy, Phase, format_command, parse_command
+from tenpennies.engine import Command, Draw, Game, HouseRules, PassBuy, Phase, RuleError, format_command, parse_command
 from tenpennies.engine.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -35,6 +36,7 @@ HISTORY_PAGE = 256        # events read from the store at a time for a resuming 
 MAX_SPECTATORS = 200      # spectator streams a table serves at once; seats always get theirs
 STREAMS_PER_SEAT = 4      # streams one seat's token may hold open at once
 STATE_EVERY = 64          # commands between stored game states (a restart replays at most this many)
+RETRY_SECONDS = 1.0       # before a bot tries again a move the store refused
 MAX_NAME = 40
 MAX_CHAT = 500
 
@@ -43,6 +45,7 @@ STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING
 SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
 
 
@@ -97,15 +100,23 @@ class Settings:
                 raise mapping.BadRequest(f"{name} must be 0 to 86400")
 
 
+@dataclass
+class Bookkeeping:
+    """The server's own knowledge of a table, kept aside while a change runs (see Table._rebuild)."""
+
+    seats: list[tuple[str, bool, bool]]  # token hash, taken over, auto draw
+    asked: dict[int, tuple[Command, ...]]
+    deadlines: dict[int, int]
+
+
 class Seat:
-    __slots__ = ("kind", "name", "token_hash", "bot", "streams", "taken_over", "auto_draw", "epoch", "player")
+    __slots__ = ("kind", "name", "token_hash", "bot", "streams", "taken_over", "auto_draw", "player")
 
     def __init__(self, row: SeatRow) -> None:
         self.kind, self.name, self.token_hash, self.bot = row.kind, row.name, row.token_hash, row.bot
         self.streams = 0          # live subscriptions with this seat's token
         self.taken_over = False   # a built-in bot plays while the player is gone
         self.auto_draw = False    # the timer declined for the seat, so the server draws for it too
-        self.epoch = 0            # bumps on every connect, so a stale takeover timer does nothing
         self.player: Bot | None = None  # the built-in bot, when one plays the seat
 
     def row(self, seat: int) -> SeatRow:
@@ -150,11 +161,13 @@ class Table:
         self.deadlines: dict[int, int] = {}               # seat -> unix ms its open decision times out; 0: never
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
+        self._was_idle = False
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._bot_scheduled = False
+        self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
         self._tasks: set[asyncio.Task[Any]] = set()
         self.game: Game | None = None
         self.loaded = False
@@ -202,13 +215,25 @@ class Table:
         return await asyncio.shield(self._spawn(self._locked(step)))
 
     async def _locked(self, step: Callable[[], Awaitable[T]]) -> T:
+        """Run one change under the lock. If the store refuses it, the table goes back to what the store
+        holds, and to the server's own bookkeeping as it was before the change (so nothing changed), and
+        the change's requester hears UNAVAILABLE."""
         async with self._lock:
             if self.status == "expired":
                 raise NotFound(f"no table {self.id!r}: it waited too long for players")
             if self.closed:
-                raise Unavailable("the server is shutting down")
-            await self._ready()
-            return await step()
+                raise Unavailable("this table is closed here: ask again")
+            try:
+                await self._ready()
+            except StoreError as error:
+                raise Unavailable("the server could not read this table: try again") from error
+            before = self._bookkeeping()
+            try:
+                return await step()
+            except StoreError as error:
+                await self._rebuild(before)
+                raise Unavailable("the server could not store that change, so nothing changed: try again") \
+                    from error
 
     def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         task = asyncio.ensure_future(coro)
@@ -301,7 +326,7 @@ class Table:
                 message = pb.ChatPosted(seat=seat, name=self.seats[seat].name, text=text)
             else:
                 message = pb.ChatPosted(name=watcher, text=text)
-            await self._commit([(None, pb.Event(chat_posted=message))], chat=True)
+            await self._commit([(None, pb.Event(chat_posted=message))], transient=True)
             return self.seq
         return await self._change(step)
 
@@ -324,7 +349,11 @@ class Table:
             subscriber = Subscriber(seat)
             self.subscribers.add(subscriber)
             if seat is not None:
-                await self._connected(seat)
+                try:
+                    await self._connected(seat)
+                except BaseException:
+                    self.subscribers.discard(subscriber)
+                    raise
             return snapshot, subscriber
 
         task = self._spawn(self._locked(step))
@@ -387,8 +416,18 @@ class Table:
         return self.idle_since + self.ttl if self.ttl and self.idle else None
 
     def _note_idle(self) -> None:
-        if not self.idle:
+        """Start the idle clock when the table becomes idle (the last player left, the last watcher
+        went), and tell the lobby, whose TableInfo shows when the table expires."""
+        idle = self.idle
+        if idle and not self._was_idle:
             self.idle_since = time.time()
+        if idle != self._was_idle:
+            self._was_idle = idle
+            self._tell_lobby()
+
+    def _tell_lobby(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
 
     async def expire_if_idle(self, now: float) -> bool:
         """Close this table if it has been idle for the lobby's time to live; True if it was."""
@@ -426,6 +465,9 @@ class Table:
         if self._timer:
             self._timer.cancel()
             self._timer = None
+        for watch in self._gone_watch.values():
+            watch.cancel()
+        self._gone_watch.clear()
         running = [t for t in self._tasks if not t.done()]
         if running:
             await asyncio.wait(running, timeout=5)
@@ -488,9 +530,9 @@ class Table:
 
     async def _commit(self, items: list[Item], *, command: tuple[int, str] | None = None,
                       seat_row: SeatRow | None = None, status: str | None = None,
-                      state: tuple[int, dict[str, Any]] | None = None, chat: bool = False) -> None:
-        """Store a change, then publish it. If the store refuses it, the table goes back to what is
-        stored (so nothing changed) and the request hears UNAVAILABLE."""
+                      state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> None:
+        """Store a change, then publish it. ``transient``: chat, or a connection coming and going (the
+        store keeps only the newest of those)."""
         stamp = now_ms()
         rows: list[EventRow] = []
         seq = self.seq
@@ -499,39 +541,45 @@ class Table:
             message.sequence = seq
             message.time_ms = stamp
             rows.append((seq, audience, message.SerializeToString()))
-        try:
-            await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
-                                    state=state, chat=chat)
-        except StoreError as error:
-            await self._rebuild()
-            raise Unavailable("the server could not store that change, so nothing changed: try again") \
-                from error
+        await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
+                                state=state, transient=transient)  # StoreError: see _locked
         self.seq = seq
         for audience, message in items:
             self.recent.append((message.sequence, audience, message))
         self._publish(items)
-        self._note_idle()
-        if self.on_change is not None and (seat_row is not None or status is not None
-                                           or any(m.HasField("seat_changed") for _, m in items)):
-            self.on_change(self)
+        if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
+            self._note_idle()
+            self._tell_lobby()
         self._after_change()
 
-    async def _rebuild(self) -> None:
-        """Go back to what the store holds, after a change it refused. Who is connected, and which
-        seats a bot plays for their gone players, is the server's knowledge, not the store's: kept."""
-        row = await self.store.load_table(self.id)
-        if row is None:  # the table's own row is unreadable: close it rather than serve a guess
+    def _bookkeeping(self) -> Bookkeeping:
+        """What the server knows of the table beyond the store: seats' connections and takeovers, and
+        the open decisions with their deadlines."""
+        return Bookkeeping([(s.token_hash, s.taken_over, s.auto_draw) for s in self.seats],
+                           dict(self.asked), dict(self.deadlines))
+
+    async def _rebuild(self, before: Bookkeeping) -> None:
+        """Go back to what the store holds, and to the bookkeeping as it was, after a change the store
+        refused. Streams are counted again from the subscribers actually registered."""
+        try:
+            row = await self.store.load_table(self.id)
+        except StoreError:
+            row = None
+        if row is None:  # the table cannot be read back: close it rather than serve a guess
+            log.error("table %s could not be read back after a failed write: closed", self.id)
             self.closed = True
             return
-        before = {state.token_hash: state for state in self.seats if state.kind == "player"}
         self._restore(row, with_game=True)
         for seat, state in enumerate(self.seats):
-            old = before.get(state.token_hash) if state.kind == "player" else None
-            if old is not None:
-                state.streams, state.epoch, state.taken_over = old.streams, old.epoch, old.taken_over
-                state.player = self._bot(seat, "greedy") if old.taken_over else None
-        self.asked, self.deadlines = {}, {}
-        self._decisions(None)  # requests already sent stay valid: the game is as it was before
+            token_hash, taken_over, auto_draw = before.seats[seat]
+            if state.kind == "player" and token_hash == state.token_hash:
+                state.taken_over, state.auto_draw = taken_over, auto_draw
+                state.player = self._bot(seat, "greedy") if taken_over else None
+            state.streams = sum(1 for s in self.subscribers if s.seat == seat)
+            if self.status == "playing" and state.kind == "player" and not state.streams and not state.taken_over:
+                self._watch_gone(seat)
+        self.asked, self.deadlines = before.asked, before.deadlines
+        self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
     def _publish(self, items: list[Item]) -> None:
         """Each subscriber gets, in one batch, the events of this change that it may see."""
@@ -543,18 +591,21 @@ class Table:
             try:
                 subscriber.queue.put_nowait(batch)
             except asyncio.QueueFull:  # too far behind: drop it, it resumes from its last sequence
-                self.subscribers.discard(subscriber)
-                while not subscriber.queue.empty():
-                    subscriber.queue.get_nowait()
-                subscriber.queue.put_nowait(StreamEnd.FELL_BEHIND)
+                self._end_stream(subscriber, StreamEnd.FELL_BEHIND)
                 if seat is not None:
                     self._spawn(self._disconnected(seat))
+
+    def _end_stream(self, subscriber: Subscriber, why: StreamEnd) -> None:
+        """Unlink a subscriber and end its stream: what it had queued is dropped, the end goes last."""
+        self.subscribers.discard(subscriber)
+        while not subscriber.queue.empty():
+            subscriber.queue.get_nowait()
+        subscriber.queue.put_nowait(why)
 
     async def _empty_seat(self, seat: int) -> None:
         for subscriber in [s for s in self.subscribers if s.seat == seat]:
             # the seat is no longer theirs: end their streams before anyone else can sit there
-            self.subscribers.discard(subscriber)
-            subscriber.queue.put_nowait(StreamEnd.SEAT_LEFT)
+            self._end_stream(subscriber, StreamEnd.SEAT_LEFT)
         self.seats[seat] = Seat(SeatRow(seat, "empty"))
         await self._commit([(None, self._seat_event(seat))], seat_row=self.seats[seat].row(seat))
 
@@ -565,12 +616,15 @@ class Table:
         return state.bot_playing or (state.auto_draw and self.game is not None
                                      and self.game.phase is Phase.DRAW)
 
-    def _after_change(self) -> None:
+    def _after_change(self, bot_delay: float = 0) -> None:
         if self.closed or self.game is None or self.game.over:
             return
         if any(self._server_plays(s) for s in self.game.to_act()) and not self._bot_scheduled:
             self._bot_scheduled = True
-            self._spawn(self._bot_step())
+            if bot_delay:
+                asyncio.get_running_loop().call_later(bot_delay, lambda: self._spawn(self._bot_step()))
+            else:
+                self._spawn(self._bot_step())
         if self._timer:
             self._timer.cancel()
             self._timer = None
@@ -582,75 +636,84 @@ class Table:
 
     async def _bot_step(self) -> None:
         """One move by a seat the server plays; the next is scheduled after it, so tables take turns."""
-        async with self._lock:
-            self._bot_scheduled = False
-            if self.closed or self.game is None or self.game.over:
-                return
-            for seat in self.game.to_act():
-                if self._server_plays(seat):
-                    state = self.seats[seat]
-                    view = self.game.view(seat)
-                    if state.auto_draw:
-                        state.auto_draw = False
-                        await self._apply(Draw(seat), timer=True)
-                        return
-                    assert state.player is not None
-                    command = state.player.choose(view)
-                    if command not in view.legal and not self.game.is_legal(command):
-                        command = view.legal[0]  # never let a confused bot stall the table
-                    await self._apply(command)
-                    return
+        await self._locked(self._bot_move)
+
+    async def _bot_move(self) -> None:
+        self._bot_scheduled = False
+        if self.game is None or self.game.over:
+            return
+        seat = next((s for s in self.game.to_act() if self._server_plays(s)), None)
+        if seat is None:
+            return
+        state = self.seats[seat]
+        if state.auto_draw:
+            state.auto_draw = False
+            await self._apply(Draw(seat), timer=True)
+            return
+        assert state.player is not None
+        view = self.game.view(seat)
+        command = state.player.choose(view)
+        if command not in view.legal and not self.game.is_legal(command):
+            command = view.legal[0]  # never let a confused bot stall the table
+        await self._apply(command)
 
     async def _timer_expired(self) -> None:
+        await self._locked(self._act_for_the_late)
+
+    async def _act_for_the_late(self) -> None:
         """Act for every awaited seat whose decision is past its deadline, with the safe default."""
-        async with self._lock:
-            if self.closed or self.game is None or self.game.over:
-                return
-            try:
-                now = now_ms() + 5  # a timer may fire a hair early
-                for seat in [s for s, d in self.deadlines.items() if d and d <= now]:
-                    if self.game.over or seat not in self._awaited():
-                        continue  # an earlier default settled the offer, or ended the round
-                    if self.game.phase is Phase.PICK_UP:
-                        self.seats[seat].auto_draw = True  # declined for the seat: draw for it too
-                    await self._apply(safe_default(self.game.view(seat)), timer=True)
-            finally:
-                self._after_change()
+        if self.game is None or self.game.over:
+            return
+        try:
+            now = now_ms() + 5  # a timer may fire a hair early
+            for seat in [s for s, d in self.deadlines.items() if d and d <= now]:
+                if self.game.over or seat not in self._awaited():
+                    continue  # an earlier default settled the offer, or ended the round
+                if self.game.phase is Phase.PICK_UP:
+                    self.seats[seat].auto_draw = True  # declined for the seat: draw for it too
+                await self._apply(safe_default(self.game.view(seat)), timer=True)
+        finally:
+            self._after_change()
 
     async def _connected(self, seat: int) -> None:
         state = self.seats[seat]
         state.streams += 1
-        state.epoch += 1
+        watch = self._gone_watch.pop(seat, None)
+        if watch is not None:
+            watch.cancel()
         if state.streams == 1 or state.taken_over:
             state.taken_over = False
             state.player = None
             items: list[Item] = [(None, self._seat_event(seat))]
             if self.game is not None and not self.game.over:
                 items += self._decisions(None)  # a reclaimed seat: the game waits for the person again
-            await self._commit(items)
+            await self._commit(items, transient=len(items) == 1)
 
     async def _disconnected(self, seat: int) -> None:
-        async with self._lock:
+        async def step() -> None:
             state = self.seats[seat]
             state.streams = max(0, state.streams - 1)
-            if state.streams == 0 and not self.closed and state.kind == "player":
-                await self._commit([(None, self._seat_event(seat))])
+            if state.streams == 0 and state.kind == "player":
                 if self.status == "playing":
                     self._watch_gone(seat)
+                await self._commit([(None, self._seat_event(seat))], transient=True)
+        await self._locked(step)
 
     def _watch_gone(self, seat: int) -> None:
+        """A bot takes the seat over if its player stays gone for takeover_seconds (one watch a seat)."""
         seconds = self.settings.takeover_seconds
+        old = self._gone_watch.pop(seat, None)
+        if old is not None:
+            old.cancel()
         if seconds:
-            epoch = self.seats[seat].epoch
-            asyncio.get_running_loop().call_later(
-                seconds, lambda: self._spawn(self._takeover_if_gone(seat, epoch)))
+            self._gone_watch[seat] = asyncio.get_running_loop().call_later(
+                seconds, lambda: self._spawn(self._locked(lambda: self._takeover_if_gone(seat))))
 
-    async def _takeover_if_gone(self, seat: int, epoch: int) -> None:
-        async with self._lock:
-            state = self.seats[seat]
-            if not self.closed and state.epoch == epoch and state.streams == 0 and not state.taken_over \
-                    and self.status == "playing":
-                await self._take_over(seat)
+    async def _takeover_if_gone(self, seat: int) -> None:
+        self._gone_watch.pop(seat, None)
+        state = self.seats[seat]
+        if state.streams == 0 and not state.taken_over and self.status == "playing":
+            await self._take_over(seat)
 
     async def _take_over(self, seat: int) -> None:
         state = self.seats[seat]
@@ -714,9 +777,13 @@ class Table:
 
 
 def _finished(task: asyncio.Task[Any]) -> None:
-    """A change's task is done; its outcome went to whoever awaited it, or nowhere if they left."""
-    if not task.cancelled():
-        task.exception()  # retrieved: a refused change whose requester left is no error of the server's
+    """A change's task is done; its outcome went to whoever awaited it, or nowhere if they left. A
+    refusal whose requester left is no error of the server's; anything else is logged."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, (TableError, RuleError, mapping.BadRequest)):
+        log.error("a table change failed", exc_info=error)
 
 
 def clean_name(name: str) -> str:

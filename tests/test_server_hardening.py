@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -463,3 +464,95 @@ async def test_refusals_cite_the_numbered_rule(server: Server, service: Service)
         rule = dict(refused.trailing_metadata())["tp-rule"]
         assert rule.count(".") == 1 and refused.details().startswith(rule + ":"), rule
 
+
+
+# --- found by review: the failure paths ----------------------------------------------------------------------
+
+async def test_a_bot_table_goes_on_after_the_store_refused_one_of_its_moves(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=2, rules=SHORT, seed=6))
+    table_id, host = created.table.table_id, created.host_token
+    db = tmp_path / "games.db"
+    with sqlite3.connect(db) as conn:  # the 21st command of this table cannot be stored, for now
+        conn.execute(f"CREATE TRIGGER refuse BEFORE INSERT ON commands WHEN NEW.table_id = '{table_id}' "
+                     "AND NEW.idx = 20 BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+    for _ in range(2):
+        await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+
+    def commands() -> int:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM commands WHERE table_id=?", (table_id,)).fetchone()[0])
+    await until(lambda: commands() == 20, "the bots reach the command the store refuses")
+    live = server.lobby.tables[table_id]
+    assert live.game is not None and len(live.game.log) == 20, "a refused move changed the game"
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER refuse")
+    # nothing else happens at this table: the bots must take it up again by themselves
+    await until(lambda: live.status == "finished", "the bot table finishes", tries=1200)
+
+
+async def test_a_subscribe_whose_connection_cannot_be_stored_leaves_no_connected_seat(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    table = await full_table(service, seats=2, rules=SHORT, seed=5, takeover_seconds=1)
+    await start(service, table)
+    with sqlite3.connect(tmp_path / "games.db") as conn:
+        conn.execute(f"CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.table_id = '{table.table_id}' "
+                     "BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+    call = service.Subscribe(pb.SubscribeRequest(table_id=table.table_id, token=table.sessions[0].token))
+    assert await code_of(call.read()) == grpc.StatusCode.UNAVAILABLE
+    with sqlite3.connect(tmp_path / "games.db") as conn:
+        conn.execute("DROP TRIGGER refuse")
+    live = server.lobby.tables[table.table_id]
+    assert not live.subscribers and live.seats[0].streams == 0
+    assert not (await spectator_snapshot(service, table.table_id)).table.seat_info[0].connected
+    await until(lambda: live.seats[0].taken_over, "the seat nobody holds is taken over")
+
+
+async def test_one_address_cannot_make_more_than_its_share_of_open_tables_even_all_at_once(tmp_path: Path) -> None:
+    server = await running_server(tmp_path / "share.db", tables_per_address=3)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    try:
+        codes = await asyncio.gather(*(code_of(service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2)))
+                                       for i in range(30)))
+        assert codes.count(grpc.StatusCode.OK) == 3
+        assert set(codes) == {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}
+        # a started table still counts: a playing table that never ends must not free the slot
+        tables = (await service.ListTables(pb.ListTablesRequest())).tables
+        hosted = {t.table_id for t in tables}
+        assert len(hosted) == 3
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+async def test_a_waiting_table_expires_its_full_time_after_it_became_idle(tmp_path: Path) -> None:
+    server = await running_server(tmp_path / "idle.db", waiting_table_ttl=1.5)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    try:
+        created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=2))
+        guest = await join(service, created.table.table_id, "guest")
+        seated_until = created.table.expires_at + 0.5  # stay seated past the first idle time to live
+        await until(lambda: time.time() > seated_until, "time passes while a player is seated")
+        await guest.leave()
+        left = time.time()
+        info = (await service.ListTables(pb.ListTablesRequest())).tables[0]
+        assert info.expires_at >= int(left + 1.5) - 1, "the idle clock did not start when the table became idle"
+        assert created.table.table_id in server.lobby.tables
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+async def test_reconnecting_again_and_again_keeps_one_takeover_watch_a_seat(server: Server, service: Service) -> None:
+    table = await full_table(service, seats=2, rules=SHORT, seed=2, takeover_seconds=3600)
+    await start(service, table)
+    live = server.lobby.tables[table.table_id]
+    for _ in range(60):
+        stream = table.sessions[0].stream()
+        await stream.__anext__()
+        await stream.aclose()
+    await until(lambda: live.seats[0].streams == 0, "the last stream is let go")
+    assert len(live._gone_watch) <= 2  # one pending takeover for each of the two gone seats

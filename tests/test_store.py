@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tenpennies.server.store import CHAT_CUTOFF, CHAT_TRIM, EventRow, SeatRow, Store, StoreError, TableRow
+from tenpennies.server.store import TRANSIENT_CUTOFF, TRANSIENT_TRIM, EventRow, SeatRow, Store, StoreError, TableRow
 
 # The schema of the first version, as files written by it hold it.
 OLD_SCHEMA = """
@@ -154,7 +154,7 @@ async def test_the_wal_stays_bounded_under_sustained_writes(db_path: str) -> Non
 
         async def write(table_id: str) -> None:
             for i in range(1, each + 1):
-                await store.record(table_id, events=[(i, None, b"chat line %d " % i + b"." * 60)], chat=i % 2 == 0)
+                await store.record(table_id, events=[(i, None, b"chat line %d " % i + b"." * 60)], transient=i % 2 == 0)
                 if i % 50 == 0:
                     samples.append(os.path.getsize(wal))
 
@@ -173,7 +173,7 @@ async def test_the_wal_stays_bounded_under_sustained_writes(db_path: str) -> Non
 # --- 3. chat is bounded ---------------------------------------------------------------------------------
 
 async def test_a_table_keeps_only_its_newest_chat_lines(db_path: str) -> None:
-    store = Store(db_path, chat_kept=5)
+    store = Store(db_path, transient_kept=5)
     try:
         for table_id in ("a", "b"):
             await store.create_table(table(table_id))
@@ -183,12 +183,12 @@ async def test_a_table_keeps_only_its_newest_chat_lines(db_path: str) -> None:
             seq += 1
             await store.record("a", events=[(seq, None, b"game event")])
             seq += 1
-            await store.record("a", events=[(seq, None, b"chat %d" % i)], chat=True)
+            await store.record("a", events=[(seq, None, b"chat %d" % i)], transient=True)
             chat_seqs.append(seq)
-        await store.record("b", events=[(1, None, b"chat b")], chat=True)
+        await store.record("b", events=[(1, None, b"chat b")], transient=True)
         # several chat lines in one batch, with a line for another table
-        results = await asyncio.gather(*(store.record("a", events=[(seq + k, None, b"burst")], chat=True)
-                                         for k in (1, 2, 3)), store.record("b", events=[(2, None, b"b2")], chat=True))
+        burst = [store.record("a", events=[(seq + k, None, b"burst")], transient=True) for k in (1, 2, 3)]
+        results = await asyncio.gather(*burst, store.record("b", events=[(2, None, b"b2")], transient=True))
         assert results == [None] * 4
         chat_seqs += [seq + 1, seq + 2, seq + 3]
 
@@ -204,7 +204,7 @@ async def test_a_table_keeps_only_its_newest_chat_lines(db_path: str) -> None:
         store.close()
 
     # Both steps of trimming go through the partial index, not through every event of the table.
-    for sql, args in ((CHAT_CUTOFF, ("a", 5)), (CHAT_TRIM, ("a", 3))):
+    for sql, args in ((TRANSIENT_CUTOFF, ("a", 5)), (TRANSIENT_TRIM, ("a", 3))):
         plan = " ".join(str(r[-1]) for r in query(db_path, "EXPLAIN QUERY PLAN " + sql, *args))
         assert "chat_events" in plan, plan
 
@@ -331,7 +331,7 @@ async def test_a_file_of_the_first_schema_opens_and_works(db_path: str) -> None:
         conn.executemany("INSERT INTO events VALUES ('done', ?, ?, ?)", [(s, None, b"e") for s in range(1, 4)])
     conn.close()
 
-    store = Store(db_path, chat_kept=1)
+    store = Store(db_path, transient_kept=1)
     try:
         [old] = await store.list_tables()
         assert (old.id, old.seed, old.creator, old.last_sequence) == ("old", 99, "", 7)
@@ -340,8 +340,8 @@ async def test_a_file_of_the_first_schema_opens_and_works(db_path: str) -> None:
         assert loaded is not None and loaded.commands == ["c0", "c1", "c2"] and loaded.state is None
         done = await store.load_table("done")
         assert done is not None and done.last_sequence == 3
-        await store.record("old", command=(3, "c3"), events=[(8, None, b"chat")], chat=True, state=(4, {"s": 1}))
-        await store.record("old", events=[(9, None, b"chat")], chat=True)
+        await store.record("old", command=(3, "c3"), events=[(8, None, b"chat")], transient=True, state=(4, {"s": 1}))
+        await store.record("old", events=[(9, None, b"chat")], transient=True)
         await store.create_table(table("new", creator="me"))
     finally:
         store.close()

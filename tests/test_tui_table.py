@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
 from tenpennies.client.tui.table import TableScreen
@@ -55,6 +56,7 @@ class TableApp(App[None]):
     """The smallest app around a table screen: it pushes the screen, and q quits (as the real app)."""
 
     BINDINGS = [("q", "quit", "Quit")]
+    CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))  # as the real app loads it
 
     def __init__(self, make: Callable[[], TableScreen]) -> None:
         super().__init__()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import ClassVar
 
 from rich.table import Table
@@ -124,7 +123,6 @@ class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits)."""
 
-    CSS_PATH = str(Path(__file__).with_name("table.tcss"))
     AUTO_FOCUS = None  # keys go to the screen's bindings; the chat input takes focus only when opened
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -334,3 +334,53 @@ async def test_leave_asks_then_gives_up_the_seat(connection: Connection) -> None
         await until(pilot, lambda: app.screen is not screen, "back to the lobby")
     tables = {t.table_id: t for t in await connection.tables()}
     assert all(s.kind == pb.SEAT_KIND_EMPTY for s in tables[hosted.table_id].seat_info)
+
+
+async def test_a_dropped_stream_says_reconnecting_until_it_is_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.db")
+    first = Server(Options(port=0, db=db, allow_seeds=True))
+    await first.start()
+    port = first.port
+    connection = Connection(f"127.0.0.1:{port}")
+    hosted, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    again: Server | None = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None, "the game")
+            await first.stop(0)
+            await until(pilot, lambda: "Reconnecting" in text_of(screen, "#prompt"), "the drop shown")
+            assert "retry in" in text_of(screen, "#prompt")
+            again = Server(Options(port=port, db=db, allow_seeds=True))
+            await again.start()
+            await until(pilot, lambda: "Reconnecting" not in text_of(screen, "#prompt"), "back", timeout=15)
+            assert screen.view is not None and screen.link is not None and screen.link.up
+    finally:
+        await connection.close()
+        if again is not None:
+            await again.stop(0)
+
+
+async def test_sort_reorder_select_and_click_are_display_only(connection: Connection) -> None:
+    hosted, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, style=CardStyle(ascii=True, colour=False)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: len(screen.shown) >= 11, "the hand")
+        by_rank = [c.rank for c in screen.shown]
+        assert by_rank == sorted(by_rank)
+        await pilot.press("s")
+        suits = [c.suit or "Z" for c in screen.shown]
+        assert screen.sort == "suit" and suits == sorted(suits, key="CDSHZ".index)
+        first, second = screen.shown[0], screen.shown[1]
+        await pilot.press("home", "shift+right")
+        assert screen.sort == "own" and screen.shown[:2] == [second, first]
+        assert screen.cursor_index() == 1  # the cursor moved with its card
+        await pilot.press("space")
+        assert screen.selected == {first.id}
+        assert "^==" in str(screen.query_one("#hand").render())  # the marks tell it without colour
+        await pilot.click("#hand", offset=(1 + 4 * 2, 0))  # the third card
+        assert screen.selected == {first.id, screen.shown[2].id}
+        await pilot.press("escape")
+        assert not screen.selected

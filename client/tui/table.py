@@ -109,8 +109,11 @@ class Hand(Widget):
         return out
 
     def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
         per_row = self.per_row(self.content_size.width)
-        index = (event.y // 2) * per_row + event.x // SLOT
+        index = (offset.y // 2) * per_row + offset.x // SLOT
         if 0 <= index < len(self.cards):
             self.post_message(self.Picked(index))
 

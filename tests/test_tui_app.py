@@ -434,9 +434,10 @@ class Terminal:
     def text(self) -> str:
         return ANSI.sub(b"", self.raw).decode("utf-8", "replace")
 
-    def wait_for(self, pattern: str, timeout: float) -> None:
+    def wait_for(self, pattern: str, timeout: float, after: int = 0) -> None:
+        """Read until ``pattern`` shows in the output (in what came after ``after`` bytes of it)."""
         deadline = time.monotonic() + timeout
-        while pattern not in self.text:
+        while pattern.lower() not in ANSI.sub(b"", self.raw[after:]).decode("utf-8", "replace").lower():
             if time.monotonic() > deadline or self.exited():
                 pytest.fail(f"{pattern!r} never appeared; the screen said:\n{self.text[-2000:]}")
             self.read(0.1)
@@ -466,11 +467,23 @@ class Terminal:
             self.read(0.05)
         return True
 
+    def hang_up(self, timeout: float) -> bool:
+        """Close the terminal (the program's session gets SIGHUP), then wait for it to end."""
+        os.close(self.fd)
+        self.fd = -1
+        deadline = time.monotonic() + timeout
+        while not self.exited():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)  # nothing to read any more: poll the exit
+        return True
+
     def close(self) -> None:
         if not self.exited():
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
 
 
 def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path: Path) -> None:
@@ -483,8 +496,9 @@ def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path:
     try:
         terminal.wait_for("Round 1", timeout=60)
         assert in_session(terminal.pid) == [terminal.pid]  # one process: the server runs inside it
+        before = len(terminal.raw)
         terminal.send(b"?")
-        terminal.wait_for("Keys", timeout=15)  # the table's help
+        terminal.wait_for("this help", timeout=15, after=before)  # the table's help
         terminal.send(b"\x1b")
         terminal.settle(0.5)
         terminal.send(b"q")
@@ -500,6 +514,16 @@ def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path:
         terminal.wait_for("Continue your game (round", timeout=60)
         terminal.send(b"\x03")  # Ctrl-C quits too
         assert terminal.wait_exit(timeout=20), "Ctrl-C did not quit"
+        assert in_session(terminal.pid) == []
+    finally:
+        terminal.close()
+    # And closing the terminal ends it all.
+    terminal = Terminal([program, "play", "--local"], env)
+    try:
+        terminal.wait_for("Continue your game (round", timeout=60)
+        terminal.send(b"c")
+        terminal.wait_for("Round 1", timeout=30)
+        assert terminal.hang_up(timeout=20), "closing the terminal did not end the client"
         assert in_session(terminal.pid) == []
     finally:
         terminal.close()

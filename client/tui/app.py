@@ -60,7 +60,7 @@ class ContinueScreen(ModalScreen[bool]):
             yield Label("Your last game is not finished.", id="continue-title")
             yield Button(f"Continue your game ({self.unfinished.label})", id="continue", variant="primary")
             yield Button("New game", id="new")
-            yield Label("c: continue   n: new game (the bots finish the old one)", classes="hint")
+            yield Label("c continue · n new game (bots play the old one out)", classes="hint")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

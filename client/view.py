@@ -66,9 +66,11 @@ class TableView:
     * ``log``: the game in words, newest last; ``chat``: (who, text).
     """
 
-    def __init__(self, seat: int | None, card_text: Callable[[Card], str] = lambda c: c.text) -> None:
+    def __init__(self, seat: int | None, card_text: Callable[[Card], str] = lambda c: c.text,
+                 you: str | None = None) -> None:
         self.seat = seat
         self.card_text = card_text
+        self.you = you  # what to call this seat in the log ("You"); None: by its name
         self.info: pb.TableInfo | None = None
         self.view: SeatView | None = None
         self.deadline_ms = 0
@@ -134,12 +136,15 @@ class TableView:
         return line
 
     def name(self, seat: int) -> str:
-        """The seat's name as the table shows it ("seat N" if it has none)."""
-        if self.info is not None and 0 <= seat < len(self.info.seat_info):
-            name = self.info.seat_info[seat].name
-            if name:
-                return name
-        return f"seat {seat}"
+        """The seat's name as the table shows it: ``you`` for this seat when given, "seat N" for a seat
+        with no name, and the name with its seat number where two seats share it (bots do)."""
+        if seat == self.seat and self.you:
+            return self.you
+        seats = self.info.seat_info if self.info is not None else []
+        name = seats[seat].name if 0 <= seat < len(seats) else ""
+        if not name:
+            return f"seat {seat}"
+        return f"{name} {seat}" if sum(1 for s in seats if s.name == name) > 1 else name
 
     # --- the game --------------------------------------------------------------------------------
 
@@ -364,13 +369,15 @@ class TableView:
         before = pb.SeatInfo()
         before.CopyFrom(self.info.seat_info[index])
         self.info.seat_info[index].CopyFrom(seat)
-        name = seat.name or f"seat {index}"
+        name = self.name(index)
         if seat.kind == pb.SEAT_KIND_EMPTY:
             return f"{before.name or f'seat {index}'} left" if before.kind != pb.SEAT_KIND_EMPTY else None
         if before.kind != seat.kind or before.name != seat.name:
             return f"{name} joined"
         if seat.bot_playing and not before.bot_playing:
             return f"a bot plays for {name}"
+        if index == self.seat:
+            return None  # this seat's own comings and goings go without saying
         if before.bot_playing and not seat.bot_playing:
             return f"{name} is back"
         if before.connected and not seat.connected:

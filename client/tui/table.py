@@ -165,7 +165,7 @@ class TableScreen(Screen[None]):
         self.card_style = style
         self.host = host
         self.leave_to_lobby = leave_to_lobby
-        self.tv = TableView(session.seat, style.text)
+        self.tv = TableView(session.seat, style.text, you="You")
         self.link: Link | None = None
         self.retry_at = 0.0
         self.ended = ""                      # why the stream ended for good ("" while it runs)
@@ -351,14 +351,8 @@ class TableScreen(Screen[None]):
         return 0
 
     def who(self, seat: int) -> str:
-        """The seat's name; You for this seat; with its number where two seats share a name."""
-        if seat == self.session.seat:
-            return "You"
-        name = self.tv.name(seat)
-        info = self.tv.info
-        if info is not None and sum(1 for s in info.seat_info if s.name == name) > 1:
-            return f"{name} {seat}"
-        return name
+        """The seat's name as the log says it (You for this seat)."""
+        return self.tv.name(seat)
 
     def round_of(self, v: SeatView) -> str:
         rounds = v.rules.rounds

@@ -241,21 +241,20 @@ class RemoveSeatScreen(ModalScreen[int | None]):
 
 
 LOBBY_HELP = """\
-[b]The lobby[/b]: every table on the server, kept up to date as it changes.
+[b]The lobby[/b]: the server's tables, kept up to date as they change.
 
-  [b]enter[/b]  join the table (a waiting one): you take the first empty seat and see the table;
-         on a table where you sit, take your seat again; on a started one, watch it
-  [b]c[/b]      create a table: its seats, house rules (TP-6) and decision timer
-  [b]w[/b]      watch the table as a spectator
-  [b]b[/b] / [b]B[/b]  add a greedy / a random built-in bot (a table you made: marked *)
-  [b]x[/b]      empty a seat (a table you made, before it starts)
-  [b]g[/b]      start the game (a table you made, every seat filled)
-  [b]L[/b]      leave the seat you took (marked > in Players)
+  [b]enter[/b]  a waiting table: join it (the first empty seat) and sit down;
+         where you sit: back to your seat; a started one: watch it
+  [b]c[/b]      make a table: seats, house rules (TP-6), decision timer
+  [b]w[/b]      watch a table
+  [b]b[/b] [b]B[/b]    add a greedy / a random bot   [dim](tables you made: *)[/dim]
+  [b]x[/b]      empty a seat                   [dim](before the start)[/dim]
+  [b]g[/b]      start the game                 [dim](every seat filled)[/dim]
+  [b]L[/b]      leave the seat you took        [dim](marked > in Players)[/dim]
   [b]q[/b]      quit
 
-A table made here is yours to fill: add bots, join it yourself (the same
-keys work at the table), then start it with g.
-Press escape to close this help."""
+A table you make is yours to fill: add bots, join it, start it
+(b, B and g work at the table too). Escape closes this help."""
 
 
 class LobbyHelp(ModalScreen[None]):
@@ -419,11 +418,11 @@ class LobbyScreen(Screen[None]):
         return session
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action not in HOST_ACTIONS | {"join", "watch", "leave"}:
+        if action not in HOST_ACTIONS | {"watch", "leave"}:
             return True
         info = self.selected
         if info is None:
-            return False if action != "join" else None
+            return False
         if action in HOST_ACTIONS:
             return info.table_id in self.hosted and info.status == pb.TABLE_STATUS_WAITING
         if action == "leave":

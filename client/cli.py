@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--waiting-table-ttl", type=float, default=3600.0, metavar="SECONDS",
                        help="close a waiting table nobody sits at or watches after this long (0: never)")
     serve.add_argument("--tables-per-address", type=int, default=20, metavar="N",
-                       help="waiting tables one client address may hold at once")
+                       help="open tables (waiting or playing) one client address may hold at once")
     serve.set_defaults(run=cmd_serve)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run

@@ -83,6 +83,7 @@ class TableView:
         self.chat: collections.deque[tuple[str, str]] = collections.deque(maxlen=CHAT_LINES)
         self.rules: HouseRules | None = None
         self._penalty_before_rebuild = 0  # penalty cards a buy drew before the stock was rebuilt
+        self._timed_out: int | None = None  # the seat a timer just acted for, until its line is logged
 
     # --- the stream ------------------------------------------------------------------------------
 
@@ -96,6 +97,7 @@ class TableView:
         self.round_end = None
         self.game_end = None
         self._penalty_before_rebuild = 0
+        self._timed_out = None
         if snapshot.HasField("game"):
             self.view = mapping.view_from_pb(snapshot.game, self.rules)
             self.winners = tuple(snapshot.game.winners)
@@ -207,14 +209,14 @@ class TableView:
                 v.reshuffles_left = self.rules.reshuffles
                 self.pile = []
                 players = [p._replace(hand_size=m.hand_size, down=False) for p in players]
-                line = f"Round {m.round}: the contract is {v.spec.contract}; {self.name(m.dealer)} deals"
+                line = f"Round {m.round}: the contract is {v.spec.contract}, dealt by {self.name(m.dealer)}"
             case pb.CardsReceived() as m:
                 if m.seat == mine:
                     got = tuple(mapping.card_from_pb(c) for c in m.cards)
                     v.hand = v.hand + got
                     shown = " ".join(t(c) for c in got)
                     if m.reason == pb.RECEIVED_REASON_DEAL:
-                        line = f"{self.name(m.seat)} was dealt {shown}"
+                        line = f"Dealt to {self.name(m.seat)}: {shown}"
                     elif m.reason == pb.RECEIVED_REASON_DRAW:
                         line = f"{self.name(m.seat)} drew the {shown}"
                     else:
@@ -315,9 +317,12 @@ class TableView:
                 won = " and ".join(self.name(s) for s in m.winners)
                 pennies = sum(m.shares)
                 line = f"Game over: {won} won{f' {pennies} pennies' if pennies else ''}"
-            case pb.TimerExpired() as m:  # what was done for the seat follows as events of its own
-                line = f"Time ran out for {self.name(m.seat)}: {self._did(m.command)}"
+            case pb.TimerExpired() as m:  # what was done for the seat follows as events of its own: its line
+                self._timed_out = m.seat  # (the first the seat's own events make) tells it, once
         v.players = tuple(players)
+        if line is not None and self._timed_out is not None and _seat_of(event, kind) == self._timed_out:
+            self._timed_out = None
+            line = f"Time ran out: {line}"
         return line
 
     def _push(self, v: SeatView, card: Card) -> None:
@@ -351,13 +356,6 @@ class TableView:
         if seat == self.seat:
             v.hand = _without(v.hand, laid)
 
-    def _did(self, command: pb.Command) -> str:
-        kind = command.WhichOneof("kind")
-        if kind == "discard":
-            return f"discarded the {self.card_text(mapping.card_from_id(command.discard.card_id))}"
-        return {"take_discard": "took the discard", "decline_discard": "declined the discard",
-                "buy": "bought", "pass_buy": "passed", "draw": "drew"}.get(kind or "", "played")
-
     # --- the table ---------------------------------------------------------------------------------
 
     def _seat_changed(self, seat: pb.SeatInfo) -> str | None:
@@ -385,6 +383,12 @@ class TableView:
         if seat.connected and not before.connected:
             return f"{name} is here"
         return None
+
+
+def _seat_of(event: pb.Event, kind: str) -> int | None:
+    """The seat a game event is about (None: a table-wide one, as the stock rebuilt)."""
+    message = getattr(event, kind)
+    return int(message.seat) if "seat" in message.DESCRIPTOR.fields_by_name else None
 
 
 def _without(hand: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:

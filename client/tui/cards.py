@@ -7,6 +7,7 @@ so no state is told by colour alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -20,6 +21,8 @@ TWO_COLOURS = {"C": "", "D": "red", "H": "red", "S": ""}
 FOUR_COLOURS = {"C": "green", "D": "blue", "H": "red", "S": ""}
 JOKER_COLOUR = "magenta"
 WILD_MARK = "*"
+# How the engine's messages name a card: its text (with a copy number past the first deck) and its id.
+WIRE_CARD = re.compile(r"[0-9A-Z][0-9A-Z.]* \(card (\d+)\)")
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,16 @@ class CardStyle:
         if card.suit is None:
             return "JK"
         return self.rank_text(card.rank) + self.suit_text(card.suit)
+
+    def words(self, message: str) -> str:
+        """The server's words with every card it names (``JS.1 (card 93)``) drawn as the screen draws it
+        (``J♠``); the rest, the rule number first, as it came."""
+        def card(match: re.Match[str]) -> str:
+            try:
+                return self.text(Card.from_id(int(match.group(1))))
+            except ValueError:
+                return match.group(0)
+        return WIRE_CARD.sub(card, message)
 
     @property
     def turn_mark(self) -> str:

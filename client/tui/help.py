@@ -42,6 +42,13 @@ def round_rules(spec: RoundSpec, style: CardStyle) -> str:
             f"({cap}); a set is 3 or more cards of one rank.")
 
 
+def marks(style: CardStyle) -> str:
+    """What the marks in the seats' first column and under the hand mean."""
+    return (f"{style.turn_mark} whose turn; $ the seats a declined card is offered to (until bought or dead). "
+            f"Under your hand: {'^' if style.ascii else '▲'} the cursor, {'=' if style.ascii else '═'} "
+            "selected, + just received.")
+
+
 class Dismissable(ModalScreen[None]):
     """A modal that any key (or a click) closes."""
 
@@ -71,8 +78,9 @@ class HelpScreen(Dismissable):
             grid.add_row(key, what)
         with Vertical(id="dialog"):
             yield Static(grid)
+            yield Static(marks(self.style), classes="rules")
             if self.seat_view is not None:
-                yield Static(round_rules(self.seat_view.spec, self.style), classes="rules")
+                yield Static(round_rules(self.seat_view.spec, self.style))
             yield Static("Any key closes this help.", classes="dim")
 
 

@@ -51,11 +51,15 @@ SORTS = ("rank", "suit", "own")
 SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3, None: 4}
 PLAIN = CardStyle()
+FRESH_MARK = "+"  # under a card just received (drawn, taken, bought, a penalty) until the seat's next move
+NOTHING_TO_LAY = "nothing to lay now: no contract, set or lay-off is listed for you"
+# The keys of moves: pressed when the move is not listed, they say why on the message line.
+MOVE_KEYS = frozenset({"t", "d", "b", "p", "r", "x", "m", "o", "h", *(str(n) for n in range(10))})
 
 
 class Hand(Widget):
     """The hand as one widget: a row of cards, each styled, with a row of marks under it (``^`` the
-    cursor, ``=`` selected) so that nothing is told by colour alone."""
+    cursor, ``=`` selected, ``+`` just received) so that nothing is told by colour alone."""
 
     class Picked(Message):
         def __init__(self, index: int) -> None:
@@ -69,10 +73,13 @@ class Hand(Widget):
         self.cursor = 0
         self.selected: set[int] = set()
         self.wild: frozenset[int] = frozenset()
+        self.fresh: set[int] = set()
         self.empty = ""
 
-    def show(self, cards: list[Card], cursor: int, selected: set[int], wild: frozenset[int], empty: str) -> None:
+    def show(self, cards: list[Card], cursor: int, selected: set[int], wild: frozenset[int], empty: str,
+             fresh: set[int] | None = None) -> None:
         self.cards, self.cursor, self.selected, self.wild, self.empty = cards, cursor, set(selected), wild, empty
+        self.fresh = set(fresh or ())
         self.refresh(layout=True)
 
     def per_row(self, width: int) -> int:
@@ -101,6 +108,8 @@ class Hand(Widget):
                 out.append_text(piece)
                 out.append(" " * (SLOT - piece.cell_len))
                 mark = (select_mark * 3) if chosen else "   "
+                if card.id in self.fresh:
+                    mark = mark[0] + FRESH_MARK + mark[2]
                 if here:
                     mark = cursor_mark + mark[1:]
                 marks.append(mark + " ", style="bold" if here else "")
@@ -178,6 +187,7 @@ class TableScreen(Screen[None]):
         self.layoff_armed = False            # o pressed: digits name the set
         self.hint_index = 0
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
+        self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
 
@@ -221,7 +231,6 @@ class TableScreen(Screen[None]):
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
             self.ended = f"Lost the table: {error.message}"
-            self.notify(error.message, severity="error")
         self.refresh_table()
 
     def log_snapshot(self, again: bool) -> None:
@@ -238,7 +247,11 @@ class TableScreen(Screen[None]):
 
     def fold_event(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
+        before = {c.id for c in self.tv.view.hand} if self.tv.view is not None else set()
         line = self.tv.apply_event(event)
+        self.mark_received(event, kind, before)
+        if kind in ("turn_started", "round_started", "game_ended"):
+            self.say("")  # what the message line said was about the turn before
         if line is not None:
             style = "bold cyan" if kind == "chat_posted" else ("bold" if kind in ("round_ended", "game_ended") else "")
             self.query_one("#log", RichLog).write(Text(line, style=style))
@@ -248,6 +261,29 @@ class TableScreen(Screen[None]):
                 self.show_round_end()
         elif kind == "game_ended":
             self.show_game_end()
+
+    def mark_received(self, event: pb.Event, kind: str | None, before: set[int]) -> None:
+        """Mark the cards this seat just received (a draw, a take, a buy and its penalty cards) until its
+        next move; the cursor goes to the card drawn, taken or bought."""
+        seat, v = self.session.seat, self.tv.view
+        if seat is None or v is None or kind is None:
+            return
+        message = getattr(event, kind)
+        if kind == "round_started" or (kind in ("discarded", "contract_laid", "set_laid", "laid_off",
+                                                "discard_declined", "buy_answered") and message.seat == seat):
+            self.fresh.clear()
+            return
+        if kind not in ("discard_taken", "card_bought", "cards_received") or message.seat != seat:
+            return
+        new = [c.id for c in v.hand if c.id not in before]
+        if kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DEAL:
+            return
+        if kind == "discard_taken" or (kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DRAW):
+            self.fresh = set(new)  # a new turn's card: what was marked before is old news
+        else:
+            self.fresh |= set(new)  # a buy: the card and its penalty cards
+        if new and (kind != "cards_received" or message.reason == pb.RECEIVED_REASON_DRAW):
+            self.cursor_id = new[0]
 
     # --- what the seat may do --------------------------------------------------------------------
 
@@ -297,6 +333,56 @@ class TableScreen(Screen[None]):
                 return self.leave_to_lobby
         return True
 
+    def on_key(self, event: events.Key) -> None:
+        """A move's key that no binding takes now (its command is not listed) says why, on the message
+        line; the bindings run after this, so a key some binding takes is left to it."""
+        if event.key not in MOVE_KEYS or isinstance(self.focused, Input):
+            return
+        active = self.active_bindings.get(event.key)
+        if active is not None and active.enabled:
+            return
+        self.say(self.why_not(event.key))
+
+    def why_not(self, key: str) -> str:
+        """Why the move ``key`` names is not one this seat may make now, in a few words."""
+        v, seat = self.view, self.session.seat
+        if seat is None:
+            return "watching: only the seated play"
+        if v is None:
+            return "the game has not started yet"
+        if v.phase is Phase.GAME_OVER:
+            return "the game is over: enter shows the standings"
+        legal = self.legal
+        top = self.top(v)
+        if not legal:
+            if v.phase is Phase.BUY:
+                if seat in v.buy_offer:
+                    return f"you answered the offer of the {top}: waiting for the others"
+                offered = ", ".join(self.who(s) for s in v.buy_offer)
+                return f"not your turn: the {top} is offered to {offered}"
+            if v.turn_seat == seat:
+                return "wait: the server is moving the game on"
+            return f"not your turn: {self.who(v.turn_seat)} is playing"
+        if key == "h":
+            return NOTHING_TO_LAY
+        down = v.players[seat].down
+        melding = self.can(Discard)
+        if melding and key == "m":
+            return ("no set to lay: none is listed for you" if down else
+                    f"no contract ({v.spec.contract}) can be made from your hand yet")
+        if melding and (key == "o" or key.isdigit()):
+            return ("nothing to lay off: no lay-off is listed for you" if down else
+                    "no lay-off yet: you lay off once your contract is down")
+        if self.can(TakeDiscard):
+            now = f"take [t] or decline [d] the {top}"
+        elif self.can(Buy):
+            now = f"buy [b] or pass [p] the {top}"
+        elif self.can(Draw):
+            now = "draw [r]"
+        else:
+            now = "meld or discard [x]"
+        return f"not now: {now}"
+
     # --- drawing ---------------------------------------------------------------------------------
 
     def tick(self) -> None:
@@ -308,14 +394,14 @@ class TableScreen(Screen[None]):
         self.query_one("#seats", Static).update(self.seats())
         self.query_one("#status", Static).update(self.status())
         builder = self.query_one("#builder", Static)
-        builder.display = bool(self.builder) or bool(self.pending_set) or self.layoff_armed
+        builder.display = bool(self.builder)
         builder.update(self.builder_text())
         v = self.view
         wild = v.spec.wild_ranks if v is not None else frozenset()
         hand = self.query_one(Hand)
         hand.display = self.session.seat is not None and v is not None
         cursor = self.cursor_index()
-        hand.show(self.shown, cursor, self.selected, wild, "(no cards in hand)")
+        hand.show(self.shown, cursor, self.selected, wild, "(no cards in hand)", self.fresh)
         self.tick()
         self.refresh_bindings()
 
@@ -413,7 +499,9 @@ class TableScreen(Screen[None]):
         for s, (name, _, flags) in enumerate(rows):
             p = v.players[s]
             active = v.phase is not Phase.GAME_OVER and s == v.turn_seat
-            mark = self.card_style.turn_mark if active else ("$" if v.phase is Phase.BUY and s in v.to_act else " ")
+            # $: the seats the declined card is offered to, the same for every view until it settles (who has
+            # answered is private, TP-4.7)
+            mark = self.card_style.turn_mark if active else ("$" if v.phase is Phase.BUY and s in v.buy_offer else " ")
             out.append("\n")
             out.append(f"{mark} ", style="bold")
             out.append(f"{name:<{width}}", style="bold" if active else "")
@@ -450,7 +538,7 @@ class TableScreen(Screen[None]):
                 order = {"rank": "by rank", "suit": "by suit", "own": "your order"}[self.sort]
                 right.append(f"Your hand: {len(v.hand)} cards{extra} {st.dot} {order} [s]")
             else:
-                right.append("Watching")
+                right.append("Watching")  # (the prompt says whose turn it is, not this again)
         grid = Table.grid(expand=True)
         grid.add_column(no_wrap=True)
         grid.add_column(justify="right", no_wrap=True)
@@ -458,10 +546,8 @@ class TableScreen(Screen[None]):
         return grid
 
     def builder_text(self) -> Text:
-        out = Text()
-        if self.layoff_armed or self.pending_set:
-            out.append(f"Lay off on set: {self.pending_set or '_'}  (digits, enter; esc cancels)", style="bold")
-            return out
+        """The contract being built, on one line: its sets, then as much of the keys' help as fits."""
+        out = Text(no_wrap=True, overflow="ellipsis")
         v = self.view
         if v is None:
             return out
@@ -472,10 +558,19 @@ class TableScreen(Screen[None]):
             out.append("[")
             out.append_text(self.card_style.cards(s, v.spec.wild_ranks))
             out.append("]")
-        need = v.spec.contract
-        out.append(f"  needs {need} {self.card_style.dot} m adds a set, enter lays, esc clears",
-                   style="dim")
+        dot = f" {self.card_style.dot} "
+        room = self.width_of("#builder") - out.cell_len
+        for tail in (f"  {len(self.builder)} of {v.spec.contract}{dot}m adds, enter lays, esc clears",
+                     f"{dot}m adds, enter lays, esc clears", f"{dot}enter lays, esc clears"):
+            if len(tail) <= room:
+                out.append(tail, style="dim")
+                break
         return out
+
+    def width_of(self, selector: str) -> int:
+        """The cells a line of this widget holds (78 at 80 columns, before the first layout)."""
+        width = self.query_one(selector).content_size.width if self.is_mounted else 0
+        return width or 78
 
     def clock(self) -> str:
         deadline = self.tv.deadline_ms
@@ -496,8 +591,12 @@ class TableScreen(Screen[None]):
             return Text("Connecting…", style="dim")
         if v is None:
             seated = sum(1 for s in tv.info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
+            waiting = tv.info.status == pb.TABLE_STATUS_WAITING
+            if waiting and seated >= tv.info.seats:
+                start = "start [g]" if self.host is not None else "waiting for the host to start"
+                return Text(f"All {tv.info.seats} seats filled: {start}", style="bold")
             text = f"Waiting for players: {seated}/{tv.info.seats} seated"
-            if tv.info.status == pb.TABLE_STATUS_WAITING:
+            if waiting:
                 text += (f"{dot}add a bot [b/B]{dot}start [g]" if self.host is not None
                          else f"{dot}the host starts the game")
             return Text(text, style="bold")
@@ -507,8 +606,8 @@ class TableScreen(Screen[None]):
         seat = self.session.seat
         top = self.top(v)
         clock = self.clock()
-        if seat is None:
-            return Text(f"Watching{dot}{self.whose(v, top)}{clock}")
+        if seat is None:  # (the status line says Watching)
+            return Text(f"{self.whose(v, top, len(clock))}{clock}", no_wrap=True, overflow="ellipsis")
         legal = self.legal
         if _kinds(legal, TakeDiscard):
             return Text(f"Your turn: take the {top} [t] or decline it [d]{clock}", style="bold")
@@ -537,15 +636,19 @@ class TableScreen(Screen[None]):
             return Text(f"Your turn: {what}{clock}", style="bold")
         if v.phase is Phase.BUY and seat in v.buy_offer and seat not in v.to_act:
             return Text(f"You answered the offer of the {top}; waiting for the others")
-        return Text(self.whose(v, top) + clock)
+        return Text(self.whose(v, top, len(clock)) + clock, no_wrap=True, overflow="ellipsis")
 
-    def whose(self, v: SeatView, top: str) -> str:
+    def whose(self, v: SeatView, top: str, reserve: int = 0) -> str:
+        """Whose turn it is and what they are deciding, in one line (``reserve``: cells kept for more)."""
         name = self.who(v.turn_seat)
         if v.phase is Phase.PICK_UP:
             return f"{name}: take or decline the {top}"
         if v.phase is Phase.BUY:
-            offered = ", ".join(self.who(s) for s in v.to_act) or "nobody"
-            return f"{name} declined the {top}: offered to {offered}"
+            offered = ", ".join(self.who(s) for s in v.buy_offer) or "nobody"
+            text = f"{name} declined the {top}: offered to {offered}"
+            if len(text) + reserve > self.width_of("#prompt"):
+                text = f"{name} declined the {top}: offered to the seats marked $"
+            return text
         if v.phase is Phase.DRAW:
             return f"{name}: drawing"
         return f"{name}: playing"
@@ -590,10 +693,8 @@ class TableScreen(Screen[None]):
     async def _send(self, command: Command) -> None:
         try:
             await self.session.send(command_to_pb(command))
-        except ServerError as error:
-            self.say(error.message, error=True)
-            self.notify(error.message, title="Refused" if error.rule else error.status, severity="error",
-                        timeout=4)
+        except ServerError as error:  # once, on the message line (a toast would cover the hand and prompt)
+            self.say(self.card_style.words(error.message), error=True)
             return
         if isinstance(command, (LayContract, LaySet, LayOff, Discard)):
             self.selected.clear()
@@ -732,7 +833,7 @@ class TableScreen(Screen[None]):
     def action_layoff_key(self) -> None:
         self.layoff_armed = True
         self.pending_set = ""
-        self.refresh_table()
+        self.say("lay off on which set? press its number (esc cancels)")
 
     def action_digit(self, n: int) -> None:
         v = self.view
@@ -742,14 +843,14 @@ class TableScreen(Screen[None]):
         number = int(self.pending_set)
         # Past set 9 a digit may begin a longer number: wait until no set could be named by more digits.
         if number * 10 < len(v.table):
-            self.refresh_table()
+            self.say(f"lay off on set {self.pending_set}_? another digit, or enter (esc cancels)")
             return
         self.lay_off(number)
 
     def lay_off(self, number: int) -> None:
         self.pending_set = ""
         self.layoff_armed = False
-        self.refresh_table()
+        self.say("")
         seat, card = self.session.seat, self.one_card()
         if seat is None or card is None:
             return
@@ -776,7 +877,7 @@ class TableScreen(Screen[None]):
         v = self.view
         hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet, LayOff)
         if v is None or not hints:
-            self.say("Nothing to lay down now.")
+            self.say(NOTHING_TO_LAY)
             return
         hint = hints[self.hint_index % len(hints)]
         self.hint_index += 1
@@ -823,7 +924,6 @@ class TableScreen(Screen[None]):
                 await self.connection.start(self.host.table_id, self.host.host_token)
         except ServerError as error:
             self.say(error.message, error=True)
-            self.notify(error.message, severity="error")
 
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""

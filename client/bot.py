@@ -1,0 +1,565 @@
+"""The bot SDK: one bot interface for everywhere, and ``tenpennies bot``.
+
+A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.bots.Bot``): it sees
+what its seat may know and picks from ``view.legal``. The same object plays in-process
+(``engine.bots.play_game``) and over gRPC against any server (``play_seat``), where ``view`` is the
+engine ``SeatView`` the seat's stream folds into (``client.view.TableView``), with the server's legal
+commands: exactly the view type a bot in-process sees.
+
+Over gRPC ``play_seat`` follows the seat's stream (``SeatSession.follow``: it reconnects and resumes like
+the terminal client), and whenever the fold shows legal commands for the seat, asks the bot in a thread
+of its own and sends its answer. It answers within the table's decision timer: a bot that has not
+answered after ``margin`` (80%) of the time left to the deadline, that raises, that is still busy with an
+earlier decision, or that answers something not legal has ``safe_default(view)`` (what the server's timer
+would do) sent in its place; a command the server refuses (a stale decision: the timer acted, say) is
+counted and not retried. Everything is counted in ``SeatStats``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import inspect
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import grpc
+
+from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
+from tenpennies.client.view import TableView
+from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
+from tenpennies.engine.bots import BOTS, Bot, safe_default
+from tenpennies.engine.commands import COMMAND_TYPES
+from tenpennies.server.mapping import command_to_pb
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+MARGIN = 0.8
+"""The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
+MIN_THINK = 0.02
+"""Seconds: with less than this left, the safe default goes at once."""
+
+StreamItem = pb.Snapshot | pb.Event | Link
+OnEvent = Callable[[StreamItem, TableView], object]
+"""Called with every item of the seat's stream after it is folded into the TableView (a ``Link`` when
+the stream comes up or goes down)."""
+
+_REFUSED = {grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT}
+
+
+@dataclass
+class SeatStats:
+    """What happened to one seat's decisions."""
+
+    decisions: int = 0    # decisions the seat was asked
+    played: int = 0       # the bot's own commands the server accepted
+    defaults: int = 0     # safe defaults sent in the bot's place (each also counted below, by why)
+    slow: int = 0         # the bot had not answered in time, or was still busy with an earlier decision
+    errors: int = 0       # choose() raised
+    illegal: int = 0      # the bot answered something not legal (judged here, or refused by the server)
+    refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT)
+    send_errors: int = 0  # sends that failed otherwise (the server went away): the resumed stream asks again
+    reconnects: int = 0   # times the stream dropped
+    last_error: str = ""  # the last error's words (a bot's exception, a refusal)
+
+
+class FunctionBot:
+    """A bot made of a function ``choose(view) -> Command``."""
+
+    def __init__(self, choose: Callable[[SeatView], Command]) -> None:
+        self._choose = choose
+
+    def choose(self, view: SeatView) -> Command:
+        return self._choose(view)
+
+
+class SerialBot:
+    """A bot shared by several seats at once (a tournament may seat one bot at two tables): one
+    ``choose`` at a time, for bots that are not thread-safe."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._lock = threading.Lock()
+
+    def choose(self, view: SeatView) -> Command:
+        with self._lock:
+            return self.bot.choose(view)
+
+
+class _Thinker:
+    """Runs ``bot.choose`` in a daemon thread, one call at a time: a bot that never returns holds only its
+    own thread (and keeps the process from nothing on exit), never the event loop."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.busy = False
+
+    def think(self, view: SeatView) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+
+        def settle(result: Any, error: BaseException | None) -> None:
+            if future.done():  # given up on already
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        def work() -> None:
+            result: Any = None
+            error: BaseException | None = None
+            try:
+                result = self.bot.choose(view)
+            except BaseException as exc:  # whatever the bot does, its seat goes on
+                error = exc
+            self.busy = False
+            try:
+                loop.call_soon_threadsafe(settle, result, error)
+            except RuntimeError:  # the loop is gone: nobody waits any more
+                pass
+
+        self.busy = True
+        threading.Thread(target=work, name="bot-choose", daemon=True).start()
+        return future
+
+
+@dataclass(eq=False)
+class _Decision:
+    view: SeatView
+    legal: tuple[Command, ...]
+    budget: float | None  # seconds the bot may think; None: no timer
+    sending: bool = field(default=False)
+
+
+class SeatPlayer:
+    """Plays one seat with a bot over gRPC; ``play_seat`` is the short way to use it. ``table`` is the
+    seat's TableView as folded so far, ``stats`` what happened."""
+
+    def __init__(self, bot: Bot, session: SeatSession, *, on_event: OnEvent | None = None,
+                 stats: SeatStats | None = None, margin: float = MARGIN, backoff: Backoff | None = None) -> None:
+        if session.seat is None:
+            raise ValueError("a spectator has no decisions: give play_seat a seat's session")
+        self.session = session
+        self.seat: int = session.seat
+        self.table = TableView(session.seat)
+        self.stats = stats if stats is not None else SeatStats()
+        self.on_event = on_event
+        self.margin = margin
+        self.backoff = backoff
+        self._thinker = _Thinker(bot)
+        self._decision: _Decision | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> pb.GameEnded | None:
+        """Play until the game ends: its end (None if the server ended the seat's stream first: the seat
+        was emptied). Raises ServerError when the seat or the table is no longer there."""
+        try:
+            async for item in self.session.follow(self.backoff):
+                if isinstance(item, Link):
+                    if not item.up:
+                        self.stats.reconnects += 1
+                elif isinstance(item, pb.Snapshot):
+                    self.table.apply_snapshot(item)
+                    if self._decision is not None and not self._decision.sending:
+                        self._decision = None  # whatever is open now, the snapshot lists it: decide afresh
+                else:
+                    self.table.apply_event(item)
+                if self.on_event is not None:
+                    self.on_event(item, self.table)
+                ended = self._ended()
+                if ended is not None:
+                    return ended
+                if not isinstance(item, Link):
+                    self._consider()
+            return None
+        finally:
+            self._decision = None
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _ended(self) -> pb.GameEnded | None:
+        if self.table.game_end is not None:
+            return self.table.game_end
+        view = self.table.view
+        if view is not None and view.phase is Phase.GAME_OVER:  # a snapshot of a game that ended meanwhile
+            return pb.GameEnded(scores=[p.score for p in view.players], winners=list(self.table.winners),
+                                shares=[p.won for p in view.players])
+        return None
+
+    # --- decisions ---------------------------------------------------------------------------------
+
+    def _consider(self) -> None:
+        """After each folded message: a decision that is new starts being decided; one that ended (any
+        game event ends it) is dropped, so an answer that comes too late is never sent."""
+        view = self.table.view
+        legal = view.legal if view is not None else ()
+        if not legal:
+            self._decision = None
+            return
+        if self._decision is not None and self._decision.legal == legal:
+            return  # the same decision, already being decided (a chat line or a seat change came)
+        assert view is not None
+        decision = _Decision(view, legal, self._budget())
+        self._decision = decision
+        self.stats.decisions += 1
+        task = asyncio.get_running_loop().create_task(self._decide(decision))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _budget(self) -> float | None:
+        """Seconds the bot may think: ``margin`` of the time left to the deadline (None: no timer). A
+        deadline that says less than nothing or more than the table's timer is read as a clock that
+        differs from the server's, and the table's whole timer is taken instead."""
+        deadline = self.table.deadline_ms
+        if not deadline:
+            return None
+        left = deadline - time.time() * 1000
+        info = self.table.info
+        timer_ms = info.settings.decision_seconds * 1000 if info is not None else 0
+        if timer_ms and not 0 < left <= timer_ms + 1000:
+            left = timer_ms
+        return max(0.0, left) * self.margin / 1000
+
+    async def _decide(self, decision: _Decision) -> None:
+        command = await self._ask(decision)
+        if self._decision is not decision:
+            return  # the game moved on while the bot thought
+        if command is not None:
+            outcome = await self._send(decision, command)
+            if outcome == "accepted":
+                self.stats.played += 1
+                return
+            if outcome == "failed" or self._decision is not decision:
+                return  # the stream resumes and lists what is still open
+            self.stats.illegal += 1
+        self.stats.defaults += 1
+        await self._send(decision, safe_default(decision.view))
+
+    async def _ask(self, decision: _Decision) -> Command | None:
+        """The bot's answer if it is legal and in time; None (and counted why) otherwise."""
+        view = decision.view
+        if self._thinker.busy or (decision.budget is not None and decision.budget < MIN_THINK):
+            self.stats.slow += 1
+            return None
+        try:
+            command: object = await asyncio.wait_for(self._thinker.think(view), decision.budget)
+        except TimeoutError:
+            self.stats.slow += 1
+            return None
+        except Exception as error:
+            self.stats.errors += 1
+            self.stats.last_error = f"{type(error).__name__}: {error}"
+            return None
+        if _plausible(view, command):
+            return cast(Command, command)
+        self.stats.illegal += 1
+        self.stats.last_error = f"not a legal command here: {command!r}"
+        return None
+
+    async def _send(self, decision: _Decision, command: Command) -> str:
+        """accepted, refused (the server said no: counted) or failed (it could not be reached)."""
+        decision.sending = True
+        try:
+            await self.session.send(command_to_pb(command))
+            return "accepted"
+        except ServerError as error:
+            self.stats.last_error = error.message
+            if error.code() in _REFUSED:
+                self.stats.refused += 1
+                return "refused"
+            self.stats.send_errors += 1
+            return "failed"
+        finally:
+            decision.sending = False
+
+
+def _plausible(view: SeatView, command: object) -> bool:
+    """Worth sending: a command of this seat that the view lists, or a meld of its own making while the
+    seat may meld (the server lists bounded meld candidates and accepts any legal meld named)."""
+    if not isinstance(command, COMMAND_TYPES) or command.seat != view.seat:
+        return False
+    if command in view.legal:
+        return True
+    return isinstance(command, LayContract | LaySet) and any(isinstance(c, Discard) for c in view.legal)
+
+
+async def play_seat(bot: Bot, session: SeatSession, *, on_event: OnEvent | None = None,
+                    stats: SeatStats | None = None, margin: float = MARGIN,
+                    backoff: Backoff | None = None) -> pb.GameEnded | None:
+    """Play ``session``'s seat with ``bot`` until the game ends; return its end (None: the server ended
+    the seat's stream first, the seat was emptied). Reconnects and resumes across drops; ``stats``, when
+    given, is kept up to date as it goes; ``on_event`` sees every item of the stream once folded."""
+    return await SeatPlayer(bot, session, on_event=on_event, stats=stats, margin=margin, backoff=backoff).run()
+
+
+# --- loading a bot -------------------------------------------------------------------------------------
+
+class BotLoadError(Exception):
+    """A strategy or script that gives no bot."""
+
+
+def load_script(path: str | Path, seed: int = 0) -> Bot:
+    """The bot a Python file defines: ``class Bot`` (made with the seed if its constructor takes an
+    argument) with ``choose(self, view)``, or a function ``choose(view)``."""
+    path = Path(path)
+    if not path.is_file():
+        raise BotLoadError(f"no such file: {path}")
+    spec = importlib.util.spec_from_file_location(f"tenpennies_bot_script_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise BotLoadError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and pickling look the module up by name
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise BotLoadError(f"{path} failed to load: {type(error).__name__}: {error}") from error
+    made = getattr(module, "Bot", None)
+    if isinstance(made, type) and callable(getattr(made, "choose", None)):
+        try:
+            takes_seed = bool(inspect.signature(made).parameters)
+        except (TypeError, ValueError):
+            takes_seed = False
+        bot: Bot = made(seed) if takes_seed else made()
+        return bot
+    choose = getattr(module, "choose", None)
+    if callable(choose):
+        return FunctionBot(choose)
+    raise BotLoadError(f"{path} defines neither a class Bot with choose(self, view) nor a function choose(view)")
+
+
+def load_bot(strategy: str | None = None, script: str | Path | None = None, seed: int = 0) -> Bot:
+    """A built-in strategy by name (engine.bots.BOTS) or a script's bot."""
+    if script is not None:
+        return load_script(script, seed)
+    if strategy not in BOTS:
+        raise BotLoadError(f"strategies are {', '.join(sorted(BOTS))}, not {strategy!r}")
+    return BOTS[strategy](seed)
+
+
+# --- tournaments ---------------------------------------------------------------------------------------
+
+class NoTournamentMode(Exception):
+    """The server does not know the tournament RPCs (it answered UNIMPLEMENTED)."""
+
+    def __str__(self) -> str:
+        return "this server has no tournament mode"
+
+
+_TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.DEADLINE_EXCEEDED,
+              grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
+
+
+async def play_tournament(connection: Connection, name: str, bot: Bot, *, tournament: str = "",
+                          bot_token: str = "", on_seated: Callable[[pb.WaitForSeatResponse], object] | None = None,
+                          on_event: Callable[[pb.WaitForSeatResponse, StreamItem, TableView], object] | None = None,
+                          margin: float = MARGIN, backoff: Backoff | None = None) -> pb.GetStandingsResponse:
+    """Register ``bot`` under ``name`` with the server's tournament mode, play every seat it is given until
+    the tournament is over, and return the standings.
+
+    The wire: ``RegisterBot{tournament, name, bot_token}`` gives the bot's token (``bot_token`` takes up a
+    name registered before); ``WaitForSeat{bot_token}`` streams each seat the tournament gives the bot
+    (first those of its games still being played), and ends when the tournament is over; each seat is
+    played with ``play_seat`` (one ``choose`` at a time across seats), and the stream is followed again,
+    after a jittered backoff, when the connection drops; ``GetStandings`` at the end. Raises
+    NoTournamentMode when the server answers UNIMPLEMENTED, ServerError for any other refusal (NOT_FOUND:
+    this server runs no tournament, or not that one)."""
+    shared = SerialBot(bot)
+    backoff = backoff or Backoff()
+    playing: dict[tuple[str, int], asyncio.Task[pb.GameEnded | None]] = {}
+    try:
+        registered: pb.RegisterBotResponse = await connection.service.RegisterBot(
+            pb.RegisterBotRequest(tournament=tournament, name=name, bot_token=bot_token))
+        token = registered.bot_token
+        while True:
+            call = connection.service.WaitForSeat(pb.WaitForSeatRequest(bot_token=token))
+            try:
+                async for seated in call:
+                    backoff.reset()
+                    key = (seated.table_id, seated.seat)
+                    if key in playing and not playing[key].done():
+                        continue  # told again after a reconnect: already being played
+                    if on_seated is not None:
+                        on_seated(seated)
+                    hook: OnEvent | None = None
+                    if on_event is not None:
+                        def hook(item: StreamItem, table: TableView, _seated: pb.WaitForSeatResponse = seated
+                                 ) -> object:
+                            assert on_event is not None
+                            return on_event(_seated, item, table)
+                    session = connection.seat(seated.table_id, seated.seat, seated.token)
+                    playing[key] = asyncio.get_running_loop().create_task(
+                        play_seat(shared, session, on_event=hook, margin=margin))
+                break  # the stream ended: the tournament is over
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in _TRANSIENT:
+                    raise
+                await asyncio.sleep(backoff.next())
+            finally:
+                call.cancel()
+        await asyncio.gather(*playing.values(), return_exceptions=True)
+        standings: pb.GetStandingsResponse = await connection.service.GetStandings(
+            pb.GetStandingsRequest(tournament=tournament))
+        return standings
+    except grpc.aio.AioRpcError as error:
+        if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+            raise NoTournamentMode() from None
+        raise ServerError.of(error) from None
+    finally:
+        for task in playing.values():
+            task.cancel()
+        await asyncio.gather(*playing.values(), return_exceptions=True)
+
+
+# --- tenpennies bot ---------------------------------------------------------------------------------------
+
+def _address(text: str) -> str:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    return text
+
+
+def _name(text: str) -> str:
+    name = text.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
+    return name
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``tenpennies bot``."""
+    parser.add_argument("--server", type=_address, required=True, metavar="HOST:PORT")
+    parser.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
+    parser.add_argument("--name", type=_name, help="the bot's name at the table (default: from the strategy)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", metavar="ID", help="join this table and play it to the end")
+    where.add_argument("--tournament", metavar="NAME", nargs="?", const="",
+                       help="register with the server's tournament mode (NAME: which tournament, if it asks)")
+    parser.add_argument("--seat", type=int, metavar="N", help="with --table: the seat to join (default: first free)")
+    parser.add_argument("--token", help="with --table and --seat: take up a seat joined before, by its token; "
+                                        "with --tournament: the bot's token, to take up its name again")
+    how = parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--strategy", metavar="NAME", help=f"a built-in bot: {', '.join(sorted(BOTS))}")
+    how.add_argument("--script", metavar="FILE.py",
+                     help="a Python file defining class Bot (choose(self, view)) or a function choose(view)")
+    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (random strategies)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``tenpennies bot``: 0 when the game (or tournament) ended, 1 on a server's refusal, 2 on bad flags."""
+    if args.token and args.table and args.seat is None:
+        print("--token takes up a seat joined before: give its --seat too", file=sys.stderr)
+        return 2
+    if args.tournament is not None and args.seat is not None:
+        print("--seat goes with --table", file=sys.stderr)
+        return 2
+    try:
+        bot = load_bot(args.strategy, args.script, args.seed)
+    except BotLoadError as error:
+        print(error, file=sys.stderr)
+        return 2
+    name = args.name or (f"{args.strategy} bot" if args.strategy else Path(args.script).stem)[:40]
+    try:
+        return asyncio.run(_main(args, bot, name))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
+    connection = Connection(args.server, args.tls_ca)
+    try:
+        if args.tournament is not None:
+            return await _tournament(connection, name, bot, args.tournament, args.token or "")
+        return await _table(connection, name, bot, args.table, args.seat, args.token)
+    except NoTournamentMode as error:
+        print(error, file=sys.stderr)
+        return 1
+    except ServerError as error:
+        print(f"the server said: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        await connection.close()
+
+
+async def _table(connection: Connection, name: str, bot: Bot, table_id: str, seat: int | None,
+                 token: str | None) -> int:
+    if token:
+        assert seat is not None
+        session = connection.seat(table_id, seat, token)
+        print(f"taking up seat {seat} of table {table_id}", flush=True)
+    else:
+        session = await connection.join(table_id, name, seat)
+        print(f"joined table {table_id} as seat {session.seat} (to take it up again: "
+              f"--table {table_id} --seat {session.seat} --token {session.token})", flush=True)
+    stats = SeatStats()
+    ended = await play_seat(bot, session, on_event=_print_round_ends, stats=stats)
+    return _finish(ended, stats)
+
+
+def _finish(ended: pb.GameEnded | None, stats: SeatStats) -> int:
+    if ended is None:
+        print("the seat was emptied before the game ended", flush=True)
+    print(f"decisions {stats.decisions}: played {stats.played}, safe defaults {stats.defaults} (slow {stats.slow}, "
+          f"errors {stats.errors}, illegal {stats.illegal}); refused {stats.refused}; "
+          f"reconnects {stats.reconnects}", flush=True)
+    return 0
+
+
+def _print_round_ends(item: StreamItem, table: TableView) -> None:
+    """One line per round end, and the final standings, as they come."""
+    if not isinstance(item, pb.Event):
+        return
+    kind = item.WhichOneof("kind")
+    if kind == "round_ended" and item.sequence == table.sequence:
+        print(round_line(item.round_ended, table.name), flush=True)
+    elif kind == "game_ended":
+        for line in standings_lines(item.game_ended, table.name, table.seat):
+            print(line, flush=True)
+
+
+def round_line(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
+    why = (f"{name(end.out)} went out" if end.HasField("out")
+           else {pb.ROUND_END_REASON_STOCK: "the stock ran out",
+                 pb.ROUND_END_REASON_MAX_TURNS: "the turns ran out"}.get(end.reason, "it ended"))
+    points = ", ".join(f"{name(s)}: {end.points[s]} ({end.scores[s]})" for s in range(len(end.scores)))
+    return f"round {end.round}: {why}; points (totals) {points}; pot {end.pot}"
+
+
+def standings_lines(end: pb.GameEnded, name: Callable[[int], str], me: int | None = None) -> list[str]:
+    order = sorted(range(len(end.scores)), key=lambda s: (end.scores[s], s))
+    lines = ["final standings:"]
+    for place, seat in enumerate(order, 1):
+        marks = (" winner" if seat in end.winners else "") + (" (this bot)" if seat == me else "")
+        lines.append(f"  {place}. {name(seat):<24} score {end.scores[seat]:>4}  "
+                     f"pennies won {end.shares[seat]:>3}{marks}")
+    return lines
+
+
+async def _tournament(connection: Connection, name: str, bot: Bot, tournament: str, token: str) -> int:
+    def seated(seat: pb.WaitForSeatResponse) -> None:
+        print(f"game {seat.game}: seated at table {seat.table_id}, seat {seat.seat}", flush=True)
+
+    def events(seat: pb.WaitForSeatResponse, item: StreamItem, table: TableView) -> None:
+        if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended":
+            end = item.game_ended
+            scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
+            print(f"game {seat.game} over: {scores}; won by "
+                  f"{' and '.join(table.name(s) for s in end.winners)}", flush=True)
+
+    report = await play_tournament(connection, name, bot, tournament=tournament, bot_token=token,
+                                   on_seated=seated, on_event=events)
+    print(f"tournament {report.tournament}: {report.games_played} of {report.games_total} games played", flush=True)
+    for place, standing in enumerate(report.standings, 1):
+        mean = f"{standing.mean_score:7.1f}" if standing.HasField("mean_score") else "      -"
+        mark = "  (this bot)" if standing.name == name else ""
+        print(f"  {place:>3}. {standing.name:<24} games {standing.games:>4}  wins {standing.wins:>4}  "
+              f"mean score {mean}  pennies {standing.pennies:>+5}  rating {standing.rating_mu:6.2f} "
+              f"± {standing.rating_sigma:.2f}{mark}", flush=True)
+    return 0

@@ -618,6 +618,51 @@ class Game:
             "winners": list(self.winners),
         }
 
+    def copy(self) -> Game:
+        """An independent copy of the whole state: it shares no mutable object with this game (hands,
+        stock, pile, table sets, seats, the random generator's state, the log), so either can be played
+        on without touching the other, and both play identically from here. Cards, commands, events,
+        rules and round specs are immutable values and are shared. Much faster than
+        ``from_dict(to_dict())`` (``bench/engine_bench.py`` measures the ratio)."""
+        game = Game.__new__(Game)
+        game.n = self.n
+        game.rules = self.rules
+        game.seed = self.seed
+        rng = random.Random.__new__(random.Random)  # no fresh seeding from the OS: setstate fills it
+        rng.setstate(self.rng.getstate())
+        game.rng = rng
+        game.log = self.log.copy()
+        players = []
+        for p in self.players:
+            q = SeatState.__new__(SeatState)
+            q.hand = p.hand.copy()
+            q.down, q.pennies, q.score, q.paid, q.won = p.down, p.pennies, p.score, p.paid, p.won
+            players.append(q)
+        game.players = players
+        game.pot = self.pot
+        game.round_index = self.round_index
+        game.spec = self.spec
+        game.dealer, game.turn_seat, game.turn = self.dealer, self.turn_seat, self.turn
+        game.phase = self.phase
+        game.stock = self.stock.copy()
+        game.pile = self.pile.copy()
+        game.pile_live = self.pile_live
+        game.buy_order = self.buy_order.copy()
+        game.buy_answers = self.buy_answers.copy()
+        game.reshuffles_used = self.reshuffles_used
+        table = []
+        for t in self.table:
+            u = TableSet.__new__(TableSet)
+            u.id, u.owner, u.rank, u.wilds, u._wild_ranks = t.id, t.owner, t.rank, t.wilds, t._wild_ranks
+            u.cards = t.cards.copy()
+            u.suits = t.suits.copy()
+            table.append(u)
+        game.table = table
+        game._meld_cache = self._meld_cache  # a tuple of immutable melds
+        game.winners = self.winners
+        game.opening_events = self.opening_events.copy()
+        return game
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         from .commands import parse_command

@@ -11,7 +11,7 @@ from tenpennies.engine import Buy, Command, Discard, LayContract, LayOff, LaySet
 
 class Bot:
     def choose(self, view: SeatView) -> Command:
-        """Meld when it can, take a discard that pairs, never buy, discard its highest card."""
+        """Meld when it can, take a discard that pairs, never buy, discard its highest lone card."""
         for kind in (LayContract, LaySet, LayOff):
             melds = [c for c in view.legal if isinstance(c, kind)]
             if melds:
@@ -22,7 +22,8 @@ class Bot:
             return take[0]
         discards = [c for c in view.legal if isinstance(c, Discard)]
         if discards:
-            return max(discards, key=lambda c: (c.card.points, c.card.id))
+            lone = {c.card.id: sum(card.rank == c.card.rank for card in view.hand) == 1 for c in discards}
+            return max(discards, key=lambda c: (lone[c.card.id], c.card.points, c.card.id))
         return next(c for c in view.legal if not isinstance(c, TakeDiscard | Buy))  # decline, pass, draw
 
 

@@ -114,7 +114,7 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     if server is None:
         return Launch("local", name=name, style=style, home=data_dir())
     return Launch("spectate" if args.spectate else "server", address=server, name=name, tls_ca=tls_ca,
-                  table_id=args.spectate or "", style=style)
+                  table_id=args.spectate or "", style=style, home=config_dir())
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -129,6 +129,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     app = TenPenniesApp(launch)
     app.run()
+    if app.farewell:  # the terminal is the user's again: one line on what was kept
+        try:
+            print(app.farewell, flush=True)
+        except OSError:
+            pass  # the terminal was closed: nobody to tell
     return app.return_code or 0
 
 

@@ -21,15 +21,23 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
-from tenpennies.client.local import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame
-from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
+from tenpennies.client.local import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame, ServerMemory
+from tenpennies.client.tui.app import FAREWELL, ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
+from tenpennies.client.tui.lobby import (
+    NAME_WIDTH,
+    PLAYERS_WIDTH,
+    CreateTableScreen,
+    LobbyScreen,
+    players_text,
+    table_row,
+)
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -102,7 +110,7 @@ async def test_the_lobby_lists_a_table_made_by_another_client_and_follows_it_liv
         await other.add_bot(hosted.table_id, hosted.host_token, "random")
         await other.join(hosted.table_id, "bob")
         await until(pilot, lambda: row(app, hosted.table_id)[1] == "2/3", "the seats to fill")
-        assert "random bot" in row(app, hosted.table_id)[6] and "bob" in row(app, hosted.table_id)[6]
+        assert row(app, hosted.table_id)[6] == "bob, 1 bot, 1 free"
         # Not this client's table: no host actions on it.
         lobby = lobby_of(app)
         assert lobby.check_action("add_bot", ("greedy",)) is False
@@ -121,13 +129,16 @@ async def test_the_lobby_says_when_the_server_is_lost_and_comes_back_by_itself(t
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "live" in status(), "live")
         await first.stop(0)
         await until(pilot, lambda: "Lost the server" in status(), "the lobby to say it is lost")
+        assert f"Lost the server at 127.0.0.1:{port}; trying again" in status()
+        assert not lobby_of(app).tables and app.screen.query_one("#tables", DataTable).row_count == 0
         again = Server(Options(port=port, db=str(tmp_path / "x.db")))
         await again.start()
         try:
             maker = Connection(f"127.0.0.1:{port}")
             made = await maker.create_table("After", 2)
             await maker.close()
-            await until(pilot, lambda: listed(app, made.table_id), "the lobby to come back", timeout=30)
+            # The lobby's retries are at most about 3 s apart, and so are the channel's own.
+            await until(pilot, lambda: listed(app, made.table_id), "the lobby to come back", timeout=10)
             assert "live" in status()
         finally:
             await again.stop(0)
@@ -146,8 +157,13 @@ async def test_creating_a_table_from_the_form_shows_the_servers_refusal_with_its
         form.query_one("#seats", Select).value = 8
         form.query_one("#preset", Select).value = pb.PRESET_DEUCES
         form.query_one("#later_set_wilds", Select).value = pb.LATER_SET_WILDS_ONE_PER_THREE
-        form.query_one("#discard_to_go_out", Checkbox).value = True
-        form.query_one("#all_wild_sets", Checkbox).value = False
+        assert [str(form.query_one(f"#{knob}-word", Label).render()) for knob in
+                ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out")] == \
+            ["on", "on", "off", "off"]  # each switch says what it is
+        form.query_one("#discard_to_go_out", Switch).value = True
+        form.query_one("#all_wild_sets", Switch).value = False
+        await until(pilot, lambda: str(form.query_one("#all_wild_sets-word", Label).render()) == "off",
+                    "the switch to say off")
         form.query_one("#hand_size", Input).value = "30"  # 8 hands of 30 do not fit the shoe
         form.query_one("#rounds", Input).value = "1, 3, 7"
         form.query_one("#decision_seconds", Input).value = "0"
@@ -197,7 +213,7 @@ async def test_join_add_bots_and_start_from_the_lobby_reach_the_table(
         assert lobby.check_action("start", ()) is True
         await pilot.press("b", "b", "B")
         await until(pilot, lambda: row(app, table_id)[1] == "3/4", "three bots")
-        assert "random bot" in row(app, table_id)[6]
+        assert row(app, table_id)[6] == "3 bots, 1 free"
         # Empty a seat and fill it again.
         await pilot.press("x")
         await until(pilot, lambda: app.screen.query("#remove-seats"), "the seat picker")
@@ -239,6 +255,152 @@ async def test_the_host_starts_a_table_of_bots_from_the_lobby_and_watches_it(
         assert isinstance(watched, TableScreen) and watched.session.seat is None
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def status_of(app: TenPenniesApp) -> str:
+    return str(app.screen.query_one("#lobby-status", Static).render())
+
+
+async def test_a_server_that_never_answered_is_said_so_plainly_and_joined_when_it_comes(tmp_path: Path) -> None:
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "trying again" in status_of(app),
+                    "the lobby to say the server does not answer")
+        assert status_of(app).startswith(f"Cannot reach the server at {address}; trying again")
+        assert "failed to connect" not in status_of(app) and "Lost" not in status_of(app)
+        empty = str(app.screen.query_one("#lobby-empty", Static).render())
+        assert "press c" not in empty and app.screen.query_one("#tables", DataTable).row_count == 0
+        # A call that cannot reach it says so, not "Refused" as if a rule forbade it.
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await pilot.press("ctrl+s")
+        error = app.screen.query_one("#create-error", Static)
+        await until(pilot, lambda: "does not answer" in str(error.render()), "the form to say so")
+        assert str(error.render()) == f"The server at {address} does not answer"
+        await pilot.press("escape")
+        server = Server(Options(port=port, db=str(tmp_path / "late.db")))
+        await server.start()
+        try:
+            await until(pilot, lambda: "live" in status_of(app), "the lobby to find the server", timeout=10)
+            await until(pilot, lambda: "press c" in str(app.screen.query_one("#lobby-empty", Static).render()),
+                        "the hint to make a table")
+        finally:
+            await server.stop(0)
+
+
+def test_the_players_column_counts_bots_and_free_seats_and_cuts_with_an_ellipsis() -> None:
+    seats = [pb.SeatInfo(seat=0, kind=pb.SEAT_KIND_PLAYER, name="Ana"),
+             pb.SeatInfo(seat=1, kind=pb.SEAT_KIND_BOT, name="greedy bot"),
+             pb.SeatInfo(seat=2, kind=pb.SEAT_KIND_BOT, name="random bot"),
+             pb.SeatInfo(seat=3, kind=pb.SEAT_KIND_EMPTY)]
+    info = pb.TableInfo(table_id="t", name="x", seats=4, seat_info=seats)
+    assert players_text(info, None) == "Ana, 2 bots, 1 free"
+    assert players_text(info, 0) == ">Ana, 2 bots, 1 free"
+    crowd = pb.TableInfo(table_id="t", name="x", seats=8, seat_info=[
+        pb.SeatInfo(seat=n, kind=pb.SEAT_KIND_PLAYER, name=f"Maximilian {n}") for n in range(8)])
+    cells = [str(cell) for cell in table_row(crowd, True, None)]
+    assert cells[-1].endswith("…") and len(cells[-1]) <= PLAYERS_WIDTH
+    # Every column at its widest (a seeded table aside) fits 80 columns, a space either side of each.
+    widest = [NAME_WIDTH + 1, len("Seats"), len("finished"), len("standard"), len("Timer"), len("Seed"),
+              PLAYERS_WIDTH]
+    assert sum(widest) + 2 * len(widest) <= 80
+
+
+async def play_a_turn(pilot: Pilot[None], screen: TableScreen) -> None:
+    """Wait for this seat's turn to decide something, then do it by key (decline, pass, draw, discard)."""
+    def mine() -> int:
+        return sum(1 for line in screen.tv.log if line.startswith("You "))
+
+    keys = ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+    await until(pilot, lambda: any(isinstance(c, kind) for c in screen.legal for kind, _ in keys),
+                "this seat's turn", timeout=30)
+    before = mine()
+    key = next(key for kind, key in keys if any(isinstance(c, kind) for c in screen.legal))
+    await pilot.press(key)
+    await until(pilot, lambda: mine() > before, "the seat's move in the log")
+
+
+async def test_after_a_restart_the_lobby_gives_the_seat_and_the_host_keys_back(
+        server: Server, other: Connection, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    address = f"127.0.0.1:{server.port}"
+    first = TenPenniesApp(Launch("server", address=address, name="ann", home=home))
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, LobbyScreen) and "live" in status_of(first), "live")
+        # A second table, made and left waiting: its host keys must work after the restart.
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(first.screen, CreateTableScreen), "the form")
+        first.screen.query_one("#name", Input).value = "Later"
+        first.screen.query_one("#seats", Select).value = 2
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(first.screen, LobbyScreen) and len(first.screen.hosted) == 1,
+                    "the waiting table")
+        later = next(iter(lobby_of(first).hosted))
+        # The table played: no decision timer, three bots, this client in the last seat, started.
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(first.screen, CreateTableScreen), "the form")
+        first.screen.query_one("#decision_seconds", Input).value = "0"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(first.screen, LobbyScreen) and len(first.screen.hosted) == 2,
+                    "the table to play")
+        table_id = next(t for t in lobby_of(first).hosted if t != later)
+        await until(pilot, lambda: listed(first, table_id) and lobby_of(first).selected is not None
+                    and lobby_of(first).selected.table_id == table_id, "the cursor on it")  # type: ignore[union-attr]
+        await pilot.press("b", "b", "b")
+        await until(pilot, lambda: row(first, table_id)[1] == "3/4", "three bots")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
+        table = first.screen
+        assert isinstance(table, TableScreen)
+        token = table.session.token
+        await pilot.press("g")
+        await play_a_turn(pilot, table)
+        config = home / CONFIG_FILE
+        assert os.stat(config).st_mode & 0o777 == 0o600  # it holds tokens
+        held = ServerMemory.load(address, home)
+        assert held.seats[table_id] == (3, token) and set(held.hosted) == {table_id, later}
+        await pilot.press("q")
+    # The client is gone: its seat is away. A table it held once is gone from the server since.
+    held.seats["gone-table"] = (0, "stale")
+    held.save()
+    assert ServerMemory.load(address, home).tables() == {table_id, later, "gone-table"}
+
+    again = TenPenniesApp(Launch("server", address=address, name="ann", home=home))
+    async with again.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, LobbyScreen) and listed(again, table_id)
+                    and listed(again, later), "the lobby")
+        lobby = lobby_of(again)
+        await until(pilot, lambda: row(again, table_id)[6] == ">ann, 3 bots", "this client's seat marked")
+        assert row(again, table_id)[0] == "*ann's table"
+        assert row(again, later)[0] == "*Later"
+        assert ServerMemory.load(address, home).tables() == {table_id, later}  # the table not listed: forgotten
+        # The host keys work on the waiting table.
+        again.screen.query_one("#tables", DataTable).move_cursor(
+            row=again.screen.query_one("#tables", DataTable).get_row_index(later))
+        await until(pilot, lambda: lobby.check_action("add_bot", ("greedy",)) is True, "the host keys")
+        await pilot.press("b")
+        await until(pilot, lambda: row(again, later)[1] == "1/2", "a bot added after the restart")
+        # enter takes the seat up again, and the game goes on from it.
+        again.screen.query_one("#tables", DataTable).move_cursor(
+            row=again.screen.query_one("#tables", DataTable).get_row_index(table_id))
+        await until(pilot, lambda: lobby.check_action("leave", ()) is True, "the seat held")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(again.screen, TableScreen), "the seat taken up again")
+        table = again.screen
+        assert isinstance(table, TableScreen)
+        assert (table.session.table_id, table.session.seat, table.session.token) == (table_id, 3, token)
+        await until(pilot, lambda: table.tv.view is not None, "the game")
+        await play_a_turn(pilot, table)
+        info = await remote_table(other, table_id)
+        assert info.seat_info[3].connected and not info.seat_info[3].bot_playing
+
+
 # --- the local game ----------------------------------------------------------------------------------------
 
 def refused(port: int) -> bool:
@@ -272,6 +434,7 @@ async def test_local_mode_seats_three_bots_and_the_player_and_stops_its_server_o
         assert (tmp_path / "local.db").exists()
         await pilot.press("q")
     assert refused(port)
+    assert app.farewell == FAREWELL  # said in the terminal once the app is gone
 
 
 async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> None:
@@ -283,7 +446,8 @@ async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> N
 
     again = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with again.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(again.screen, ContinueScreen), "the offer to continue")
+        await until(pilot, lambda: isinstance(again.screen, ContinueScreen) and again.screen.query("#continue"),
+                    "the offer to continue")
         assert "Continue your game (round 1 of 7)" in str(again.screen.query_one("#continue").render())
         await pilot.press("c")
         await until(pilot, lambda: isinstance(again.screen, TableScreen), "the table")
@@ -325,6 +489,7 @@ async def test_two_local_games_cannot_share_one_directory(tmp_path: Path) -> Non
         async with second.run_test(size=SIZE) as pilot2:
             await until(pilot2, lambda: second.return_code is not None, "the second to give up")
         assert second.return_code == 1
+    assert second.farewell is None  # no game of its own to keep
 
 
 # --- the command line --------------------------------------------------------------------------------------
@@ -504,6 +669,11 @@ def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path:
         terminal.send(b"q")
         assert terminal.wait_exit(timeout=20), "the client did not quit"
         assert terminal.status is not None and os.waitstatus_to_exitcode(terminal.status) == 0
+        for _ in range(20):  # what it wrote last, after giving the terminal back
+            if FAREWELL in terminal.text:
+                break
+            terminal.read(0.1)
+        assert FAREWELL in terminal.text
         assert in_session(terminal.pid) == []  # nothing left behind
     finally:
         terminal.close()

@@ -5,16 +5,21 @@ Three ways in (``Launch.mode``):
 * ``local``: a private server on loopback runs inside this app's asyncio loop (``client.local``), a game
   against three built-in bots is made (or the unfinished one continued) and the table opens. Quitting the
   app stops the server: nothing is left running.
-* ``server``: the lobby of a server (``LobbyScreen``).
+* ``server``: the lobby of a server (``LobbyScreen``), with the seats and tables this client held there
+  in an earlier run (``ServerMemory``, in ``client.json`` under ``Launch.home``).
 * ``spectate``: one table of a server, watched; leaving it shows that server's lobby.
+
+After the app is gone, ``farewell`` is a line for the terminal (the local game is kept, and how to go on).
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import grpc
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -22,19 +27,40 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
-from ..connection import Connection, HostedTable, SeatSession, ServerError
-from ..local import LocalServer, Unfinished, data_dir
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from ..connection import Connection, HostedTable, SeatSession, ServerError, stub
+from ..local import LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
 from .table import TableScreen
 
 Mode = Literal["local", "server", "spectate"]
+# gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
+# it within a couple of seconds (its own retries are jittered and at most about 3 s apart).
+RECONNECT = (("grpc.initial_reconnect_backoff_ms", 500), ("grpc.min_reconnect_backoff_ms", 500),
+             ("grpc.max_reconnect_backoff_ms", 2000))
+FAREWELL = "Your game is kept: make play (or tenpennies play --local) continues it."
+
+
+class ServerConnection(Connection):
+    """A ``Connection`` whose channel tries a server that went away again soon (``RECONNECT``)."""
+
+    def __init__(self, address: str, tls_ca: str | None = None) -> None:
+        self.address = address
+        if tls_ca:
+            credentials = grpc.ssl_channel_credentials(Path(tls_ca).read_bytes())
+            self.channel = grpc.aio.secure_channel(address, credentials, options=RECONNECT)
+        else:
+            self.channel = grpc.aio.insecure_channel(address, options=RECONNECT)
+        self.service = stub(self.channel)
 
 
 @dataclass(frozen=True)
 class Launch:
     """What ``tenpennies play`` asked for. ``address``: host:port of the server (server and spectate
-    modes); ``table_id``: the table to watch (spectate); ``home``: where local games are kept."""
+    modes); ``table_id``: the table to watch (spectate); ``home``: where local games are kept (local), or
+    where ``client.json`` remembers the seats held on servers (server and spectate)."""
 
     mode: Mode
     address: str = ""
@@ -85,6 +111,7 @@ class TenPenniesApp(App[None]):
         self.launch = launch
         self.local: LocalServer | None = None
         self.connection: Connection | None = None
+        self.farewell: str | None = None  # said in the terminal once the app is gone
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -98,8 +125,13 @@ class TenPenniesApp(App[None]):
         if self.launch.mode == "local":
             self.open_local()
             return
-        self.connection = Connection(self.launch.address, self.launch.tls_ca)
-        lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style)
+        try:
+            self.connection = ServerConnection(self.launch.address, self.launch.tls_ca)
+        except OSError as error:  # the CA file
+            self.exit(return_code=1, message=f"Cannot use the CA file {self.launch.tls_ca}: {error}")
+            return
+        memory = ServerMemory.load(self.launch.address, self.launch.home)
+        lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style, memory=memory)
         self.push_screen(lobby)
         if self.launch.mode == "spectate":
             self.push_screen(TableScreen(self.connection, self.connection.spectate(self.launch.table_id),
@@ -130,8 +162,24 @@ class TenPenniesApp(App[None]):
                                            leave_to_lobby=False))
 
     async def on_unmount(self) -> None:
-        """Every screen and worker is gone by now: close the channel, then stop the local server."""
+        """Every screen and worker is gone by now: close the channel, then (saying whether the local game
+        goes on) stop the local server."""
         if self.connection is not None:
             await self.connection.close()
         if self.local is not None:
+            if await self.local_game_unfinished():
+                self.farewell = FAREWELL
             await self.local.stop()
+
+    async def local_game_unfinished(self) -> bool:
+        """Whether the remembered local game is still to be played (asked of the local server, briefly)."""
+        assert self.local is not None
+        game, connection = LocalGame.load(self.launch.home), self.local.connection
+        if game is None or connection is None:
+            return False
+        try:
+            snapshot = await asyncio.wait_for(
+                connection.seat(game.table_id, game.seat, game.token).snapshot(), timeout=3)
+        except (ServerError, TimeoutError):
+            return False
+        return bool(snapshot.table.status != pb.TABLE_STATUS_FINISHED)

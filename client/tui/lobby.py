@@ -1,15 +1,21 @@
 """The lobby: a server's tables, live, and what a player does there (make a table, fill it, join, watch).
 
-The table list follows ``Connection.watch_tables`` in a worker; when the stream breaks the screen says
-so and starts the worker again after a jittered backoff (a timer, not a loop). Everything this client
-may do to a table depends on what it holds there: the host's token for the tables it made
-(``HostedTable``), a seat's token for the seats it joined (``SeatSession``).
+The table list follows ``Connection.watch_tables`` in a worker; when the stream breaks (or never
+comes up) the screen says so, shows no tables, and starts the worker again after a jittered backoff of
+at most about 3 s (a timer, not a loop). Everything this client may do to a table depends on what it
+holds there: the host's token for the tables it made (``HostedTable``), a seat's token for the seats it
+joined (``SeatSession``). Both are remembered per server in the client's config file
+(``ServerMemory``), so that after a restart ``enter`` takes a seat up again and the host keys work;
+tables gone or finished are forgotten.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
+import grpc
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,12 +23,13 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
+from ..local import ServerMemory
 from .cards import CardStyle
 
 STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
@@ -30,9 +37,17 @@ STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "pl
 PRESET_WORDS = {pb.PRESET_UNSPECIFIED: "standard", pb.PRESET_STANDARD: "standard", pb.PRESET_DEUCES: "deuces"}
 COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Preset"),
            ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
-NAME_WIDTH = 18
-PLAYERS_WIDTH = 44
+# Widths that keep a row within 80 columns (each column also takes a space either side).
+NAME_WIDTH = 16
+PLAYERS_WIDTH = 19
 DEFAULT_TIMER = 30  # the server's default decision_seconds (TableSettings)
+RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the lobby's reconnect backoff: jittered, so at most 3 s apart
+# Codes that mean the server did not answer at all (rather than answered no).
+UNANSWERED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+
+
+def unanswered(error: ServerError) -> bool:
+    return error.code() in UNANSWERED
 
 
 def refusal(error: ServerError) -> str:
@@ -41,6 +56,14 @@ def refusal(error: ServerError) -> str:
     if error.rule and not message.startswith(error.rule):
         message = f"{error.rule}: {message}"
     return message
+
+
+def failure(error: ServerError, address: str) -> str:
+    """What went wrong with a call: the server's refusal (``Refused: ...``), or, when it did not answer at
+    all, that it does not (gRPC's own words about sockets say nothing to a player)."""
+    if unanswered(error):
+        return f"The server at {address} does not answer"
+    return f"Refused: {refusal(error)}"
 
 
 def filled(info: pb.TableInfo) -> int:
@@ -57,18 +80,32 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def players_text(info: pb.TableInfo, mine: int | None) -> str:
+    """Who sits at a table, compactly: the players by name in seat order (``>`` marks this client's own
+    seat), then how many bots and free seats: ``>Ana, bob, 2 bots, 1 free``."""
+    names = [(">" if seat.seat == mine else "") + seat_name(seat)
+             for seat in info.seat_info if seat.kind == pb.SEAT_KIND_PLAYER]
+    bots = sum(1 for seat in info.seat_info if seat.kind == pb.SEAT_KIND_BOT)
+    free = info.seats - filled(info)
+    parts = names + ([_count(bots, "bot", "bots")] if bots else []) + ([f"{free} free"] if free else [])
+    return ", ".join(parts) or "-"
+
+
 def table_row(info: pb.TableInfo, hosted: bool, mine: int | None) -> tuple[Text | str, ...]:
     """The lobby's row for a table: its name (``*`` marks a table this client hosts), seats filled of
-    all, status, preset, decision timer, the seed of a seeded table, and who sits where (``>`` marks
-    this client's own seat)."""
+    all, status, preset, decision timer, the seed of a seeded table, and who sits there (``>`` marks
+    this client's own seat), each cut with ``…`` so that a row fits 80 columns."""
     name = Text(_clip(info.name or info.table_id, NAME_WIDTH))
     if hosted:
         name = Text("*", style="bold") + name
     timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
-    players = ", ".join((">" if seat.seat == mine else "") + seat_name(seat) for seat in info.seat_info)
     return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
             PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
-            str(info.seed) if info.HasField("seed") else "", _clip(players, PLAYERS_WIDTH))
+            str(info.seed) if info.HasField("seed") else "", _clip(players_text(info, mine), PLAYERS_WIDTH))
 
 
 # --- the create-table form ----------------------------------------------------------------------------
@@ -125,8 +162,10 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Label("Preset")
                 yield Select(PRESETS, value=pb.PRESET_STANDARD, allow_blank=False, id="preset", compact=True)
                 for knob, label, default in SWITCHES:
-                    yield Checkbox(self.switch_label(label, default), value=default, id=knob, compact=True,
-                                   classes="wide", name=label)
+                    yield Label(label)
+                    with Horizontal(classes="switch-row"):
+                        yield Switch(default, id=knob, animate=False, tooltip=label)
+                        yield Label(self.switch_word(default), id=f"{knob}-word", classes="switch-word")
                 yield Label("Later sets' wilds")
                 yield Select(LATER_SET_WILDS, value=pb.LATER_SET_WILDS_ROUND_CAP, allow_blank=False,
                              id="later_set_wilds", compact=True)
@@ -145,13 +184,13 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Button("Cancel", id="cancel", compact=True)
 
     @staticmethod
-    def switch_label(label: str, on: bool) -> str:
-        """A switch says on or off in words, not by colour alone (NO_COLOR)."""
-        return f"{label}: {'on' if on else 'off'}"
+    def switch_word(on: bool) -> str:
+        """A switch says on or off in words too, not by the slider's side or colour alone (NO_COLOR)."""
+        return "on" if on else "off"
 
-    @on(Checkbox.Changed)
-    def switched(self, event: Checkbox.Changed) -> None:
-        event.checkbox.label = self.switch_label(event.checkbox.name or "", event.value)
+    @on(Switch.Changed)
+    def switched(self, event: Switch.Changed) -> None:
+        self.query_one(f"#{event.switch.id}-word", Label).update(self.switch_word(event.value))
 
     def _number(self, field: str, label: str) -> int:
         text = self.query_one(f"#{field}", Input).value.strip()
@@ -168,7 +207,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         rules = pb.HouseRules(preset=self.query_one("#preset", Select).value,  # type: ignore[arg-type]
                               later_set_wilds=self.query_one("#later_set_wilds", Select).value)  # type: ignore[arg-type]
         for knob, _, _ in SWITCHES:
-            setattr(rules, knob, self.query_one(f"#{knob}", Checkbox).value)
+            setattr(rules, knob, self.query_one(f"#{knob}", Switch).value)
         for number in NUMBERS:
             setattr(rules, number.knob, self._number(number.knob, number.label))
         rounds_text = self.query_one("#rounds", Input).value.replace(" ", ",")
@@ -209,7 +248,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
             hosted = await self.connection.create_table(form.name, form.seats, form.rules,
                                                         decision_seconds=form.decision_seconds)
         except ServerError as error:
-            self.show_error(f"Refused: {refusal(error)}")
+            self.show_error(failure(error, self.connection.address))
             return
         self.dismiss(hosted)
 
@@ -280,7 +319,8 @@ HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
 
 
 class LobbyScreen(Screen[None]):
-    """The tables of one server, live; join, watch, make and fill tables."""
+    """The tables of one server, live; join, watch, make and fill tables. ``memory``: the seats and host
+    tokens this client holds on the server, remembered across runs (None: for this run only)."""
 
     BINDINGS = [
         Binding("c", "create", "New"),
@@ -302,13 +342,14 @@ class LobbyScreen(Screen[None]):
             self.tables, self.removed, self.fresh = tables, removed, fresh
 
     class Lost(Message):
-        """The watch stream broke (or the server ended it)."""
+        """The watch stream broke, or never came up (``error``), or the server ended it (None)."""
 
-        def __init__(self, reason: str) -> None:
+        def __init__(self, error: ServerError | None) -> None:
             super().__init__()
-            self.reason = reason
+            self.error = error
 
-    def __init__(self, connection: Connection, name: str, *, style: CardStyle | None = None) -> None:
+    def __init__(self, connection: Connection, name: str, *, style: CardStyle | None = None,
+                 memory: ServerMemory | None = None) -> None:
         super().__init__()
         self.connection = connection
         self.player_name = name
@@ -316,12 +357,22 @@ class LobbyScreen(Screen[None]):
         self.tables: dict[str, pb.TableInfo] = {}
         self.hosted: dict[str, HostedTable] = {}
         self.sessions: dict[str, SeatSession] = {}
-        self.backoff = Backoff()
+        self.backoff = Backoff(RETRY_FIRST, RETRY_MOST)
         self.select_when_listed: str | None = None
+        self.connected_once = False
+        self.lost_text = ""
+        self.retry_at: float | None = None  # when the lobby tries the server again (monotonic)
+        self.memory = memory
+        self.memory_failed = False
+        if memory is not None:  # what an earlier run held here: its seats and the tables it made
+            for table_id, (seat, token) in memory.seats.items():
+                self.sessions[table_id] = connection.seat(table_id, seat, token)
+            for table_id, host_token in memory.hosted.items():
+                self.hosted[table_id] = HostedTable(pb.TableInfo(table_id=table_id), host_token)
 
     def compose(self) -> ComposeResult:
         yield Static(f"Ten Pennies · {self.connection.address} · playing as {self.player_name}", id="lobby-title")
-        yield Static("Connecting…", id="lobby-status")
+        yield Static(f"Connecting to {self.connection.address}…", id="lobby-status")
         table = TableList(id="tables", cursor_type="row", zebra_stripes=True)
         for key, label in COLUMNS:
             table.add_column(label, key=key)
@@ -330,6 +381,8 @@ class LobbyScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.query_one("#lobby-empty").display = False  # until the server has said there are none
+        self.set_interval(0.5, self.show_retry)
         self.watch_lobby()
 
     # --- the live list ---
@@ -342,40 +395,76 @@ class LobbyScreen(Screen[None]):
                 self.post_message(self.TablesChanged(tables, removed, fresh))
                 fresh = False
         except ServerError as error:
-            self.post_message(self.Lost(error.message))
+            self.post_message(self.Lost(error))
             return
-        self.post_message(self.Lost("the server ended the stream"))
+        self.post_message(self.Lost(None))
 
     def on_lobby_screen_tables_changed(self, message: TablesChanged) -> None:
         table = self.query_one("#tables", DataTable)
         if message.fresh:
             self.backoff.reset()
-            self.set_status(f"{len(message.tables)} table(s) · live", lost=False)
+            self.connected_once, self.retry_at = True, None
             self.tables.clear()
             table.clear()
+            listed = {info.table_id for info in message.tables}
+            for table_id in self._held() - listed:
+                self.forget(table_id, gone=True)
         for table_id in message.removed:
             if self.tables.pop(table_id, None) is not None:
                 table.remove_row(table_id)
+            self.forget(table_id, gone=True)
         for info in message.tables:
-            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info.table_id))
+            if info.status == pb.TABLE_STATUS_FINISHED:
+                self.forget(info.table_id, gone=False)
+            elif info.table_id in self.hosted:
+                self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
+            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info))
             if info.table_id in self.tables:
                 for (key, _), value in zip(COLUMNS, cells, strict=True):
                     table.update_cell(info.table_id, key, value, update_width=True)
             else:
                 table.add_row(*cells, key=info.table_id)
             self.tables[info.table_id] = info
-        if not message.fresh:
-            self.set_status(f"{len(self.tables)} table(s) · live", lost=False)
+        self.set_status(f"{len(self.tables)} table(s) · live", lost=False)
         if self.select_when_listed in self.tables:
             table.move_cursor(row=table.get_row_index(self.select_when_listed))
             self.select_when_listed = None
-        self.query_one("#lobby-empty").display = not self.tables
+        empty = self.query_one("#lobby-empty", Static)
+        empty.update("No tables yet: press c to make one.")
+        empty.display = not self.tables
         self.refresh_bindings()
 
     def on_lobby_screen_lost(self, message: Lost) -> None:
+        """Say so (it never answered, or it was lost), show no tables (none can be joined or watched
+        now), and try again after a jittered backoff of at most about 3 s."""
         delay = self.backoff.next()
-        self.set_status(f"Lost the server ({message.reason}); retrying in {delay:.0f}s", lost=True)
+        address = self.connection.address
+        head = "Lost the server" if self.connected_once else "Cannot reach the server"
+        error = message.error
+        if error is None:
+            why = " (it closed the list)"
+        elif unanswered(error):
+            why = ""  # the usual case: nothing listens there (yet); gRPC's own words say no more
+        else:
+            why = f" ({_clip(error.message, 24)})"
+        self.lost_text = f"{head} at {address}{why}"
+        self.tables.clear()
+        self.query_one("#tables", DataTable).clear()
+        empty = self.query_one("#lobby-empty", Static)
+        empty.update("The tables show here once the server answers. q quits.")
+        empty.display = True
+        self.retry_at = time.monotonic() + delay
+        self.show_retry()
         self.set_timer(delay, self.watch_lobby)
+        self.refresh_bindings()
+
+    def show_retry(self) -> None:
+        """While the server is away: when the lobby tries again, counting down."""
+        if self.retry_at is None:
+            return
+        left = self.retry_at - time.monotonic()
+        when = f"in {math.ceil(left)} s" if left > 0 else "now…"
+        self.set_status(f"{self.lost_text}; trying again {when}", lost=True)
 
     def set_status(self, text: str, *, lost: bool) -> None:
         status = self.query_one("#lobby-status", Static)
@@ -386,10 +475,52 @@ class LobbyScreen(Screen[None]):
         info = self.tables.get(table_id)
         if info is None:
             return
-        cells = table_row(info, table_id in self.hosted, self._my_seat(table_id))
+        cells = table_row(info, table_id in self.hosted, self._my_seat(info))
         table = self.query_one("#tables", DataTable)
         for (key, _), value in zip(COLUMNS, cells, strict=True):
             table.update_cell(table_id, key, value, update_width=True)
+
+    # --- what this client holds, remembered across runs ---
+
+    def _held(self) -> set[str]:
+        return set(self.sessions) | set(self.hosted)
+
+    def _save_memory(self) -> None:
+        if self.memory is None:
+            return
+        try:
+            self.memory.save()
+        except OSError as error:
+            if not self.memory_failed:  # once is enough: the seats still work for this run
+                self.notify(f"Your seats will not be remembered after you quit: {error}",
+                            severity="warning", timeout=8)
+            self.memory_failed = True
+
+    def remember_seat(self, session: SeatSession) -> None:
+        self.sessions[session.table_id] = session
+        if self.memory is not None and session.seat is not None:
+            self.memory.seats[session.table_id] = (session.seat, session.token)
+            self._save_memory()
+
+    def remember_host(self, hosted: HostedTable) -> None:
+        self.hosted[hosted.table_id] = hosted
+        if self.memory is not None:
+            self.memory.hosted[hosted.table_id] = hosted.host_token
+            self._save_memory()
+
+    def forget_seat(self, table_id: str) -> None:
+        self.sessions.pop(table_id, None)
+        if self.memory is not None and self.memory.seats.pop(table_id, None) is not None:
+            self._save_memory()
+
+    def forget(self, table_id: str, *, gone: bool) -> None:
+        """A table gone (everything held there goes) or finished (nothing left to host, nothing to keep
+        for the next run; the seat stays for this run, to look at the result)."""
+        if gone:
+            self.sessions.pop(table_id, None)
+        self.hosted.pop(table_id, None)
+        if self.memory is not None and self.memory.forget(table_id):
+            self._save_memory()
 
     # --- what is selected, and what this client holds there ---
 
@@ -401,19 +532,24 @@ class LobbyScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return self.tables.get(key or "")
 
-    def _my_seat(self, table_id: str) -> int | None:
-        session = self.sessions.get(table_id)
-        return session.seat if session else None
+    def _holds(self, info: pb.TableInfo, session: SeatSession | None) -> bool:
+        seats = [s for s in info.seat_info if session is not None and s.seat == session.seat]
+        return bool(seats) and seats[0].kind == pb.SEAT_KIND_PLAYER and seats[0].name == self.player_name
+
+    def _my_seat(self, info: pb.TableInfo) -> int | None:
+        """The seat to mark ``>``: one this client joined that the list shows it in. (A list sent before
+        a join can arrive after it: only ``enter`` concludes that a seat is lost.)"""
+        session = self.sessions.get(info.table_id)
+        return session.seat if session is not None and self._holds(info, session) else None
 
     def _still_mine(self, info: pb.TableInfo) -> SeatSession | None:
-        """The seat this client joined at the table, if it still holds it (the host may have emptied it,
-        or the table screen left it)."""
+        """The seat this client joined at the table (in this run or an earlier one), if it still holds it
+        (the host may have emptied it, or another player taken it since); one it lost is forgotten."""
         session = self.sessions.get(info.table_id)
         if session is None or session.seat is None:
             return None
-        seats = [s for s in info.seat_info if s.seat == session.seat]
-        if not seats or seats[0].kind != pb.SEAT_KIND_PLAYER or seats[0].name != self.player_name:
-            del self.sessions[info.table_id]
+        if not self._holds(info, session):
+            self.forget_seat(info.table_id)
             return None
         return session
 
@@ -444,7 +580,11 @@ class LobbyScreen(Screen[None]):
     # --- actions ---
 
     def fail(self, error: ServerError, doing: str) -> None:
-        self.notify(refusal(error), title=f"Could not {doing}", severity="error", timeout=8)
+        if unanswered(error):
+            text = f"The server at {self.connection.address} does not answer."
+        else:
+            text = refusal(error)
+        self.notify(text, title=f"Could not {doing}", severity="error", timeout=8)
 
     def open_table(self, session: SeatSession) -> None:
         from .table import TableScreen
@@ -471,7 +611,7 @@ class LobbyScreen(Screen[None]):
         except ServerError as error:
             self.fail(error, "join")
             return
-        self.sessions[table_id] = session
+        self.remember_seat(session)
         self.redraw(table_id)
         self.refresh_bindings()
         self.open_table(session)
@@ -487,7 +627,7 @@ class LobbyScreen(Screen[None]):
         def made(hosted: HostedTable | None) -> None:
             if hosted is None:
                 return
-            self.hosted[hosted.table_id] = hosted
+            self.remember_host(hosted)
             self.select_when_listed = hosted.table_id
             self.notify(f"Table {hosted.info.name} made: add bots (b, B), join it (enter), then start (g).")
             if hosted.table_id in self.tables:
@@ -497,7 +637,7 @@ class LobbyScreen(Screen[None]):
 
     def host_table(self, hosted: HostedTable) -> None:
         """Hold the host's token of a table made elsewhere by this client (the app's own set-up)."""
-        self.hosted[hosted.table_id] = hosted
+        self.remember_host(hosted)
         self.redraw(hosted.table_id)
         self.refresh_bindings()
 
@@ -551,7 +691,8 @@ class LobbyScreen(Screen[None]):
         info = self.selected
         if info is None or info.table_id not in self.sessions:
             return
-        session = self.sessions.pop(info.table_id)
+        session = self.sessions[info.table_id]
+        self.forget_seat(info.table_id)
         try:
             await session.leave()
         except ServerError as error:

@@ -63,6 +63,7 @@ class SeatStats:
     errors: int = 0       # choose() raised
     illegal: int = 0      # the bot answered something not legal (judged here, or refused by the server)
     refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT)
+    stale: int = 0        # decisions that ended (another seat bought, the timer acted) before an answer went
     send_errors: int = 0  # sends that failed otherwise (the server went away): the resumed stream asks again
     reconnects: int = 0   # times the stream dropped
     last_error: str = ""  # the last error's words (a bot's exception, a refusal)
@@ -154,7 +155,7 @@ class SeatPlayer:
         self.backoff = backoff
         self._thinker = _Thinker(bot)
         self._decision: _Decision | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: dict[asyncio.Task[None], _Decision] = {}
 
     async def run(self) -> pb.GameEnded | None:
         """Play until the game ends: its end (None if the server ended the seat's stream first: the seat
@@ -180,6 +181,9 @@ class SeatPlayer:
             return None
         finally:
             self._decision = None
+            sending = [task for task, decision in self._tasks.items() if decision.sending]
+            if sending:  # a command on its way (the game's last, say) is let finish, to be counted
+                await asyncio.wait(sending, timeout=5)
             for task in self._tasks:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -210,8 +214,8 @@ class SeatPlayer:
         self._decision = decision
         self.stats.decisions += 1
         task = asyncio.get_running_loop().create_task(self._decide(decision))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks[task] = decision
+        task.add_done_callback(lambda done: self._tasks.pop(done, None))
 
     def _budget(self) -> float | None:
         """Seconds the bot may think: ``margin`` of the time left to the deadline (None: no timer). A
@@ -230,7 +234,8 @@ class SeatPlayer:
     async def _decide(self, decision: _Decision) -> None:
         command = await self._ask(decision)
         if self._decision is not decision:
-            return  # the game moved on while the bot thought
+            self.stats.stale += 1  # the game moved on while the bot thought
+            return
         if command is not None:
             outcome = await self._send(decision, command)
             if outcome == "accepted":

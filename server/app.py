@@ -18,6 +18,7 @@ from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
+from .tournament import Tournament, TournamentConfig
 
 SERVICE = pb.DESCRIPTOR.services_by_name["TenPenniesService"].full_name
 MAX_MESSAGE = 64 * 1024  # no legal request comes near it
@@ -35,6 +36,7 @@ class Options:
     allow_seeds: bool = False          # take client-chosen seeds (tests, tournaments): deals can be foreseen
     waiting_table_ttl: float = 3600.0  # seconds a waiting table nobody sits at or watches lives; 0: ever
     tables_per_address: int = 20       # open tables (waiting or playing) one client address may hold
+    tournament: str | None = None      # a tournament config file (JSON, or TOML): run that tournament
 
 
 class Server:
@@ -42,10 +44,13 @@ class Server:
 
     def __init__(self, options: Options) -> None:
         self.options = options
+        # a config with a mistake stops the server before it opens anything (ValueError says what)
+        config = TournamentConfig.load(options.tournament) if options.tournament else None
         self.store = Store(options.db)
         self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
+        self.tournament = Tournament(config, self.lobby, self.store) if config else None
         self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE),
             ("grpc.keepalive_time_ms", 20_000),
@@ -57,8 +62,11 @@ class Server:
         """Serve at once: only the tables' rows are read before the port opens; each game is read when
         first needed, the playing ones in the background."""
         await self.lobby.load()
+        if self.tournament is not None:
+            await self.tournament.load()
         pb_grpc.add_TenPenniesServiceServicer_to_server(
-            TenPenniesServicer(self.lobby, RateLimiter(self.options.rate, self.options.burst)), self.grpc)
+            TenPenniesServicer(self.lobby, RateLimiter(self.options.rate, self.options.burst), self.tournament),
+            self.grpc)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
@@ -73,9 +81,13 @@ class Server:
         await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
         self.lobby.start()
+        if self.tournament is not None:
+            self.tournament.start()
 
     async def stop(self, grace: float = 2.0) -> None:
         """Stop taking requests, let the changes under way finish, then close the store."""
+        if self.tournament is not None:
+            await self.tournament.close()  # its streams end, and no new game is made
         await self.grpc.stop(grace)
         await self.lobby.close()
         self.store.close()
@@ -92,6 +104,10 @@ async def serve(options: Options) -> None:
     scheme = "TLS" if options.tls_cert else "plaintext"
     print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
           f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)
+    if server.tournament is not None:
+        report = server.tournament.report()
+        print(f"tournament {report.name!r}: {len(report.records)} bot(s) registered, "
+              f"{report.games_played} of {report.games_total} games played", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tenpennies.engine import HouseRules
@@ -62,6 +63,7 @@ class Lobby:
         self._creating: list[str] = []  # the addresses of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self.listeners: list[Callable[[Table], None]] = []  # told of every change TableInfo shows
 
     async def load(self) -> None:
         """The open tables' rows from the store (not their games: see ``start``)."""
@@ -75,6 +77,8 @@ class Lobby:
         return table
 
     def _changed(self, table: Table) -> None:
+        for listener in self.listeners:
+            listener(table)
         if self.watchers:
             info = table.info()
             for watcher in self.watchers:
@@ -131,21 +135,33 @@ class Lobby:
         """A new waiting table, and its host's token. Once its slot is taken the table is made whatever
         happens to the request (a table nobody hears of expires like any idle one)."""
         self._check_room(creator)
+        return await self._create_now(name, seats, rules, settings, seed, creator)
+
+    async def create_hosted(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int,
+                            host: str) -> tuple[Table, str]:
+        """A table the server itself hosts (a tournament's): the server's seed, which the table does not
+        show, and no per-address share (the server's limit on open tables still holds)."""
+        self._check_room(host, share=False)
+        return await self._create_now(name, seats, rules, settings, seed, host, own_seed=True)
+
+    async def _create_now(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+                          creator: str, own_seed: bool = False) -> tuple[Table, str]:
         rules.validate(seats)
         settings.validate()
         self._creating.append(creator)  # holds the slot while the row is written
         try:
-            return await asyncio.shield(self._spawn(self._create(name, seats, rules, settings, seed, creator)))
+            return await asyncio.shield(self._spawn(self._create(name, seats, rules, settings, seed, creator,
+                                                                 own_seed)))
         finally:
             self._creating.remove(creator)
 
-    def _check_room(self, creator: str) -> None:
-        """The server's limit on open tables, and one address's fair share of them."""
+    def _check_room(self, creator: str, share: bool = True) -> None:
+        """The server's limit on open tables, and (``share``) one address's fair share of them."""
         open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
         if len(open_tables) + len(self._creating) >= self.MAX_TABLES:
             raise Full("this server has as many open tables as it can hold")
         mine = sum(1 for t in open_tables if t.creator == creator) + self._creating.count(creator)
-        if mine >= self.tables_per_address:
+        if share and mine >= self.tables_per_address:
             raise Full(f"you already have {mine} open tables here: finish or leave some first")
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
@@ -155,8 +171,8 @@ class Lobby:
         return task
 
     async def _create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
-                      creator: str) -> tuple[Table, str]:
-        if seed is not None:
+                      creator: str, own_seed: bool = False) -> tuple[Table, str]:
+        if seed is not None and not own_seed:
             if not self.allow_seeds:
                 raise PermissionDenied("this server does not take client-chosen seeds: whoever knows the seed "
                                        "foresees every deal (a server for tests or tournaments is started "
@@ -166,7 +182,7 @@ class Lobby:
         await self._forget_finished()
         name = clean_name(name or "table")
         host_token = secrets.token_urlsafe(24)
-        settings.seeded = seed is not None
+        settings.seeded = seed is not None and not own_seed
         settings.host_token_hash = hash_token(host_token)
         table_id = secrets.token_hex(4)
         row = TableRow(table_id, name, seats, rules.to_dict(), settings.__dict__.copy(),

@@ -17,6 +17,7 @@ from . import mapping
 from .lobby import Lobby
 from .store import StoreError
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
+from .tournament import LinkEnd, Seating, Tournament
 
 _STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
                pb.BOT_STRATEGY_RANDOM: "random"}
@@ -140,9 +141,18 @@ def _seat(message: Any) -> int | None:
 
 
 class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
-    def __init__(self, lobby: Lobby, limiter: RateLimiter) -> None:
+    def __init__(self, lobby: Lobby, limiter: RateLimiter, tournament: Tournament | None = None) -> None:
         self.lobby = lobby
         self.limiter = limiter
+        self.tournament = tournament
+
+    def _tournament(self, name: str) -> Tournament:
+        """The tournament this server runs, by its name (empty: whichever it is)."""
+        if self.tournament is None:
+            raise NotFound("this server runs no tournament (it is started with --tournament CONFIG for one)")
+        if name and name != self.tournament.name:
+            raise NotFound(f"no tournament {name!r} here (this server runs {self.tournament.name!r})")
+        return self.tournament
 
     @_rpc(rule_code=grpc.StatusCode.INVALID_ARGUMENT)
     async def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.CreateTableResponse:
@@ -254,3 +264,54 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                 yield pb.SubscribeResponse(events=pb.EventBatch(events=item))
         finally:
             table.unsubscribe(subscriber)
+
+    # --- tournaments ---
+
+    @_rpc()
+    async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotResponse:
+        token = await self._tournament(request.tournament).register(request.name, request.bot_token)
+        return pb.RegisterBotResponse(bot_token=token)
+
+    @_rpc()
+    async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
+        report = self._tournament(request.tournament).report()
+        response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
+                                           games_total=report.games_total, games_playing=report.games_playing)
+        for record in report.records:
+            standing = response.standings.add(name=record.name, games=record.games, wins=record.wins,
+                                              pennies=record.pennies, rating_mu=record.mu,
+                                              rating_sigma=record.sigma)
+            if record.mean_score is not None:
+                standing.mean_score = record.mean_score
+        return response
+
+    async def WaitForSeat(self, request: pb.WaitForSeatRequest, context: Any
+                          ) -> AsyncIterator[pb.WaitForSeatResponse]:
+        """The seats of the bot's games being played, then each new seat as it is given."""
+        if not self.limiter.allow(context.peer()):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+        try:
+            tournament = self._tournament("")
+            seatings, link = tournament.connect(request.bot_token)
+        except _REFUSED as error:
+            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
+
+        def seating(s: Seating) -> pb.WaitForSeatResponse:
+            return pb.WaitForSeatResponse(table_id=s.table_id, seat=s.seat, token=request.bot_token,
+                                          game=s.game + 1)
+        try:
+            for s in seatings:
+                yield seating(s)
+            while True:
+                item = await link.queue.get()
+                if item is LinkEnd.OVER:
+                    return
+                if item is LinkEnd.REPLACED:
+                    await context.abort(grpc.StatusCode.ABORTED, item.value)
+                if item is LinkEnd.FELL_BEHIND:
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{item.value}: wait for a seat again")
+                assert isinstance(item, Seating)
+                yield seating(item)
+        finally:
+            tournament.disconnect(link)

@@ -51,6 +51,12 @@ CREATE TABLE IF NOT EXISTS events (
     chat INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq));
 CREATE TABLE IF NOT EXISTS states (
     table_id TEXT PRIMARY KEY, applied INTEGER NOT NULL, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournament_bots (
+    tournament TEXT NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL, registered REAL NOT NULL,
+    PRIMARY KEY (tournament, name));
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament TEXT NOT NULL, game INTEGER NOT NULL, table_id TEXT NOT NULL, names TEXT NOT NULL,
+    result TEXT, finished INTEGER, host_token TEXT NOT NULL DEFAULT '', PRIMARY KEY (tournament, game));
 """
 
 # Columns added since the first schema: an older file gets them (ALTER TABLE) when it is opened.
@@ -72,6 +78,22 @@ TRANSIENT_TRIM = "DELETE FROM events WHERE table_id = ? AND chat = 1 AND seq <= 
 
 OPEN_STATUSES = ("waiting", "playing")
 STATUSES = ("waiting", "playing", "finished", "expired")
+
+
+@dataclass
+class TournamentGameRow:
+    """One game of a tournament: its number (from 0), its table, the bots' names by seat, and once it is
+    over its result (``{"scores", "winners", "pennies"}`` by seat) and its place in the order games
+    finished (from 0: the order ratings are updated in). ``host_token``: the table's host token, kept only
+    until the game is over (it can do nothing once the game has started; a restart between making the
+    table and starting the game needs it)."""
+
+    game: int
+    table_id: str
+    names: list[str]
+    result: dict[str, Any] | None = None
+    finished: int | None = None
+    host_token: str = ""
 
 
 class StoreError(Exception):
@@ -420,7 +442,64 @@ class Store:
             error.__cause__ = exc
             return error
 
+    async def add_tournament_bot(self, tournament: str, name: str, token_hash: str) -> None:
+        """A bot registered under ``name`` (StoreError if the name is taken: the primary key)."""
+        await self._submit(self._insert_bot, (tournament, name, token_hash, time.time()))
+
+    def _insert_bot(self, tournament: str, name: str, token_hash: str, registered: float) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("INSERT INTO tournament_bots VALUES (?,?,?,?)", (tournament, name, token_hash, registered))
+
+    async def add_tournament_game(self, tournament: str, row: TournamentGameRow) -> None:
+        await self._submit(self._insert_game, (tournament, row.game, row.table_id, json.dumps(row.names),
+                                               row.host_token))
+
+    def _insert_game(self, tournament: str, game: int, table_id: str, names: str, host_token: str) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("INSERT INTO tournament_games (tournament, game, table_id, names, host_token) VALUES (?,?,?,?,?)",
+                   (tournament, game, table_id, names, host_token))
+
+    async def finish_tournament_game(self, tournament: str, game: int, result: dict[str, Any],
+                                     finished: int) -> None:
+        await self._submit(self._finish_game, (tournament, game, json.dumps(result), finished))
+
+    def _finish_game(self, tournament: str, game: int, result: str, finished: int) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("UPDATE tournament_games SET result = ?, finished = ?, host_token = '' "
+                   "WHERE tournament = ? AND game = ?",
+                   (result, finished, tournament, game))
+
+    async def drop_tournament_game(self, tournament: str, game: int) -> None:
+        """Forget a game whose table never got going (its number is played again)."""
+        await self._submit(self._drop_game, (tournament, game))
+
+    def _drop_game(self, tournament: str, game: int) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("DELETE FROM tournament_games WHERE tournament = ? AND game = ? AND result IS NULL",
+                   (tournament, game))
+
     # --- reads ---
+
+    async def load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
+        """A tournament's bots (name -> token hash, in the order they registered) and games (by number)."""
+        return await self._run(self._load_tournament, tournament)
+
+    def _load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
+        db = self._db
+        assert db is not None
+        bots = {name: token_hash for name, token_hash in db.execute(
+            "SELECT name, token_hash FROM tournament_bots WHERE tournament = ? ORDER BY registered, name",
+            (tournament,))}
+        games = [TournamentGameRow(game, table_id, json.loads(names),
+                                   None if result is None else json.loads(result), finished, host_token)
+                 for game, table_id, names, result, finished, host_token in db.execute(
+                     "SELECT game, table_id, names, result, finished, host_token FROM tournament_games "
+                     "WHERE tournament = ? ORDER BY game", (tournament,))]
+        return bots, games
 
     async def list_tables(self) -> list[TableRow]:
         """The open tables (waiting or playing), oldest first, with their seats; no commands, no state.

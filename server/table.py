@@ -86,12 +86,14 @@ class StreamEnd(Enum):
 @dataclass
 class Settings:
     """How the server runs a table; stored with it. ``seeded``: the creator chose the seed.
-    ``host_token_hash``: the SHA-256 of the host's token (the creator's)."""
+    ``host_token_hash``: the SHA-256 of the host's token (the creator's). ``hosted``: the server itself
+    seats the players (a tournament's table): nobody joins it from outside."""
 
     decision_seconds: int = 30
     takeover_seconds: int = 60
     seeded: bool = False
     host_token_hash: str = ""
+    hosted: bool = False
 
     def validate(self) -> None:
         for name in ("decision_seconds", "takeover_seconds"):
@@ -244,13 +246,18 @@ class Table:
 
     # --- the outside world's requests ----------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, *, token_hash: str = "") -> tuple[int, str]:
+        """Sit a player down; its new token comes back. With ``token_hash``, the seat takes a token the
+        player already holds (a tournament bot's) and no new one is made ("" comes back)."""
         name = clean_name(name)
+        if self.settings.hosted and not token_hash:
+            raise PermissionDenied("the server seats the players of this table (a tournament's): watch it, or "
+                                   "register a bot with the tournament")
 
         async def step() -> tuple[int, str]:
             free = self._free_seat(seat)
-            token = secrets.token_urlsafe(24)
-            self.seats[free] = Seat(SeatRow(free, "player", name, hash_token(token)))
+            token = "" if token_hash else secrets.token_urlsafe(24)
+            self.seats[free] = Seat(SeatRow(free, "player", name, token_hash or hash_token(token)))
             await self._commit([(None, self._seat_event(free))], seat_row=self.seats[free].row(free))
             return free, token
         return await self._change(step)

@@ -837,3 +837,75 @@ class SendChatResponse(_message.Message):
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     def __init__(self, sequence: _Optional[int] = ...) -> None: ...
+
+class RegisterBotRequest(_message.Message):
+    __slots__ = ("tournament", "name", "bot_token")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    name: str
+    bot_token: str
+    def __init__(self, tournament: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+
+class RegisterBotResponse(_message.Message):
+    __slots__ = ("bot_token",)
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_token: str
+    def __init__(self, bot_token: _Optional[str] = ...) -> None: ...
+
+class WaitForSeatRequest(_message.Message):
+    __slots__ = ("bot_token",)
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_token: str
+    def __init__(self, bot_token: _Optional[str] = ...) -> None: ...
+
+class WaitForSeatResponse(_message.Message):
+    __slots__ = ("table_id", "seat", "token", "game")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    token: str
+    game: int
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., game: _Optional[int] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("tournament",)
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    def __init__(self, tournament: _Optional[str] = ...) -> None: ...
+
+class Standing(_message.Message):
+    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    PENNIES_FIELD_NUMBER: _ClassVar[int]
+    RATING_MU_FIELD_NUMBER: _ClassVar[int]
+    RATING_SIGMA_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    games: int
+    wins: int
+    mean_score: float
+    pennies: int
+    rating_mu: float
+    rating_sigma: float
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ...) -> None: ...
+
+class GetStandingsResponse(_message.Message):
+    __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    GAMES_PLAYING_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    games_played: int
+    games_total: int
+    games_playing: int
+    def __init__(self, tournament: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_played: _Optional[int] = ..., games_total: _Optional[int] = ..., games_playing: _Optional[int] = ...) -> None: ...

@@ -96,6 +96,21 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
                 _registered_method=True)
+        self.RegisterBot = channel.unary_unary(
+                '/tenpennies.v1.TenPenniesService/RegisterBot',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.FromString,
+                _registered_method=True)
+        self.WaitForSeat = channel.unary_stream(
+                '/tenpennies.v1.TenPenniesService/WaitForSeat',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
+                _registered_method=True)
+        self.GetStandings = channel.unary_unary(
+                '/tenpennies.v1.TenPenniesService/GetStandings',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.FromString,
+                _registered_method=True)
 
 
 class TenPenniesServiceServicer:
@@ -181,6 +196,30 @@ class TenPenniesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RegisterBot(self, request, context):
+        """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
+        holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
+        Subscribe and SendCommand like any seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WaitForSeat(self, request, context):
+        """Each seat the tournament gives the bot, as it is given: first the seats of its games still being
+        played (after a reconnect or a server restart), then each new one. The stream ends when the
+        tournament is over; a second stream with the same token ends the first (ABORTED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStandings(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TenPenniesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -243,6 +282,21 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.SendChat,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.SerializeToString,
+            ),
+            'RegisterBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterBot,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.SerializeToString,
+            ),
+            'WaitForSeat': grpc.unary_stream_rpc_method_handler(
+                    servicer.WaitForSeat,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.SerializeToString,
+            ),
+            'GetStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStandings,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -571,6 +625,87 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/SendChat',
             tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/RegisterBot',
+            tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WaitForSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/WaitForSeat',
+            tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/GetStandings',
+            tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

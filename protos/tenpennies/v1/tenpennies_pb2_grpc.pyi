@@ -58,6 +58,17 @@ class TenPenniesServiceStub:
     SendCommand: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]
     GetSnapshot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]
     SendChat: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]
+    RegisterBot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]
+    """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
+    holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
+    Subscribe and SendCommand like any seat.
+    """
+    WaitForSeat: _grpc.UnaryStreamMultiCallable[_tenpennies_pb2.WaitForSeatRequest, _tenpennies_pb2.WaitForSeatResponse]
+    """Each seat the tournament gives the bot, as it is given: first the seats of its games still being
+    played (after a reconnect or a server restart), then each new one. The stream ends when the
+    tournament is over; a second stream with the same token ends the first (ABORTED).
+    """
+    GetStandings: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetStandingsRequest, _tenpennies_pb2.GetStandingsResponse]
 
 @_typing.type_check_only
 class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
@@ -83,6 +94,17 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     SendCommand: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]  # type: ignore[assignment]
     GetSnapshot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]  # type: ignore[assignment]
     SendChat: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]  # type: ignore[assignment]
+    RegisterBot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]  # type: ignore[assignment]
+    """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
+    holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
+    Subscribe and SendCommand like any seat.
+    """
+    WaitForSeat: _aio.UnaryStreamMultiCallable[_tenpennies_pb2.WaitForSeatRequest, _tenpennies_pb2.WaitForSeatResponse]  # type: ignore[assignment]
+    """Each seat the tournament gives the bot, as it is given: first the seats of its games still being
+    played (after a reconnect or a server restart), then each new one. The stream ends when the
+    tournament is over; a second stream with the same token ends the first (ABORTED).
+    """
+    GetStandings: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetStandingsRequest, _tenpennies_pb2.GetStandingsResponse]  # type: ignore[assignment]
 
 class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
     """---- the service --------------------------------------------------------------------------------"""
@@ -177,5 +199,34 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tenpennies_pb2.SendChatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tenpennies_pb2.SendChatResponse, _abc.Awaitable[_tenpennies_pb2.SendChatResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RegisterBot(
+        self,
+        request: _tenpennies_pb2.RegisterBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tenpennies_pb2.RegisterBotResponse, _abc.Awaitable[_tenpennies_pb2.RegisterBotResponse]]:
+        """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
+        holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
+        Subscribe and SendCommand like any seat.
+        """
+
+    @_abc_1.abstractmethod
+    def WaitForSeat(
+        self,
+        request: _tenpennies_pb2.WaitForSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_tenpennies_pb2.WaitForSeatResponse], _abc.AsyncIterator[_tenpennies_pb2.WaitForSeatResponse]]:
+        """Each seat the tournament gives the bot, as it is given: first the seats of its games still being
+        played (after a reconnect or a server restart), then each new one. The stream ends when the
+        tournament is over; a second stream with the same token ends the first (ABORTED).
+        """
+
+    @_abc_1.abstractmethod
+    def GetStandings(
+        self,
+        request: _tenpennies_pb2.GetStandingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tenpennies_pb2.GetStandingsResponse, _abc.Awaitable[_tenpennies_pb2.GetStandingsResponse]]: ...
 
 def add_TenPenniesServiceServicer_to_server(servicer: TenPenniesServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

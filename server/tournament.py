@@ -1,0 +1,532 @@
+"""Tournament mode: bots register under a name, hold a WaitForSeat stream open, and are seated as seats free
+up; every game is an ordinary table the tournament hosts, played by the bots with their own token. The
+scheduler and the standings live here, not in the table: a table plays one game by the rules, timers and
+takeover as any other, and tells the lobby when it is over.
+
+Who meets whom: whenever ``seats`` connected bots are idle (not at an unfinished game) and games remain,
+the group that has met least (the sum of its pairs' meetings; then fewest games; then names) is seated. While
+other games are being played, a group is seated only if no better one could be made from every connected
+bot, busy or not: it waits for those games to end rather than repeat the same meetings.
+
+Every change is stored before anyone hears of it: a registration before its token goes out, a game (its
+table, seats and number) before any bot is told its seat, a result before the standings show it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import math
+import secrets
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from openskill.models import BradleyTerryFull
+
+from tenpennies.engine import Game, HouseRules, RuleError
+
+from . import mapping
+from .lobby import Lobby
+from .store import Store, StoreError, TournamentGameRow
+from .table import (
+    Conflict,
+    Full,
+    PermissionDenied,
+    Settings,
+    Table,
+    TableError,
+    Unauthenticated,
+    clean_name,
+    hash_token,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_GAMES = 100_000
+MAX_SEED = 2**64 - 1
+LINK_QUEUE = 64          # seatings a WaitForSeat stream may have waiting (a bot sits at one game at a time)
+RETRY_SECONDS = 1.0      # before the scheduler tries again after the store or the lobby refused
+SEARCH_LIMIT = 5000      # groups compared one by one; with more idle bots, the group is built greedily
+CONFIG_KEYS = {"name", "seats", "games", "rules", "decision_seconds", "takeover_seconds", "seed", "max_bots"}
+
+
+# --- the config ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What ``serve --tournament CONFIG`` reads: a JSON file, or TOML if its name ends in .toml."""
+
+    name: str
+    games: int
+    seats: int = 4
+    rules: HouseRules = field(default_factory=HouseRules)
+    decision_seconds: int = 5
+    takeover_seconds: int = 10
+    seed: int = 0
+    max_bots: int = 256
+
+    @classmethod
+    def load(cls, path: str | Path) -> TournamentConfig:
+        """Read and check a config file; ValueError says what is wrong with it."""
+        text = Path(path).read_text(encoding="utf-8")
+        try:
+            data = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"{path}: not valid {'TOML' if str(path).endswith('.toml') else 'JSON'}: "
+                             f"{error}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a tournament config is a table of settings")
+        try:
+            return cls.from_dict(data)
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        unknown = set(data) - CONFIG_KEYS
+        if unknown:
+            raise ValueError(f"no such tournament setting: {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(sorted(CONFIG_KEYS))})")
+        if "name" not in data or not isinstance(data["name"], str):
+            raise ValueError("a tournament has a name (a string)")
+        if "games" not in data:
+            raise ValueError("say how many games to play in all (games)")
+        numbers = {"games": (1, MAX_GAMES), "seats": (2, 8), "decision_seconds": (0, 86400),
+                   "takeover_seconds": (0, 86400), "seed": (0, MAX_SEED), "max_bots": (2, 10_000)}
+        for key, (low, high) in numbers.items():
+            value = data.get(key, low)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{key} is a whole number from {low} to {high}, not {value!r}")
+        rules_data = data.get("rules", {})
+        if not isinstance(rules_data, dict):
+            raise ValueError("rules is a table of house rules (TP-6)")
+        try:
+            rules = HouseRules.from_dict(rules_data)
+            rules.validate(data.get("seats", 4))
+        except (RuleError, TypeError) as error:
+            raise ValueError(f"rules: {error}") from None
+        config = cls(name=clean_name(data["name"]), games=data["games"], rules=rules,
+                     **{k: data[k] for k in ("seats", "decision_seconds", "takeover_seconds", "seed", "max_bots")
+                        if k in data})
+        if config.max_bots < config.seats:
+            raise ValueError(f"max_bots ({config.max_bots}) is fewer than the seats of a game ({config.seats})")
+        return config
+
+    def game_seed(self, number: int) -> int:
+        """The deal seed of game ``number`` (from 0): from the tournament's seed and the number alone, so
+        that a tournament plays the same deals again given who sits where."""
+        digest = hashlib.sha256(f"tenpennies tournament {self.seed} game {number}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+
+# --- results and standings ----------------------------------------------------------------------------
+
+def game_result(game: Game) -> dict[str, Any]:
+    """What a finished game counts for, by seat: final scores, the winners, and each seat's pennies won or
+    lost (its share of the pot, less the pennies it bought with and paid for cards left in hand)."""
+    buy_pennies = game.rules.buy_pennies
+    return {"scores": [p.score for p in game.players], "winners": list(game.winners),
+            "pennies": [p.won - p.paid - (buy_pennies - p.pennies) for p in game.players]}
+
+
+@dataclass
+class Record:
+    """One bot's standing."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    score_total: int = 0
+    pennies: int = 0
+
+    @property
+    def mean_score(self) -> float | None:
+        return self.score_total / self.games if self.games else None
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class Standings:
+    """Every bot's record, updated game by game in the order games finished. Ratings: openskill's
+    Bradley-Terry model with full pairing, ranked by final score (lower is better), so that tied scores
+    are ties to the rating."""
+
+    def __init__(self) -> None:
+        self.model = BradleyTerryFull()
+        self.records: dict[str, Record] = {}
+
+    def add_bot(self, name: str) -> None:
+        if name not in self.records:
+            self.records[name] = Record(name, self.model.mu, self.model.sigma)
+
+    def add_game(self, names: list[str], result: dict[str, Any]) -> None:
+        for name in names:
+            self.add_bot(name)
+        records = [self.records[name] for name in names]
+        scores: list[int] = result["scores"]
+        teams = [[self.model.rating(mu=r.mu, sigma=r.sigma, name=r.name)] for r in records]
+        rated = self.model.rate(teams, ranks=[float(s) for s in scores])
+        for seat, record in enumerate(records):
+            record.mu, record.sigma = rated[seat][0].mu, rated[seat][0].sigma
+            record.games += 1
+            record.wins += seat in result["winners"]
+            record.score_total += scores[seat]
+            record.pennies += result["pennies"][seat]
+
+    def table(self) -> list[Record]:
+        """Best first: by rating less three deviations, then by name."""
+        return sorted(self.records.values(), key=lambda r: (-r.ordinal, r.name))
+
+
+# --- bots and their streams -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Seating:
+    """A seat the tournament gives a bot: the bot plays it with its own token."""
+
+    table_id: str
+    seat: int
+    game: int  # from 0
+
+
+class LinkEnd(Enum):
+    """Put in a link's queue, last, to end its WaitForSeat stream."""
+    OVER = "the tournament is over"
+    REPLACED = "another WaitForSeat stream with this bot's token took over"
+    FELL_BEHIND = "this stream fell behind"
+
+
+class Bot:
+    __slots__ = ("name", "token_hash", "link")
+
+    def __init__(self, name: str, token_hash: str) -> None:
+        self.name, self.token_hash = name, token_hash
+        self.link: BotLink | None = None  # its open WaitForSeat stream: a bot without one is not seated
+
+
+class BotLink:
+    """One WaitForSeat stream."""
+
+    __slots__ = ("bot", "queue")
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.queue: asyncio.Queue[Seating | LinkEnd] = asyncio.Queue(LINK_QUEUE)
+
+
+@dataclass(frozen=True)
+class StandingsReport:
+    name: str
+    records: list[Record]
+    games_played: int
+    games_total: int
+    games_playing: int
+
+
+# --- the tournament ---------------------------------------------------------------------------------
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+class Tournament:
+    def __init__(self, config: TournamentConfig, lobby: Lobby, store: Store) -> None:
+        self.config = config
+        self.name = config.name
+        self.lobby = lobby
+        self.store = store
+        self.bots: dict[str, Bot] = {}
+        self._by_hash: dict[str, Bot] = {}
+        self._registering: set[str] = set()
+        self.games: dict[int, TournamentGameRow] = {}  # by number
+        self._playing: dict[str, int] = {}             # table id -> game number, for started unfinished games
+        self._unready: dict[int, tuple[Table, str]] = {}  # made but not yet started: its table and host token
+        self._results: list[tuple[int, dict[str, Any]]] = []  # finished, not yet stored as a result
+        self._recording: set[int] = set()
+        self.finished = 0
+        self.standings = Standings()
+        self.meetings: dict[tuple[str, str], int] = {}
+        self.seated_games: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- start and stop ---
+
+    async def load(self) -> None:
+        """The bots, games and results stored so far (after the lobby has read its tables)."""
+        bots, games = await self.store.load_tournament(self.name)
+        for name, token_hash in bots.items():
+            self._add_bot(Bot(name, token_hash))
+        for row in sorted((g for g in games if g.finished is not None), key=lambda g: g.finished or 0):
+            assert row.result is not None
+            self.standings.add_game(row.names, row.result)
+        self.finished = sum(1 for g in games if g.result is not None)
+        for row in games:
+            self.games[row.game] = row
+            self._met(row.names)
+        self.lobby.listeners.append(self._table_changed)
+        for row in [g for g in games if g.result is None]:
+            await self._resume_game(row)
+
+    async def _resume_game(self, row: TournamentGameRow) -> None:
+        """After a restart: a game being played goes on; one that finished meanwhile is counted; one whose
+        table never started (or is gone) is set up again or forgotten."""
+        try:
+            table = await self.lobby.get(row.table_id)
+        except (TableError, StoreError):
+            table = None
+        if table is None or table.status == "expired" or (table.status == "waiting" and not row.host_token):
+            log.warning("tournament %s: game %d never got going; it is played again", self.name, row.game + 1)
+            await self.store.drop_tournament_game(self.name, row.game)
+            del self.games[row.game]
+            self._met(row.names, -1)
+            return
+        if table.status == "waiting":
+            self._unready[row.game] = (table, row.host_token)
+        elif table.status == "playing":
+            self._playing[table.id] = row.game
+        else:  # finished while the server was down, or before its result was stored
+            await table.ensure_loaded()
+            self._playing[table.id] = row.game
+            self._table_changed(table)
+
+    def start(self) -> None:
+        self._spawn(self._run())
+        self._wake.set()
+
+    async def close(self) -> None:
+        """Stop making games (the server is stopping: its streams end with it, and bots come back)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- what bots ask ---
+
+    @property
+    def over(self) -> bool:
+        return self.finished >= self.config.games
+
+    async def register(self, name: str, token: str) -> str:
+        """A new bot's token; or, with the token a name was given, that name taken up again."""
+        name = clean_name(name)
+        bot = self.bots.get(name)
+        if bot is not None:
+            if token and hmac.compare_digest(bot.token_hash, hash_token(token)):
+                return token
+            raise Conflict(f"the name {name!r} is taken in this tournament: give its bot_token to take it up "
+                           "again, or choose another name")
+        if token:
+            raise PermissionDenied(f"no bot named {name!r} is registered: register without a bot_token")
+        if self.over:
+            raise Conflict(f"the tournament {self.name!r} is over")
+        if name in self._registering:
+            raise Conflict(f"the name {name!r} is being registered by someone else: choose another name")
+        if len(self.bots) + len(self._registering) >= self.config.max_bots:
+            raise Full(f"the tournament {self.name!r} already has {self.config.max_bots} bots")
+        self._registering.add(name)
+        token = secrets.token_urlsafe(24)
+        # once begun, the registration finishes (stored and known) whatever happens to the request
+        return await asyncio.shield(self._spawn(self._register(name, token)))
+
+    async def _register(self, name: str, token: str) -> str:
+        try:
+            await self.store.add_tournament_bot(self.name, name, hash_token(token))
+            self._add_bot(Bot(name, hash_token(token)))
+        finally:
+            self._registering.discard(name)
+        self._wake.set()
+        return token
+
+    def _add_bot(self, bot: Bot) -> None:
+        self.bots[bot.name] = bot
+        self._by_hash[bot.token_hash] = bot
+        self.standings.add_bot(bot.name)
+        self.seated_games.setdefault(bot.name, 0)
+
+    def connect(self, token: str) -> tuple[list[Seating], BotLink]:
+        """Open a bot's WaitForSeat stream: the seats of its games being played, and the link that will
+        carry each new one. A stream the bot had open before ends (the latest one wins)."""
+        if not token:
+            raise Unauthenticated("this needs the bot's token, given by RegisterBot")
+        bot = self._by_hash.get(hash_token(token))
+        if bot is None:
+            raise PermissionDenied("that token is no bot's in this tournament")
+        if bot.link is not None:
+            self._end(bot.link, LinkEnd.REPLACED)
+        link = BotLink(bot)
+        bot.link = link
+        current = [self._seating(row, bot.name) for row in self.games.values()
+                   if row.result is None and row.table_id in self._playing and bot.name in row.names]
+        if self.over:
+            self._end(link, LinkEnd.OVER)
+        self._wake.set()
+        return current, link
+
+    def disconnect(self, link: BotLink) -> None:
+        """A WaitForSeat stream ended, however it ended: the bot is no longer seated."""
+        if link.bot.link is link:
+            link.bot.link = None
+            self._wake.set()
+
+    def report(self) -> StandingsReport:
+        return StandingsReport(self.name, self.standings.table(), self.finished, self.config.games,
+                               len(self._playing) + len(self._unready))
+
+    # --- the scheduler ---
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._record_results()
+                await self._set_up_unready()
+                await self._seat_idle_bots()
+            except (StoreError, TableError, mapping.BadRequest, RuleError) as error:
+                log.warning("tournament %s: %s; trying again in %s s", self.name, error, RETRY_SECONDS)
+                self._wake_later()
+            except Exception:
+                log.exception("tournament %s: the scheduler failed; trying again", self.name)
+                self._wake_later()
+
+    def _wake_later(self) -> None:
+        asyncio.get_running_loop().call_later(RETRY_SECONDS, self._wake.set)
+
+    def _table_changed(self, table: Table) -> None:
+        """From the lobby, on every change a table's info shows: note a tournament game that has ended."""
+        number = self._playing.get(table.id)
+        if number is None or table.status != "finished" or table.game is None or number in self._recording:
+            return
+        self._recording.add(number)
+        self._results.append((number, game_result(table.game)))
+        self._wake.set()
+
+    async def _record_results(self) -> None:
+        while self._results:
+            number, result = self._results[0]
+            row = self.games[number]
+            await self.store.finish_tournament_game(self.name, number, result, self.finished)
+            self._results.pop(0)
+            self._recording.discard(number)
+            row.result, row.finished, row.host_token = result, self.finished, ""
+            self.finished += 1
+            self._playing.pop(row.table_id, None)
+            self.standings.add_game(row.names, result)
+            log.info("tournament %s: game %d over (%d of %d)", self.name, number + 1, self.finished,
+                     self.config.games)
+        if self.over:
+            for bot in self.bots.values():
+                if bot.link is not None:
+                    self._end(bot.link, LinkEnd.OVER)
+
+    def _busy(self) -> set[str]:
+        return {name for row in self.games.values() if row.result is None for name in row.names}
+
+    async def _seat_idle_bots(self) -> None:
+        while len(self.games) < self.config.games:
+            busy = self._busy()
+            connected = [b.name for b in self.bots.values() if b.link is not None]
+            idle = sorted(name for name in connected if name not in busy)
+            seats = self.config.seats
+            if len(idle) < seats:
+                return
+            group = self.best_group(idle, seats)
+            if len(self.games) > self.finished and \
+                    self._pair_sum(group) > self._pair_sum(self.best_group(sorted(connected), seats)):
+                return  # better meetings come when the games being played end: wait for them
+            await self._open_game(min(n for n in range(self.config.games) if n not in self.games), group)
+
+    def _pair_sum(self, group: Iterable[str]) -> int:
+        return sum(self.meetings.get(_pair(a, b), 0) for a, b in combinations(group, 2))
+
+    def best_group(self, pool: list[str], size: int) -> list[str]:
+        """The ``size`` bots of ``pool`` (sorted) that have met least: the sum of their pairs' meetings,
+        then their games, then their names. Every group is compared while there are few; beyond that the
+        group is built greedily, from the bot with fewest games."""
+        def key(group: tuple[str, ...]) -> tuple[int, int, tuple[str, ...]]:
+            return self._pair_sum(group), sum(self.seated_games.get(n, 0) for n in group), group
+        if math.comb(len(pool), size) <= SEARCH_LIMIT:
+            return list(min(key(group) for group in combinations(pool, size))[2])
+        group = [min(pool, key=lambda n: (self.seated_games.get(n, 0), n))]
+        while len(group) < size:
+            group.append(min((n for n in pool if n not in group), key=lambda n: (
+                sum(self.meetings.get(_pair(n, m), 0) for m in group), self.seated_games.get(n, 0), n)))
+        return sorted(group)
+
+    def _met(self, names: list[str], count: int = 1) -> None:
+        for a, b in combinations(names, 2):
+            self.meetings[_pair(a, b)] = self.meetings.get(_pair(a, b), 0) + count
+        for name in names:
+            self.seated_games[name] = self.seated_games.get(name, 0) + count
+
+    async def _open_game(self, number: int, group: list[str]) -> None:
+        """Make game ``number``'s table, store the game, then seat the bots and start it."""
+        shift = number % len(group)
+        names = group[shift:] + group[:shift]  # the seats rotate from game to game
+        settings = Settings(decision_seconds=self.config.decision_seconds,
+                            takeover_seconds=self.config.takeover_seconds, hosted=True)
+        table, host_token = await self.lobby.create_hosted(
+            f"{self.name} #{number + 1}", self.config.seats, self.config.rules, settings,
+            self.config.game_seed(number), f"tournament:{self.name}")
+        row = TournamentGameRow(number, table.id, names, host_token=host_token)
+        await self.store.add_tournament_game(self.name, row)
+        self.games[number] = row
+        self._met(names)
+        self._unready[number] = (table, host_token)
+        await self._set_up(row)
+
+    async def _set_up_unready(self) -> None:
+        for number in sorted(self._unready):
+            await self._set_up(self.games[number])
+
+    async def _set_up(self, row: TournamentGameRow) -> None:
+        """Seat the bots of a stored game at its table and start it (whatever of that is left to do), then
+        tell each bot its seat."""
+        table, host_token = self._unready[row.game]
+        for seat, name in enumerate(row.names):
+            if table.seats[seat].kind == "empty":
+                await table.join(name, seat, token_hash=self.bots[name].token_hash)
+        if table.status == "waiting":
+            await table.start(host_token)
+        del self._unready[row.game]
+        self._playing[table.id] = row.game
+        for name in row.names:
+            link = self.bots[name].link
+            if link is not None:
+                self._send(link, self._seating(row, name))
+
+    def _seating(self, row: TournamentGameRow, name: str) -> Seating:
+        return Seating(row.table_id, row.names.index(name), row.game)
+
+    def _send(self, link: BotLink, seating: Seating) -> None:
+        try:
+            link.queue.put_nowait(seating)
+        except asyncio.QueueFull:  # it reconnects, and gets the seats of its games being played again
+            self._end(link, LinkEnd.FELL_BEHIND)
+
+    def _end(self, link: BotLink, why: LinkEnd) -> None:
+        """End a link's stream: what it had queued is dropped, the end goes last; the bot is unseated."""
+        while not link.queue.empty():
+            link.queue.get_nowait()
+        link.queue.put_nowait(why)
+        if link.bot.link is link:
+            link.bot.link = None
+

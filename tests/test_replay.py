@@ -1,0 +1,161 @@
+"""``tenpennies replay`` against databases a real server wrote: a finished game move by move with every hand,
+an unfinished one as far as it went, a table that never started, and what is not there."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tenpennies.client import replay
+from tenpennies.client.bot import SeatStats, play_seat
+from tenpennies.client.connection import Connection
+from tenpennies.engine import Game, HouseRules
+from tenpennies.engine import events as ev
+from tenpennies.engine.bots import GreedyBot
+from tenpennies.engine.cards import sort_key
+from tenpennies.server import mapping
+from tenpennies.server.app import Options, Server
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from serverkit import subscribed
+
+RULES = HouseRules(max_turns=30, rounds=(1, 4, 7))
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
+    await running.start()
+    yield running
+    await running.stop(0)
+
+
+@pytest.fixture
+async def connection(server: Server) -> AsyncIterator[Connection]:
+    connected = Connection(f"127.0.0.1:{server.port}")
+    yield connected
+    await connected.close()
+
+
+def replay_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog="tenpennies replay")
+    replay.add_arguments(parser)
+    code = replay.run(parser.parse_args(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def status(db: str, table_id: str) -> str:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return str(conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+
+
+async def finished_game(connection: Connection, server: Server) -> str:
+    """A seeded table of one remote bot (named Ann) and two built-in ones, played to its end."""
+    table = await connection.create_table("replayed", 3, mapping.rules_to_pb(RULES), decision_seconds=0,
+                                          takeover_seconds=0, seed=99)
+    session = await connection.join(table.table_id, "Ann")
+    for _ in range(2):
+        await connection.add_bot(table.table_id, table.host_token, "greedy")
+    game = asyncio.ensure_future(play_seat(GreedyBot(), session, stats=SeatStats()))
+    await subscribed(connection.service, table.table_id, seats=[0])
+    await connection.start(table.table_id, table.host_token)
+    assert await asyncio.wait_for(game, 60) is not None
+    return table.table_id
+
+
+async def test_a_finished_game_is_told_move_by_move_with_every_hand(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str]) -> None:
+    table_id = await finished_game(connection, server)
+    db = server.options.db
+    code, out, err = replay_cli(capsys, table_id, "--db", db)  # the server still runs: read-only beside it
+    assert code == 0, err
+    lines = out.splitlines()
+
+    # The engine, from the same seed and log, says what the replay must show.
+    stored = replay.load(db, table_id)
+    assert stored.names == ["Ann", "greedy bot", "greedy bot"] and stored.seed == 99
+    game = Game(3, RULES, 99)
+    deals: list[list[str]] = []
+    ends: list[ev.RoundEnded] = []
+    final: list[ev.GameEnded] = []
+    events = list(game.opening_events)
+    for command in stored.commands:
+        events += game.apply(command)
+    for event in events:
+        if isinstance(event, ev.RoundStarted):
+            deals.append([])
+        elif isinstance(event, ev.CardsReceived) and event.reason == "deal":
+            deals[-1].append(" ".join(c.text for c in sorted(event.cards, key=sort_key)))
+        elif isinstance(event, ev.RoundEnded):
+            ends.append(event)
+        elif isinstance(event, ev.GameEnded):
+            final.append(event)
+    assert game.over and len(deals) == len(ends) == 3 and len(final) == 1
+
+    assert lines[0].startswith(f"Table {table_id} ('replayed'): 3 seats")
+    assert lines[0].endswith(f"seed 99, {len(stored.commands)} commands")
+    assert lines[1] == "Seats: 0 Ann, 1 greedy bot 1, 2 greedy bot 2"
+    headers = [i for i, line in enumerate(lines) if re.match(r"Round \d: ", line)]
+    assert [lines[i].split(":")[0] for i in headers] == ["Round 1", "Round 4", "Round 7"]
+    for i, hands in zip(headers, deals, strict=True):  # every hand of every deal
+        assert [line[23:] for line in lines[i + 1:i + 4]] == hands  # "  " + the name in 20 + " " + the hand
+    for end in ends:  # every round's end, with its points and totals
+        at = lines.index(next(line for line in lines if line.startswith(f"Round {end.round} ends:")))
+        for seat in range(3):
+            assert f"{end.points[seat]} points (total {end.scores[seat]:>4})" in lines[at + 1 + seat]
+    turn_lines = [line for line in lines if line.startswith("[r")]
+    draws = sum(1 for e in events if isinstance(e, ev.CardsReceived) and e.reason == "draw")
+    assert sum(" draws the " in line for line in turn_lines) == draws  # every card drawn, named
+    discards = sum(1 for e in events if isinstance(e, ev.Discarded))
+    assert sum(" discards the " in line for line in turn_lines) == discards
+    standings = lines[lines.index("Final standings:") + 1:]
+    assert len(standings) == 3
+    order = sorted(range(3), key=lambda s: (final[0].scores[s], s))
+    for line, seat in zip(standings, order, strict=True):
+        assert stored.seat_name(seat) in line and f"score {final[0].scores[seat]:>4}" in line
+        assert ("winner" in line) == (seat in final[0].winners)
+    assert "not finished" not in out
+
+    # a prefix of the id will do, and --hands shows every hand each turn
+    code, again, _ = replay_cli(capsys, table_id[:5], "--db", db, "--hands")
+    assert code == 0 and again.count("      Ann ") > 10 and set(lines) <= set(again.splitlines())
+
+
+async def test_an_unfinished_game_is_told_as_far_as_it_went_and_says_so(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str]) -> None:
+    table = await connection.create_table("stalled", 3, mapping.rules_to_pb(RULES), decision_seconds=0,
+                                          takeover_seconds=0)
+    session = await connection.join(table.table_id, "Bob")  # joins, never plays: the game waits for Bob
+    for _ in range(2):
+        await connection.add_bot(table.table_id, table.host_token, "greedy")
+    await connection.start(table.table_id, table.host_token)
+    snapshot = await session.snapshot()
+    assert status(server.options.db, table.table_id) == "playing"
+    code, out, err = replay_cli(capsys, table.table_id, "--db", server.options.db)
+    assert code == 0, err
+    assert "Round 1: " in out and "  Bob " in out
+    assert "This game is not finished (the table is playing)" in out
+    hand = " ".join(c.text for c in sorted((mapping.card_from_pb(c) for c in snapshot.game.hand), key=sort_key))
+    assert f"Bob                  {hand}" in out.split("Hands now:")[1]  # the hand as it is now
+
+
+async def test_a_table_that_never_started_and_games_that_are_not_there(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    table = await connection.create_table("waiting", 4, pb.HouseRules())
+    db = server.options.db
+    code, out, _ = replay_cli(capsys, table.table_id, "--db", db)
+    assert code == 0 and "the game never started (the table is waiting)" in out
+    code, _, err = replay_cli(capsys, "nonesuch", "--db", db)
+    assert code == 1 and "no game 'nonesuch'" in err
+    code, _, err = replay_cli(capsys, "x", "--db", str(tmp_path / "missing.db"))
+    assert code == 1 and "no such file" in err
+    (tmp_path / "junk.db").write_text("not a database at all " * 100)
+    code, _, err = replay_cli(capsys, "x", "--db", str(tmp_path / "junk.db"))
+    assert code == 1 and "cannot read" in err

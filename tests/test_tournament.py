@@ -248,11 +248,11 @@ def test_a_slow_decision_times_out() -> None:
 
         def choose(self, view: SeatView) -> Command:
             import time
-            time.sleep(0.002)
+            time.sleep(0.3)
             return self.greedy.choose(view)
 
-    cfg = config(bots=("greedy", "slow", "greedy", "random"), games=4, decision_seconds=0.001,
-                 registry={**BOTS, "slow": Slow}, rules=HouseRules(rounds=(1,), max_turns=10))
+    cfg = config(bots=("greedy", "slow", "greedy", "random"), games=4, decision_seconds=0.2,
+                 registry={**BOTS, "slow": Slow}, rules=HouseRules(rounds=(1,), max_turns=1))
     table = {s.name: s for s in play_tournament(cfg).standings}
     assert table["slow"].timeouts > 0 and table["slow"].illegal == 0
     assert table["greedy"].timeouts == 0

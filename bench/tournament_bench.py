@@ -1,0 +1,127 @@
+"""Tournament speed: in-process games/s with --jobs 1 and --jobs 2, the same tournament over gRPC loopback
+(a ``tenpennies serve --allow-seeds`` process of its own) and on a local Ray, each as a ratio to
+in-process --jobs 1 measured in the same run. Aim: --jobs 2 >= 1.7x, gRPC >= 0.5x.
+
+    python bench/tournament_bench.py            # as `make bench` would run it
+    python bench/tournament_bench.py --quick    # fewer games
+
+Complete 7-round games between the built-in bots the issue names (greedy, averaging, early, holdout;
+greedy and random fill in for any not built in). Every mode's results are checked equal to in-process
+--jobs 1's for the games they share, so the figures compare the same work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
+from tenpennies.engine.bots import BOTS
+
+WANTED = ("greedy", "averaging", "early", "holdout")
+
+
+def lineup() -> tuple[str, ...]:
+    if all(name in BOTS for name in WANTED):
+        return WANTED
+    return ("greedy", "random", "greedy", "random")
+
+
+def timed(config: TournamentConfig) -> tuple[Results, float]:
+    started = time.perf_counter()
+    results = play_tournament(config)
+    return results, time.perf_counter() - started
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+    """``tenpennies serve`` in a process of its own on a free loopback port."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds",
+         "--tables-per-address", "1000"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"listening on [\d.]+:(\d+)", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line}")
+    return process, int(match.group(1))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def same(a: tuple[GameResult, ...], b: tuple[GameResult, ...]) -> str:
+    return "same results" if a == b else "RESULTS DIFFER"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--games", type=int, help="in-process and Ray games (default 80, --quick 24)")
+    parser.add_argument("--grpc-games", type=int, help="gRPC games (default 16, --quick 8)")
+    args = parser.parse_args()
+    games = args.games or (24 if args.quick else 80)
+    grpc_games = args.grpc_games or (8 if args.quick else 16)
+    base = TournamentConfig(bots=lineup(), seats=4, games=games, seed=7)
+    print(f"tournament bench: {', '.join(base.bots)}; 4 seats; complete 7-round games; "
+          f"{base.total_games} games in-process and on Ray, {grpc_games} over gRPC; {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f} (compare ratios from a quiet machine)")
+
+    one, t_one = timed(base)
+    rate_one = len(one.games) / t_one
+    print(f"in-process --jobs 1: {rate_one:6.2f} games/s  ({len(one.games)} games in {t_one:.1f} s)")
+
+    two, t_two = timed(replace(base, jobs=2))
+    rate_two = len(two.games) / t_two
+    print(f"in-process --jobs 2: {rate_two:6.2f} games/s  {rate_two / rate_one:.2f}x  ({same(two.games, one.games)})")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        process, port = start_server(Path(tmp) / "bench.db")
+        try:
+            wire = replace(base, games=grpc_games, server=f"127.0.0.1:{port}", concurrency=16)
+            server_cpu, client_cpu = cpu_seconds(process.pid), resource.getrusage(resource.RUSAGE_SELF)
+            over, t_over = timed(wire)
+            server_cpu = cpu_seconds(process.pid) - server_cpu
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            client_cpu_used = after.ru_utime + after.ru_stime - client_cpu.ru_utime - client_cpu.ru_stime
+            rate_grpc = len(over.games) / t_over
+            print(f"gRPC loopback:       {rate_grpc:6.2f} games/s  {rate_grpc / rate_one:.2f}x  "
+                  f"({same(over.games, one.games[:len(over.games)])}; server in its own process, "
+                  f"{wire.concurrency} tables at once)")
+            print(f"                     CPU a game: server {server_cpu / len(over.games):.2f} s, "
+                  f"clients {client_cpu_used / len(over.games):.2f} s, in-process {t_one / len(one.games):.2f} s")
+        finally:
+            process.terminate()
+            process.wait(10)
+
+    try:
+        import ray
+        started = time.perf_counter()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        up = time.perf_counter() - started
+    except Exception as error:  # Ray is an optional extra
+        print(f"local Ray:           not measured ({error})")
+        return
+    try:
+        on_ray, t_ray = timed(replace(base, ray=True))
+        rate_ray = len(on_ray.games) / t_ray
+        print(f"local Ray (2 CPUs):  {rate_ray:6.2f} games/s  {rate_ray / rate_one:.2f}x  "
+              f"({same(on_ray.games, one.games)}; Ray's start, {up:.1f} s, not counted)")
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()

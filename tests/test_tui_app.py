@@ -338,6 +338,7 @@ async def test_after_a_restart_the_lobby_gives_the_seat_and_the_host_keys_back(
         await until(pilot, lambda: isinstance(first.screen, CreateTableScreen), "the form")
         first.screen.query_one("#name", Input).value = "Later"
         first.screen.query_one("#seats", Select).value = 2
+        first.screen.query_one("#rounds", Input).value = "1"  # soon over, once started
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(first.screen, LobbyScreen) and len(first.screen.hosted) == 1,
                     "the waiting table")
@@ -386,6 +387,11 @@ async def test_after_a_restart_the_lobby_gives_the_seat_and_the_host_keys_back(
         await until(pilot, lambda: lobby.check_action("add_bot", ("greedy",)) is True, "the host keys")
         await pilot.press("b")
         await until(pilot, lambda: row(again, later)[1] == "1/2", "a bot added after the restart")
+        await pilot.press("b")
+        await until(pilot, lambda: row(again, later)[1] == "2/2", "two bots")
+        await pilot.press("g")  # two bots play it out: a finished table is forgotten (its * stays this run)
+        await until(pilot, lambda: row(again, later)[2] == "finished", "the bots' game to finish", timeout=60)
+        assert ServerMemory.load(address, home).tables() == {table_id} and row(again, later)[0] == "*Later"
         # enter takes the seat up again, and the game goes on from it.
         again.screen.query_one("#tables", DataTable).move_cursor(
             row=again.screen.query_one("#tables", DataTable).get_row_index(table_id))

@@ -416,7 +416,7 @@ class LobbyScreen(Screen[None]):
         for info in message.tables:
             if info.status == pb.TABLE_STATUS_FINISHED:
                 self.forget(info.table_id, gone=False)
-            elif info.table_id in self.hosted:
+            if info.table_id in self.hosted:  # its info as listed now
                 self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
             cells = table_row(info, info.table_id in self.hosted, self._my_seat(info))
             if info.table_id in self.tables:
@@ -514,11 +514,11 @@ class LobbyScreen(Screen[None]):
             self._save_memory()
 
     def forget(self, table_id: str, *, gone: bool) -> None:
-        """A table gone (everything held there goes) or finished (nothing left to host, nothing to keep
-        for the next run; the seat stays for this run, to look at the result)."""
+        """A table gone (everything held there goes) or finished (nothing to keep for the next run; for
+        this one the seat and the ``*`` stay, to look at the result)."""
         if gone:
             self.sessions.pop(table_id, None)
-        self.hosted.pop(table_id, None)
+            self.hosted.pop(table_id, None)
         if self.memory is not None and self.memory.forget(table_id):
             self._save_memory()
 

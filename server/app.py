@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,8 +95,13 @@ class Server:
 
 
 async def serve(options: Options) -> None:
-    """Run until Ctrl-C or SIGTERM, then stop gracefully."""
-    server = Server(options)
+    """Run until Ctrl-C or SIGTERM, then stop gracefully. A tournament config with a mistake stops it at
+    once, saying what the mistake is (exit status 2)."""
+    try:
+        server = Server(options)
+    except ValueError as error:
+        print(f"tenpennies serve: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
     await server.start()
     # A server holds many long-lived objects (tables, events kept for resuming, streams): full cyclic
     # collections over them were the p99 latency at 500 tables (126 ms -> 22 ms without them).

@@ -76,7 +76,10 @@ class TournamentConfig:
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
         """Read and check a config file; ValueError says what is wrong with it."""
-        text = Path(path).read_text(encoding="utf-8")
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"cannot read the tournament config {path}: {error}") from None
         try:
             data = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
         except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:

@@ -302,6 +302,14 @@ def test_a_config_with_a_mistake_says_what(tmp_path: Path, settings: dict[str, A
         TournamentConfig.load(write_config(tmp_path, **settings))
 
 
+def test_a_config_that_cannot_be_read_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="cannot read"):
+        TournamentConfig.load(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{name: ")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        TournamentConfig.load(tmp_path / "bad.json")
+
+
 def test_a_toml_config_reads_like_a_json_one(tmp_path: Path) -> None:
     path = tmp_path / "cup.toml"
     path.write_text('name = "cup"\ngames = 4\nseats = 2\nseed = 7\n[rules]\nrounds = [1]\nmax_turns = 20\n')

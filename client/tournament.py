@@ -29,7 +29,9 @@ Decisions (also in ``tenpennies tournament --help``):
   seat, is counted under *illegal* and ``bots.safe_default`` is played for it. A decision that takes
   longer than ``decision_seconds`` (0: no limit) is counted under *timeouts* and the default is played
   instead, as the server's timer does; over gRPC the server's timers do this and their
-  ``TimerExpired`` events are counted. Results are deterministic as long as no decision runs out of time.
+  ``TimerExpired`` events are counted. Results are deterministic as long as no decision runs out of time
+  and the bots are deterministic given their seed (a bot with a time budget per decision, ``sampler``,
+  is not: its choices depend on the machine's speed).
 * **Buy offers** are put to every offered seat at once, as the server does: in-process each offered
   seat's bot answers from the view at the offer's start, and the answers are applied nearest seat first
   until the offer settles. So a stateful bot (``random``) is asked the same questions in-process and
@@ -478,7 +480,8 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
         for task in tasks:
             task.cancel()
     view = seats[0].table.view
-    assert view is not None and view.phase is Phase.GAME_OVER
+    if view is None or view.phase is not Phase.GAME_OVER:
+        raise RuntimeError(f"game {index} (table {table_id}) ended its stream before the game ended")
     return result_of(config, spec, view, [s.illegal for s in seats], [s.timeouts for s in seats])
 
 
@@ -637,7 +640,7 @@ def render(results: Results, width: int | None = None) -> str:
         table.add_column(header, justify="right")
     for place, s in enumerate(results.standings, 1):
         ci = f" ± {s.score_ci95:.1f}" if s.score_ci95 is not None else ""
-        table.add_row(str(place), s.name, str(s.games), f"{s.wins:g}" if s.wins == int(s.wins) else f"{s.wins:.2f}",
+        table.add_row(str(place), s.name, str(s.games), f"{s.wins:.2f}",
                       f"{s.mean_score:.1f}{ci}", f"{s.pennies_per_game:+.2f}", f"{s.buys_per_game:.2f}",
                       str(s.illegal), str(s.timeouts), f"{s.rating_mu:.2f} ± {s.rating_sigma:.2f}")
     console.print(table)
@@ -659,7 +662,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"playing {config.total_games} games: {config.deals} deals x {config.block} "
               f"(every rotation of every lineup)", file=sys.stderr)
     started = time.perf_counter()
-    with _progress_bar(config.total_games) as progress:
+    with ProgressBar(config.total_games) as progress:
         try:
             results = play_tournament(config, progress)
         except Exception as error:  # a server gone, Ray not there: say so, not a traceback
@@ -682,7 +685,7 @@ def _is_ray_error(error: Exception) -> bool:
     return type(error).__module__.startswith("ray")
 
 
-class _progress_bar:
+class ProgressBar:
     """A rich progress bar on stderr while the games are played; nothing when stderr is not a terminal."""
 
     def __init__(self, total: int) -> None:

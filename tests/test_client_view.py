@@ -4,9 +4,11 @@ views (engine only), and the server's snapshots taken while nothing moves (a rea
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import itertools
 import random
+import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,10 +83,10 @@ def comparable(folded: SeatView, truth: SeatView) -> SeatView:
 class EngineTable:
     """What the server sends each audience, built from the engine alone (as server/table.py does)."""
 
-    def __init__(self, seats: int, seed: int, rules: HouseRules) -> None:
+    def __init__(self, seats: int, seed: int, rules: HouseRules, you: str | None = None) -> None:
         self.game = Game(seats, rules, seed)
         self.rules = rules
-        self.folds = [TableView(s) for s in range(seats)] + [TableView(None)]
+        self.folds = [TableView(s, you=you) for s in range(seats)] + [TableView(None)]
         info = pb.TableInfo(seats=seats, rules=mapping.rules_to_pb(rules), status=pb.TABLE_STATUS_WAITING,
                             seat_info=[pb.SeatInfo(seat=s, kind=pb.SEAT_KIND_PLAYER, name=f"p{s}")
                                        for s in range(seats)])
@@ -95,9 +97,15 @@ class EngineTable:
         self.kinds: list[str] = []
         self.publish(list(self.game.opening_events), None)
 
-    def publish(self, engine_events: list[object], actor: int | None) -> None:
+    def publish(self, engine_events: list[object], actor: int | None, timed_out: Command | None = None) -> None:
+        """Send what the server would; ``timed_out``: the command was the server's, for a late seat (its
+        TimerExpired goes first, private while it is a buy answer and the offer is open, as the server's)."""
         from tenpennies.engine import events as ev
         items: list[tuple[int | None, pb.Event]] = []
+        if timed_out is not None:
+            unsettled = isinstance(timed_out, PassBuy) and self.game.phase is Phase.BUY
+            items.append((timed_out.seat if unsettled else None, pb.Event(timer_expired=pb.TimerExpired(
+                seat=timed_out.seat, command=mapping.command_to_pb(timed_out)))))
         for e in engine_events:
             assert isinstance(e, ev.Event)
             items.append((e.to, mapping.event_to_pb(e, self.rules)))
@@ -158,6 +166,37 @@ def test_the_fold_of_what_the_server_would_send_equals_the_engines_view(seats: i
     assert "card_bought" in steps and "card_dead" in steps and "contract_laid" in steps
     if rules.hand_size > 11:  # these tables run the stock out: rebuilds, some of them by a buy's penalty
         assert "stock_rebuilt" in steps
+
+
+# What a verb does after "You" that it does not after a name (or the other way round).
+NOT_FOR_YOU = re.compile(r"\bYou (was|is|has|does|deals|draws|takes|buys|passes|discards|goes|lays)\b")
+
+
+def test_every_line_of_the_log_reads_right_for_you_as_for_a_name() -> None:
+    """Seat 0 calls itself You: over whole games (deals, draws, buys, penalties, melds, timed-out moves)
+    no line pairs You with a verb form for a name; a timed-out move is one line."""
+    seen: set[str] = set()
+    for seed in range(3):
+        table = EngineTable(3, seed, HouseRules(hand_size=14, max_turns=60, rounds=(1, 2)), you="You")
+        table.folds[0].log = collections.deque(table.folds[0].log)  # all of it, not the last 200 lines
+        game, rng = table.game, random.Random(seed)
+        bots: list[Bot] = [GreedyBot(), RandomBot(seed), GreedyBot()]
+        while not game.over:
+            seat = rng.choice(game.to_act())
+            command = bots[seat].choose(game.view(seat))
+            late = command if seat == 0 and rng.random() < 0.2 else None  # as if the timer chose it
+            before = len(table.folds[0].log)
+            table.publish(list(game.apply(command)), command.seat, timed_out=late)
+            if late is not None:
+                lines = list(table.folds[0].log)[before:]
+                assert sum(line.startswith("Time ran out: You ") for line in lines) == 1, lines
+                assert not any("Time ran out" in line for line in lines[1:]), lines
+        for line in table.folds[0].log:
+            assert not NOT_FOR_YOU.search(line), line
+            seen.add(line.split(" ")[0])
+        for line in table.folds[-1].log:  # the spectator's: the same lines, by name
+            assert "You" not in line and "seat 0 " not in line
+    assert {"Dealt", "You", "Round", "Time"} <= seen
 
 
 def test_a_rebuild_by_a_buys_penalty_cards_is_folded_right() -> None:

@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console, RenderableType
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui import table as table_module
@@ -26,6 +27,7 @@ from tenpennies.engine import (
     Draw,
     LayContract,
     PassBuy,
+    Phase,
     TakeDiscard,
 )
 from tenpennies.engine.cards import CARDS_PER_DECK
@@ -90,6 +92,14 @@ def text_of(screen: TableScreen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+def plain(renderable: RenderableType, width: int = 78) -> str:
+    """A renderable as the terminal shows its text."""
+    console = Console(width=width, color_system=None, legacy_windows=False)
+    with console.capture() as captured:
+        console.print(renderable)
+    return captured.get()
+
+
 def has(screen: TableScreen, kind: type) -> bool:
     return any(isinstance(c, kind) for c in screen.legal)
 
@@ -122,6 +132,27 @@ class Scripted:
                 if isinstance(command, kind):
                     return command
         return None
+
+    def legal(self) -> tuple[Command, ...]:
+        v = self.view.view
+        return v.legal if v is not None else ()
+
+    async def watch(self) -> None:
+        """Fold the stream only: the seat moves when ``step`` is called."""
+        async for message in self.session.follow():
+            if isinstance(message, pb.Snapshot):
+                self.view.apply_snapshot(message)
+            elif isinstance(message, pb.Event):
+                self.view.apply_event(message)
+
+    async def step(self) -> None:
+        """Make this seat's move, and wait until its stream has told it (its legal commands are new)."""
+        command = self.choose(self.legal())
+        assert command is not None
+        before = self.view.sequence
+        await self.session.send(command_to_pb(command))
+        while self.view.sequence <= before:
+            await asyncio.sleep(0.01)
 
     async def play(self) -> None:
         async for message in self.session.follow():
@@ -168,19 +199,27 @@ async def test_take_decline_draw_and_discard_by_keys(connection: Connection) -> 
         await pilot.press("d")
         await until(pilot, lambda: has(screen, Draw), "the draw after declining")
         assert "draw" in text_of(screen, "#prompt")
+        held = {c.id for c in screen.view.hand} if screen.view else set()
         await pilot.press("r")
         await until(pilot, lambda: has(screen, Discard), "the meld step")
         v = screen.view
         assert v is not None and me.seat is not None
+        drawn = [c.id for c in v.hand if c.id not in held]
+        assert len(drawn) == 1 and screen.fresh == set(drawn)  # the drawn card is marked...
+        assert screen.cursor_id == drawn[0]  # ...and the cursor is on it
+        marks = str(screen.query_one("#hand").render()).split("\n")[1]
+        assert marks.count("+") == 1 and marks.index("+") == 4 * screen.cursor_index() + 1
         before = v.players[me.seat].hand_size
         await pilot.press("end", "x")
         await until(pilot, lambda: screen.view is not None and me.seat is not None
                     and screen.view.players[me.seat].hand_size == before - 1, "the discard")
         await until(pilot, lambda: has(screen, TakeDiscard), "my next turn")
+        assert not screen.fresh and "+" not in str(screen.query_one("#hand").render())  # gone with the discard
         await pilot.press("t")
         await until(pilot, lambda: has(screen, Discard), "the meld step after taking")
         v = screen.view
         assert v is not None and v.players[me.seat].hand_size == before
+        assert len(screen.fresh) == 1 and screen.cursor_id in screen.fresh  # the taken card, marked
 
 
 async def test_buy_and_pass_an_offered_discard(connection: Connection) -> None:
@@ -243,22 +282,45 @@ async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
         assert "[0]" in text_of(screen, "#seats")
 
 
+async def select(pilot: Pilot[None], screen: TableScreen, cards: list[Card]) -> None:
+    """Select ``cards`` by keys: the cursor to each (home, then right) and space."""
+    for card in cards:
+        index = [c.id for c in screen.shown].index(card.id)
+        await pilot.press("home", *["right"] * index, "space")
+
+
 async def test_a_refused_meld_shows_the_rule_and_changes_nothing(connection: Connection) -> None:
     rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
     hosted, me = await table(connection, rules=rules, seed=3)
     app = TableApp(lambda: TableScreen(connection, me))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
         screen = screen_of(app)
         await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
         if has(screen, TakeDiscard):
             await pilot.press("t")
         await until(pilot, lambda: has(screen, LayContract), "the meld step")
-        hand = screen.view.hand if screen.view else ()
-        await pilot.press("space", "right", "space", "right", "space", "m")  # three cards: one set of two
-        assert len(screen.builder) == 1 and len(screen.builder[0]) == 3
-        await pilot.press("m")  # lay the contract of that one set
+        v = screen.view
+        assert v is not None
+        hand = v.hand
+        # two sets of three for the contract, the first of three natural cards of three ranks
+        naturals = [c for c in screen.shown if c.rank not in v.spec.wild_ranks]
+        mixed = [next(c for c in naturals if c.rank == rank) for rank in sorted({c.rank for c in naturals})[:3]]
+        await select(pilot, screen, mixed)
+        await pilot.press("m")
+        assert len(screen.builder) == 1 and {c.id for c in screen.builder[0]} == {c.id for c in mixed}
+        await select(pilot, screen, screen.shown[:3])
+        assert "\n" not in text_of(screen, "#builder")  # one line, however much it holds
+        assert screen.query_one("#builder").size.height == 1
+        await pilot.press("m")  # the contract is built
+        assert len(screen.builder) == 2
+        await pilot.press("m")  # lay it
         await until(pilot, lambda: "TP-4." in text_of(screen, "#message"), "the refusal")
-        assert text_of(screen, "#message").startswith("TP-4.")
+        said = text_of(screen, "#message")
+        assert said.startswith("TP-4.8")  # the rule first, then the cards as the hand draws them
+        assert "(card" not in said and all(CardStyle().text(c) in said for c in mixed), said
+        await pilot.pause()
+        await pilot.pause()  # (a toast would be up by now)
+        assert not app.screen.query("Toast")  # once, on the message line: no toast over the hand
         assert screen.view is not None and screen.view.hand == hand and has(screen, LayContract)
         assert me.seat is not None and not screen.view.players[me.seat].down
 
@@ -300,10 +362,16 @@ async def test_a_spectator_sees_the_table_without_a_hand(connection: Connection)
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
         await connection.start(hosted.table_id, hosted.host_token)
-        await until(pilot, lambda: isinstance(app.screen, GameEndScreen) or
-                    (screen.view is not None and "Watching" in text_of(screen, "#prompt")), "watching")
+        await until(pilot, lambda: screen.view is not None and len(screen.tv.log) > 30, "a game going on")
         assert not screen.query_one("#hand").display
         assert not screen.legal
+        # Watching once (the status line), and the prompt one line: whose turn it is
+        assert plain(screen.status()).count("Watching") == 1 and "Watching" not in text_of(screen, "#prompt")
+        assert screen.query_one("#prompt").size.height == 1
+        # the log scrolls, to its last line, with no scrollbar drawn beside it (its glyphs read as stray marks)
+        log = screen.query_one("#log", RichLog)
+        assert log.styles.scrollbar_visibility == "hidden" and log.show_vertical_scrollbar and log.max_scroll_y > 0
+        await until(pilot, lambda: log.scroll_y == log.max_scroll_y, "the log at its end")
 
 
 async def test_host_adds_a_bot_and_starts_from_the_waiting_table(connection: Connection) -> None:
@@ -384,3 +452,148 @@ async def test_sort_reorder_select_and_click_are_display_only(connection: Connec
         assert screen.selected == {first.id, screen.shown[2].id}
         await pilot.press("escape")
         assert not screen.selected
+
+
+# --- what the table says ------------------------------------------------------------------------------
+
+async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=0, start=False)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())  # it moves only when the test says
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+
+            def said() -> str:
+                return text_of(screen, "#message")
+
+            await until(pilot, lambda: bool(other.legal()) and screen.view is not None, "the other seat's turn")
+            await pilot.press("t")
+            assert said() == "not your turn: Other is playing"
+            await other.step()  # declines: the card is offered to me
+            await until(pilot, lambda: has(screen, Buy), "the offer")
+            await pilot.press("h")
+            assert said() == table_module.NOTHING_TO_LAY
+            await pilot.press("x")
+            assert said().startswith("not now: buy [b] or pass [p] the ")
+            await pilot.press("p")
+            for _ in range(2):  # it draws and discards
+                await until(pilot, lambda: bool(other.legal()), "the other seat's move")
+                await other.step()
+            await until(pilot, lambda: has(screen, TakeDiscard), "my turn")
+            assert said() == ""  # what was said went with the turn
+            await pilot.press("m")
+            assert said().startswith("not now: take [t] or decline [d] the ")
+            await pilot.press("d")
+            await until(pilot, lambda: bool(other.legal()), "the offer to the other seat")
+            await other.step()  # passes
+            await until(pilot, lambda: has(screen, Draw), "the draw")
+            await pilot.press("m")
+            assert said() == "not now: draw [r]"
+            await pilot.press("r")
+            await until(pilot, lambda: has(screen, Discard), "the meld step")
+            await pilot.press("m")
+            assert said().startswith("no contract (2 sets of 3) can be made" if not has(screen, LayContract)
+                                     else "Select the cards of a set")
+            await pilot.press("o")
+            assert said() == "no lay-off yet: you lay off once your contract is down"
+            await pilot.press("3")
+            assert said() == "no lay-off yet: you lay off once your contract is down"
+            screen.action_layoff_key()  # (what o says when a lay-off is listed)
+            assert said().startswith("lay off on which set? press its number")
+            await pilot.press("escape", "x")
+            await until(pilot, lambda: bool(other.legal()), "its turn")
+            await pilot.press("r")
+            assert said() == "not your turn: Other is playing"
+            await pilot.press("question_mark")  # a key a binding takes says nothing
+            assert isinstance(app.screen, HelpScreen)
+            shown = "\n".join(str(w.render()) for w in app.screen.query(Static))
+            assert "$ the seats a declined card is offered to" in shown and "▶ whose turn" in shown
+    finally:
+        folding.cancel()
+
+
+class Offered(Scripted):
+    """A seat that never answers a buy offer: an offer made to it stays open."""
+
+    def choose(self, legal: tuple[Command, ...]) -> Command | None:
+        command = super().choose(legal)
+        return None if isinstance(command, PassBuy) else command
+
+
+def dollar_seats(screen: TableScreen) -> set[int]:
+    rows = text_of(screen, "#seats").split("\n")[1:]  # one a seat, in seat order (nobody has melded)
+    return {s for s, row in enumerate(rows) if row.startswith("$")}
+
+
+async def test_the_buy_marks_are_the_offer_the_same_for_every_view(connection: Connection) -> None:
+    """$ marks the seats a card is offered to (public), not who has still to answer (private, TP-4.7): a
+    seat that answered, a spectator, and a view begun from a snapshot mark the same seats."""
+    hosted, me = await table(connection, seats=3, bots=0, start=False, seed=4)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))  # declines, passes
+    quiet = Offered(await connection.join(hosted.table_id, "Quiet"))  # declines, never answers an offer
+    await connection.start(hosted.table_id, hosted.host_token)
+    tasks = [asyncio.ensure_future(other.play()), asyncio.ensure_future(quiet.play())]
+    app = TableApp(lambda: TableScreen(connection, me))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            assert me.seat is not None and quiet.session.seat is not None
+            seat = me.seat
+
+            def settled() -> bool:
+                v = screen.view
+                return (v is not None and v.phase is Phase.BUY and seat in v.buy_offer and not screen.legal
+                        and seat not in v.to_act)
+
+            async def play_until_answered() -> None:
+                while not settled():  # take every discard (so my declines never open an offer), pass offers
+                    for kind, key in ((TakeDiscard, "t"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):
+                        if has(screen, kind):
+                            await pilot.press(key)
+                            break
+                    await pilot.pause(0.05)
+
+            await asyncio.wait_for(play_until_answered(), 10)
+            v = screen.view
+            assert v is not None
+            offered = set(v.buy_offer)
+            assert offered == {seat, quiet.session.seat}
+            await until(pilot, lambda: dollar_seats(screen) == offered, "my own answered seat still marked")
+            late = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
+            async with late.run_test(size=SIZE) as watch:  # a view begun from a snapshot, mid-offer
+                spectator = screen_of(late)
+                await until(watch, lambda: spectator.view is not None, "the spectator's snapshot")
+                assert spectator.view is not None and set(spectator.view.buy_offer) == offered
+                assert dollar_seats(spectator) == offered
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_a_full_waiting_table_says_start(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=1, start=False)
+    host = TableApp(lambda: TableScreen(connection, me, host=hosted))
+    async with host.run_test(size=SIZE) as pilot:
+        screen = screen_of(host)
+        await until(pilot, lambda: text_of(screen, "#prompt") == "All 2 seats filled: start [g]", "start [g]")
+    guest = TableApp(lambda: TableScreen(connection, me))
+    async with guest.run_test(size=SIZE) as pilot:
+        screen = screen_of(guest)
+        await until(pilot, lambda: "waiting for the host to start" in text_of(screen, "#prompt"), "the host")
+        assert text_of(screen, "#prompt") == "All 2 seats filled: waiting for the host to start"
+
+
+async def test_a_timed_out_move_is_one_line_of_the_log(connection: Connection) -> None:
+    hosted, me = await table(connection, decision_seconds=1)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: any(line.startswith("Time ran out: You ") for line in screen.tv.log),
+                    "the timer", timeout=10)
+        log = list(screen.tv.log)
+        for line in (x for x in log if x.startswith("Time ran out: ")):  # one line a move, not two
+            assert line.removeprefix("Time ran out: ") not in log, log
+        assert not any("Time ran out for" in line for line in log)

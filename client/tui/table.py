@@ -380,7 +380,7 @@ class TableScreen(Screen[None]):
         elif self.can(Draw):
             now = "draw [r]"
         else:
-            now = "meld or discard [x]"
+            now = "meld or discard [x]" if self.can(LayContract, LaySet, LayOff) else "discard [x]"
         return f"not now: {now}"
 
     # --- drawing ---------------------------------------------------------------------------------
@@ -656,7 +656,7 @@ class TableScreen(Screen[None]):
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)
         message.set_class(error, "error")
-        message.update(text)
+        message.update(Text(text))  # plain: "[t]" is a key, not markup
 
     # --- modal screens ---------------------------------------------------------------------------
 

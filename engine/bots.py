@@ -2,6 +2,12 @@
 
 A bot is any object with ``choose(view: SeatView) -> Command``; it sees only what its seat may know
 and picks from ``view.legal``. The network bot SDK wraps the same interface.
+
+A bot may keep state across calls. One that wants to remember what its seat saw between its own
+decisions (which seat took or bought which card, what went onto the pile: see ``worlds.SeatMemory``) may
+also have ``observe(view: SeatView) -> None``: a driver that calls it with the seat's view after every
+command gives it everything its seat saw (``play_game`` does; ``observe`` is optional, and a bot must
+still play correctly when only ``choose`` is called).
 """
 
 from __future__ import annotations
@@ -116,18 +122,43 @@ def safe_default(view: SeatView) -> Command:
     raise ValueError(f"seat {seat} has no decision in phase {view.phase.value}")
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"greedy": lambda seed: GreedyBot(), "random": RandomBot}
-"""The built-in bots by name, each made from a seed (the greedy bot needs none)."""
+def _builtin() -> dict[str, Callable[[int], Bot]]:
+    from .strategies import PlanBot, SamplerBot
+
+    return {
+        "greedy": lambda seed: GreedyBot(),
+        "random": RandomBot,
+        "averaging": lambda seed: PlanBot("averaging", seed),
+        "early": lambda seed: PlanBot("early", seed),
+        "holdout": lambda seed: PlanBot("holdout", seed),
+        "sampler": lambda seed: SamplerBot(seed),
+    }
+
+
+BOTS: dict[str, Callable[[int], Bot]] = _builtin()
+"""The built-in bots by name, each made from a seed (the greedy and plan bots make no random choice):
+``random``, ``greedy``, the penny plans ``averaging``, ``early``, ``holdout`` and the searching
+``sampler`` (see ``strategies``)."""
 
 
 def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
               on_events: Callable[[list[Event]], object] | None = None) -> Game:
-    """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events."""
+    """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events.
+    A bot with ``observe`` is shown its seat's view after every command (and once before the first)."""
+    watchers: list[tuple[int, Callable[[SeatView], object]]] = []
+    for seat, bot in enumerate(bots):
+        observe = getattr(bot, "observe", None)
+        if callable(observe):
+            watchers.append((seat, observe))
+    for seat, observe in watchers:
+        observe(game.view(seat))
     for _ in range(max_commands):
         if game.over:
             return game
         seat = game.to_act()[0]
         events = game.apply(bots[seat].choose(game.view(seat)))
+        for watcher, observe in watchers:
+            observe(game.view(watcher))
         if on_events is not None:
             on_events(events)
     raise RuntimeError("the game did not end")

@@ -1,0 +1,459 @@
+"""Built-in strategies beyond ``random`` and ``greedy``: three penny-timing plans and a searching bot.
+
+All of them share one play policy (``meld_policy`` and the pick-up and buy tests below):
+
+* **take** the live discard when it is wild, when it makes a pair or better with a natural in hand (of a
+  suit the set can still take), or, once down, when it can be laid off or makes a set with a pair;
+* **buy** conservatively: a buy costs a penny and ``buy_penalty_cards`` cards, so only a wild card, or a
+  card that brings the contract nearer *and* completes a set it needs (sets of 3 or 4), or leaves it one
+  card short (sets of 5 or more: those take more than the discards of one round), and only while not
+  down. When to spend the pennies is the plan's;
+* **meld**: lay the contract as soon as it can (the listed way that lays the most points), then every
+  further set and every lay-off, so a hand that can empty goes out;
+* **discard** deadwood: never a wild card while a natural is left, the ranks with fewest cards (counting
+  only the suits a set may hold together) first, then a card nobody can lay off on the table while some
+  other seat is down, then the most points.
+
+The plans (``PLANS``) differ only in when they may spend pennies, counted per round:
+``averaging`` one buy a round and two in the last two rounds; ``early`` any qualifying buy, at once,
+to go down and out fast; ``holdout`` none until the last three rounds of the game, then any.
+
+``SamplerBot`` searches: for a decision with a choice it samples worlds consistent with its view and
+memory (``worlds.sample_world``), plays each on to the end of the round with the fast policy for every
+seat, once per candidate command on the same worlds, and picks the command with the best mean result.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
+from .game import Game, Phase, SeatView
+from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates
+from .rules import HouseRules, RoundSpec
+from .worlds import SeatMemory, sample_world
+
+# --- hand judgement ----------------------------------------------------------------------------------
+
+
+def _usable_counts(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> tuple[dict[int, int], int]:
+    """Naturals per rank that one set may hold together (one per suit under TP-4.9), and the wild count."""
+    wild_ranks = spec.wild_ranks
+    counts: dict[int, int] = {}
+    suits: dict[int, set[str]] = {}
+    wilds = 0
+    distinct = rules.distinct_suits
+    for card in hand:
+        rank = card.rank
+        if rank in wild_ranks:
+            wilds += 1
+            continue
+        if distinct and card.suit is not None:
+            seen = suits.setdefault(rank, set())
+            if card.suit in seen:
+                continue
+            seen.add(card.suit)
+        counts[rank] = counts.get(rank, 0) + 1
+    return counts, wilds
+
+
+def contract_distance(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> int:
+    """About how many cards the hand lacks to lay the round's contract: the best rank groups, each short
+    of the contract's size, less the wild cards that may fill them (the round's cap a set)."""
+    counts, wilds = _usable_counts(hand, spec, rules)
+    contract = spec.contract
+    best = sorted(counts.values(), reverse=True)[:contract.sets]
+    best += [0] * (contract.sets - len(best))
+    need = [max(0, contract.size - n) for n in best]
+    fill = min(wilds, sum(min(x, spec.wild_cap) for x in need))
+    return sum(need) - fill
+
+
+def buy_helps(hand: Sequence[Card], card: Card, spec: RoundSpec, rules: HouseRules) -> bool:
+    """The conservative buying test: a wild card while the contract is not complete, or a card that brings
+    the contract nearer and leaves its set complete (sets of 3-4) or one card short (sets of 5-7)."""
+    if card.rank in spec.wild_ranks:
+        return contract_distance(hand, spec, rules) > 0
+    with_card = [*hand, card]
+    counts, wilds = _usable_counts(with_card, spec, rules)
+    size = spec.contract.size
+    short = max(0, size - counts.get(card.rank, 0) - min(spec.wild_cap, wilds))
+    if short > (0 if size <= 4 else 1):
+        return False
+    return contract_distance(with_card, spec, rules) < contract_distance(hand, spec, rules)
+
+
+TableRanks = Sequence[tuple[int | None, frozenset[str] | set[str]]]
+"""The sets on the table as (rank, suits of their naturals): all a lay-off test needs."""
+
+
+def _lays_off(card: Card, table: TableRanks, spec: RoundSpec, rules: HouseRules) -> bool:
+    if card.rank in spec.wild_ranks:
+        return bool(table)
+    for rank, suits in table:
+        if rank == card.rank and not (rules.distinct_suits and card.suit is not None and card.suit in suits):
+            return True
+    return False
+
+
+def wants_card(hand: Sequence[Card], card: Card, down: bool, table: TableRanks, spec: RoundSpec,
+               rules: HouseRules) -> bool:
+    """Take the live discard? (see the module's docstring)"""
+    if card.rank in spec.wild_ranks:
+        return True
+    distinct = rules.distinct_suits and card.suit is not None
+    alike = [c for c in hand if c.rank == card.rank and not (distinct and c.suit == card.suit)]
+    if down:
+        return _lays_off(card, table, spec, rules) or len({c.suit for c in alike}) >= 2
+    return bool(alike)
+
+
+def _discard_key(card: Card, counts: dict[int, int], wild_ranks: frozenset[int],
+                 feeds: bool) -> tuple[bool, int, bool, int, int]:
+    return (card.rank not in wild_ranks, -counts.get(card.rank, 0), not feeds, card.points, -card.id)
+
+
+def meld_policy(hand: Sequence[Card], legal: Sequence[Command], table: TableRanks, others_down: bool,
+                spec: RoundSpec, rules: HouseRules) -> Command:
+    """The shared meld-phase choice among ``legal`` (see the module's docstring)."""
+    best_meld: Command | None = None
+    best_points = -1
+    layoff: LayOff | None = None
+    discards: list[Discard] = []
+    for command in legal:
+        if isinstance(command, Discard):
+            discards.append(command)
+        elif isinstance(command, LayContract):
+            points = sum(c.points for s in command.sets for c in s)
+            if points > best_points:
+                best_meld, best_points = command, points
+        elif isinstance(command, LaySet):
+            points = sum(c.points for c in command.cards)
+            if points > best_points:
+                best_meld, best_points = command, points
+        elif isinstance(command, LayOff):
+            if layoff is None or (command.card.points, -command.card.id) > (layoff.card.points, -layoff.card.id):
+                layoff = command
+    if best_meld is not None:
+        return best_meld
+    if layoff is not None:
+        return layoff
+    return ranked_discards(hand, discards, table, others_down, spec, rules)[0]
+
+
+def ranked_discards(hand: Sequence[Card], discards: Sequence[Discard], table: TableRanks, others_down: bool,
+                    spec: RoundSpec, rules: HouseRules) -> list[Discard]:
+    """The listed discards, best first by the shared policy."""
+    counts, _ = _usable_counts(hand, spec, rules)
+    wild_ranks = spec.wild_ranks
+
+    def key(d: Discard) -> tuple[bool, int, bool, int, int]:
+        feeds = others_down and _lays_off(d.card, table, spec, rules)
+        return _discard_key(d.card, counts, wild_ranks, feeds)
+
+    return sorted(discards, key=key, reverse=True)
+
+
+def _view_table(view: SeatView) -> list[tuple[int | None, frozenset[str]]]:
+    wild_ranks = view.spec.wild_ranks
+    return [(m.rank, frozenset(c.suit for c in m.cards if c.suit is not None and c.rank not in wild_ranks))
+            for m in view.table]
+
+
+def _others_down(players: Iterable[bool], seat: int) -> bool:
+    return any(down for s, down in enumerate(players) if s != seat)
+
+
+# --- penny plans -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """When a bot may spend its pennies: ``per_round`` buys a round (None: no limit), ``late_rounds`` and
+    ``per_late_round`` for the last rounds of the game, and ``first_round_left``: no buying while more
+    rounds than that are left (this one included)."""
+
+    name: str
+    per_round: int | None
+    late_rounds: int = 0
+    per_late_round: int | None = None
+    first_round_left: int | None = None
+
+    def allowance(self, rules: HouseRules, round_number: int) -> int | None:
+        """Buys allowed this round (None: as many as qualify)."""
+        left = len(rules.rounds) - rules.rounds.index(round_number)  # this round included
+        if self.first_round_left is not None and left > self.first_round_left:
+            return 0
+        if left <= self.late_rounds:
+            return self.per_late_round
+        return self.per_round
+
+
+PLANS = {
+    "averaging": Plan("averaging", per_round=1, late_rounds=2, per_late_round=2),
+    "early": Plan("early", per_round=None),
+    "holdout": Plan("holdout", per_round=None, first_round_left=3),
+}
+
+
+class PlanBot:
+    """The shared play policy with a penny plan (``PLANS``). It keeps one thing across calls: its pennies
+    when it first saw the round, to count its buys this round. ``seed`` is accepted for the registry; the
+    bot makes no random choice."""
+
+    def __init__(self, plan: Plan | str, seed: int = 0) -> None:
+        self.plan = PLANS[plan] if isinstance(plan, str) else plan
+        self.seed = seed
+        self._round: tuple[int, int, int] | None = None
+        self._pennies = 0
+
+    def choose(self, view: SeatView) -> Command:
+        seat = view.seat
+        assert seat is not None, "a spectator does not play"
+        me = view.players[seat]
+        key = (seat, view.round, view.dealer)
+        if key != self._round:
+            self._round, self._pennies = key, me.pennies
+        phase = view.phase
+        card = view.discard_top
+        if phase is Phase.PICK_UP:
+            take = card is not None and wants_card(view.hand, card, me.down, _view_table(view), view.spec,
+                                                   view.rules)
+            return TakeDiscard(seat) if take else DeclineDiscard(seat)
+        if phase is Phase.BUY:
+            allowed = self.plan.allowance(view.rules, view.round)
+            bought = self._pennies - me.pennies
+            if card is not None and not me.down and (allowed is None or bought < allowed) \
+                    and buy_helps(view.hand, card, view.spec, view.rules):
+                return Buy(seat)
+            return PassBuy(seat)
+        if phase is Phase.DRAW:
+            return Draw(seat)
+        return meld_policy(view.hand, view.legal, _view_table(view),
+                           _others_down((p.down for p in view.players), seat), view.spec, view.rules)
+
+
+# --- the fast policy, on a whole game ----------------------------------------------------------------
+
+
+def fast_choice(game: Game, seat: int) -> Command:
+    """The shared policy for ``seat`` read straight from a whole game (no view is built), buying whenever
+    the conservative test allows: the rollout policy of ``SamplerBot``. Always a legal command."""
+    phase = game.phase
+    player = game.players[seat]
+    if phase is Phase.DRAW:
+        return Draw(seat)
+    spec, rules = game.spec, game.rules
+    if phase is Phase.PICK_UP:
+        table = [(t.rank, t.suits) for t in game.table]
+        take = wants_card(player.hand, game.pile[-1], player.down, table, spec, rules)
+        return TakeDiscard(seat) if take else DeclineDiscard(seat)
+    if phase is Phase.BUY:
+        wanted = not player.down and buy_helps(player.hand, game.pile[-1], spec, rules)
+        return Buy(seat) if wanted else PassBuy(seat)
+    return _fast_meld(game, seat)
+
+
+def _fast_meld(game: Game, seat: int) -> Command:
+    """``meld_policy`` on a whole game, without listing every legal command: the same choice where the
+    contract estimate finds the contract (a rare contract it misses is simply not laid in a rollout)."""
+    player = game.players[seat]
+    hand = player.hand
+    spec, rules = game.spec, game.rules
+    keep = 1 if rules.discard_to_go_out else 0
+    if not player.down:
+        if contract_distance(hand, spec, rules) == 0:
+            best: tuple[tuple[Card, ...], ...] | None = None
+            best_points = -1
+            for sets in contract_candidates(hand, spec, rules, limit=8):
+                laid = sum(len(x) for x in sets)
+                points = sum(c.points for x in sets for c in x)
+                if len(hand) - laid >= keep and points > best_points:
+                    best, best_points = sets, points
+            if best is not None:
+                return LayContract(seat, best)
+    else:
+        chosen: tuple[Card, ...] | None = None
+        best_points = -1
+        for cards in set_candidates(hand, spec, rules, 3):
+            points = sum(c.points for c in cards)
+            if len(hand) - len(cards) >= keep and points > best_points:
+                chosen, best_points = cards, points
+        if chosen is not None:
+            return LaySet(seat, chosen)
+        if len(hand) - 1 >= keep and game.table:
+            wild_ranks = spec.wild_ranks
+            by_rank: dict[int | None, list[TableSet]] = {}
+            for target in game.table:
+                by_rank.setdefault(target.rank, []).append(target)
+            for card in sorted(hand, key=_layoff_order):
+                targets = game.table if card.rank in wild_ranks else by_rank.get(card.rank, ())
+                for target in targets:
+                    if layoff_refusal(card, target, spec, rules) is None:
+                        return LayOff(seat, card, target.id)
+    counts, _ = _usable_counts(hand, spec, rules)
+    wild_ranks = spec.wild_ranks
+    others_down = _others_down((p.down for p in game.players), seat)
+    table = [(t.rank, t.suits) for t in game.table] if others_down else []
+    card = max(hand, key=lambda c: _discard_key(c, counts, wild_ranks,
+                                                others_down and _lays_off(c, table, spec, rules)))
+    return Discard(seat, card)
+
+
+def _layoff_order(card: Card) -> tuple[int, int]:
+    return (-card.points, card.id)
+
+
+# --- the searching bot -------------------------------------------------------------------------------
+
+DEFAULT_SAMPLES = 48
+"""Rollouts a decision gets by default (spread over its candidate commands): tuned so that a decision
+with a choice takes about 0.5 s on the 2-core development machine (``bench/engine_bench.py`` measures
+decisions per second). A number of rollouts, not a time, so that the bot is deterministic from its seed."""
+
+
+class SamplerBot:
+    """Searches each decision that has a choice: samples worlds consistent with its view and its memory,
+    plays each on to the end of the round (or ``horizon`` commands) with ``fast_choice`` for every seat,
+    once per candidate command on the same worlds, and scores each rollout: the mean of the other seats'
+    points this round less its own, less ``penny_points`` for each penny it spent (none in the game's last
+    round). It keeps the shared policy's choice unless another candidate beats it on the same worlds by
+    more than ``margin`` standard errors of the paired difference (then the best such one).
+
+    Budget: ``samples`` rollouts a decision (default ``DEFAULT_SAMPLES``; each candidate gets
+    ``samples // candidates`` worlds, at least one), deterministic from ``seed``; or ``seconds``, a time
+    budget instead (worlds are sampled until it runs out; not reproducible). Candidates: take or
+    decline, buy or pass, and in the meld phase the policy's meld when it has one (going down, further
+    sets and lay-offs are not searched), else the best ``max_discards`` discards, one per rank.
+
+    Memory: it remembers per seat what ``worlds.SeatMemory`` remembers. ``observe(view)``, when a driver
+    calls it after every command (``bots.play_game`` does), gives it the full memory; ``choose`` folds in
+    the views it decides on in any case."""
+
+    def __init__(self, seed: int = 0, *, samples: int | None = None, seconds: float | None = None,
+                 horizon: int | None = None, max_discards: int = 4, penny_points: float = 5.0,
+                 margin: float = 1.0) -> None:
+        if samples is not None and seconds is not None:
+            raise ValueError("give samples or seconds, not both")
+        self.rng = random.Random(seed)
+        self.samples = DEFAULT_SAMPLES if samples is None and seconds is None else samples
+        self.seconds = seconds
+        self.horizon = horizon
+        self.max_discards = max_discards
+        self.penny_points = penny_points
+        self.margin = margin
+        self.memories: dict[int, SeatMemory] = {}
+        self.decisions = 0
+        self.rollouts = 0
+
+    def observe(self, view: SeatView) -> None:
+        if view.seat is None:
+            return
+        memory = self.memories.get(view.seat)
+        if memory is None:
+            memory = self.memories[view.seat] = SeatMemory(view.seat)
+        memory.observe(view)
+
+    def candidates(self, view: SeatView) -> list[Command]:
+        """The commands searched, the policy's own choice first (see the class docstring)."""
+        seat = view.seat
+        assert seat is not None
+        legal = view.legal
+        table = _view_table(view)
+        me = view.players[seat]
+        card = view.discard_top
+        if view.phase is Phase.PICK_UP:
+            take = card is not None and wants_card(view.hand, card, me.down, table, view.spec, view.rules)
+            return [TakeDiscard(seat), DeclineDiscard(seat)] if take else [DeclineDiscard(seat), TakeDiscard(seat)]
+        if view.phase is Phase.BUY:
+            buy = card is not None and not me.down and buy_helps(view.hand, card, view.spec, view.rules)
+            return [Buy(seat), PassBuy(seat)] if buy else [PassBuy(seat), Buy(seat)]
+        if view.phase is not Phase.MELD:
+            return list(legal)
+        others_down = _others_down((p.down for p in view.players), seat)
+        choice = meld_policy(view.hand, legal, table, others_down, view.spec, view.rules)
+        if not isinstance(choice, Discard):
+            return [choice]
+        ranked = ranked_discards(view.hand, [c for c in legal if isinstance(c, Discard)], table, others_down,
+                                 view.spec, view.rules)
+        out: list[Command] = []
+        ranks: set[int] = set()
+        for command in ranked:
+            if command.card.rank not in ranks:
+                ranks.add(command.card.rank)
+                out.append(command)
+                if len(out) >= self.max_discards:
+                    break
+        return out
+
+    def choose(self, view: SeatView) -> Command:
+        seat = view.seat
+        assert seat is not None, "a spectator does not play"
+        self.observe(view)
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        self.decisions += 1
+        memory = self.memories[seat]
+        values: list[list[float]] = [[] for _ in candidates]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        worlds = 0
+        per_candidate = max(1, (self.samples or 0) // len(candidates))
+        last_round = view.round == view.rules.rounds[-1]
+        while True:
+            world = sample_world(view, self.rng, memory)
+            for i, command in enumerate(candidates):
+                values[i].append(self._rollout(world.copy(), seat, command, last_round))
+            worlds += 1
+            if deadline is None:
+                if worlds >= per_candidate:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self.rollouts += worlds * len(candidates)
+        return candidates[self._pick(values)]
+
+    def _pick(self, values: list[list[float]]) -> int:
+        """The policy's own choice (index 0) unless another candidate beats it on the same worlds by more
+        than ``margin`` standard errors of the paired difference: a few noisy rollouts must not talk the
+        bot out of a sound move. Then the one with the best mean difference."""
+        worlds = len(values[0])
+        if worlds < 2:
+            return 0
+        best, best_gain = 0, 0.0
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / worlds
+            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+            if mean > self.margin * (var / worlds) ** 0.5 and mean > best_gain:
+                best, best_gain = i, mean
+        return best
+
+    def _rollout(self, game: Game, seat: int, command: Command, last_round: bool) -> float:
+        """Play ``command`` and then the round out: others' mean round points less ours, less pennies."""
+        round_index = game.round_index
+        start_scores = [p.score for p in game.players]
+        start_pennies = game.players[seat].pennies
+        game.apply(command, trusted=True)
+        steps = 0
+        horizon = self.horizon
+        while game.round_index == round_index and not game.over:
+            if horizon is not None and steps >= horizon:
+                break
+            actor = game.to_act()[0]
+            game.apply(fast_choice(game, actor), trusted=True)
+            steps += 1
+        players = game.players
+        if game.round_index == round_index and not game.over:  # cut short: count the hands as they are
+            points = [p.score - s + sum(c.points for c in p.hand) for p, s in zip(players, start_scores, strict=True)]
+        else:
+            points = [p.score - s for p, s in zip(players, start_scores, strict=True)]
+        others = sum(points) - points[seat]
+        value = others / (len(points) - 1) - points[seat]
+        if not last_round:
+            value -= self.penny_points * (start_pennies - players[seat].pennies)
+        return value

@@ -1,0 +1,168 @@
+"""The built-in strategies (engine/bots.py BOTS, engine/strategies.py): legal, deterministic, and stronger
+than random where they should be, measured on duplicate deals."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from tenpennies.engine import Card, Command, Game, HouseRules, SeatView
+from tenpennies.engine.bots import BOTS, Bot, GreedyBot, play_game
+from tenpennies.engine.cards import decks_for
+from tenpennies.engine.strategies import PLANS, PlanBot, SamplerBot, buy_helps, contract_distance
+from tenpennies.engine.worlds import SeatMemory
+
+from positions import position
+
+CHEAP = ("random", "greedy", "averaging", "early", "holdout")
+
+
+def short_rules(rng: random.Random, seats: int) -> HouseRules:
+    max_hand = min(11, (decks_for(seats) * 54 - 1) // seats)
+    return HouseRules(
+        preset=rng.choice(["standard", "deuces"]), distinct_suits=rng.random() < 0.8,
+        all_wild_sets=rng.random() < 0.8, wild_layoff_cap=rng.random() < 0.3,
+        discard_to_go_out=rng.random() < 0.3,
+        later_set_wilds="one_per_three" if rng.random() < 0.3 else "round_cap",
+        hand_size=rng.randint(5, max_hand), buy_pennies=rng.randint(0, 10), buy_penalty_cards=rng.randint(0, 3),
+        reshuffles=rng.randint(0, 2), max_turns=rng.randint(4, 14), rounds=(rng.randint(1, 7),))
+
+
+class Checked:
+    """Wraps a bot: every command it chooses must be one its view lists (apply would refuse others)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            self.observe = observe
+
+    def choose(self, view: SeatView) -> Command:
+        command = self.bot.choose(view)
+        assert command in view.legal, f"{type(self.bot).__name__} chose {command}, not listed"
+        return command
+
+
+def play_checked(game: Game, bots: Sequence[Bot]) -> Game:
+    return play_game(game, [Checked(b) for b in bots])
+
+
+def test_cheap_strategies_play_thousands_of_games_with_only_listed_commands() -> None:
+    rng = random.Random(2026)
+    played: Counter[str] = Counter()
+    for number in range(1250):
+        seats = rng.randint(2, 8)
+        rules = short_rules(rng, seats)
+        names = [CHEAP[(number + s) % len(CHEAP)] for s in range(seats)]
+        game = play_checked(Game(seats, rules, number), [BOTS[n](number * 10 + s) for s, n in enumerate(names)])
+        assert game.over
+        played.update(set(names))
+    assert min(played[n] for n in CHEAP) >= 1000, played
+
+
+def test_sampler_plays_only_listed_commands() -> None:
+    rng = random.Random(7)
+    for number in range(16):
+        seats = rng.randint(2, 5)
+        rules = short_rules(rng, seats)
+        bots: list[Bot] = [SamplerBot(number + s, samples=2, max_discards=2) if s % 2 == 0
+                           else PlanBot(rng.choice(list(PLANS))) for s in range(seats)]
+        assert play_checked(Game(seats, rules, number), bots).over
+
+
+def test_same_seed_same_game() -> None:
+    rules = HouseRules(rounds=(1, 6), max_turns=12)
+    for name in (*CHEAP, "sampler"):
+        def bots(name: str = name) -> list[Bot]:
+            if name == "sampler":
+                return [SamplerBot(s, samples=3) for s in range(3)]
+            return [BOTS[name](s) for s in range(3)]
+        first = play_game(Game(3, rules, 5), bots())
+        again = play_game(Game(3, rules, 5), bots())
+        assert first.log == again.log and first.to_dict() == again.to_dict()
+
+
+def test_sampler_with_a_time_budget_answers_in_time() -> None:
+    game = Game(4, HouseRules(rounds=(1,)), 3)
+    bot = SamplerBot(seconds=0.05)
+    while not game.over:
+        seat = game.to_act()[0]
+        command = bot.choose(game.view(seat)) if seat == 0 else GreedyBot().choose(game.view(seat))
+        assert command in game.view(seat).legal
+        game.apply(command)
+        if bot.decisions >= 3:
+            break
+    assert bot.rollouts > 0
+
+
+def test_the_sampler_keeps_a_memory_per_seat() -> None:
+    bot = SamplerBot(samples=2)
+    game = Game(3, HouseRules(rounds=(1,), max_turns=8), 1)
+    play_game(game, [bot, bot, bot])
+    assert sorted(bot.memories) == [0, 1, 2]
+    assert all(isinstance(m, SeatMemory) for m in bot.memories.values())
+
+
+# --- the shared policy's judgement -----------------------------------------------------------------
+
+def test_buying_is_conservative() -> None:
+    game = position(hands={0: "7H 7S 9C 9D KD 4S 3C QH"}, round=1)
+    spec, rules, hand = game.spec, game.rules, game.players[0].hand
+    assert contract_distance(hand, spec, rules) == 2
+    assert buy_helps(hand, Card.parse("7C"), spec, rules)       # completes a set of the contract
+    assert buy_helps(hand, Card.parse("9H"), spec, rules)
+    assert buy_helps(hand, Card.parse("JK"), spec, rules)       # a wild card
+    assert not buy_helps(hand, Card.parse("KH"), spec, rules)   # a pair would still be one short
+    assert not buy_helps(hand, Card.parse("7H.1"), spec, rules)  # a second 7 of hearts cannot join (TP-4.9)
+    laid = position(hands={0: "7H 7S 7C 9C 9D 9H QH"}, round=1)
+    assert not buy_helps(laid.players[0].hand, Card.parse("QS"), spec, rules)  # the contract is complete
+
+
+def test_plans_spend_their_pennies_as_named() -> None:
+    seven_rounds = HouseRules()
+    assert [PLANS["averaging"].allowance(seven_rounds, r) for r in range(1, 8)] == [1, 1, 1, 1, 1, 2, 2]
+    assert [PLANS["early"].allowance(seven_rounds, r) for r in range(1, 8)] == [None] * 7
+    assert [PLANS["holdout"].allowance(seven_rounds, r) for r in range(1, 8)] == [0, 0, 0, 0, None, None, None]
+
+
+# --- strength on duplicate deals -------------------------------------------------------------------
+
+def duplicate(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], deals: int,
+              rules: HouseRules, first_seed: int = 1000) -> tuple[float, float, float, float]:
+    """Each deal played twice at 4 seats, x y x y and y x y x: (mean score of x, of y, mean difference
+    x - y per deal, its 95% half-interval)."""
+    diffs, xs, ys = [], [], []
+    for deal in range(deals):
+        x_total = y_total = 0.0
+        for rotation in (0, 1):
+            is_x = [(s + rotation) % 2 == 0 for s in range(4)]
+            bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
+            game = play_game(Game(4, rules, first_seed + deal), bots)
+            for s, player in enumerate(game.players):
+                if is_x[s]:
+                    x_total += player.score / 4
+                else:
+                    y_total += player.score / 4
+        xs.append(x_total)
+        ys.append(y_total)
+        diffs.append(x_total - y_total)
+    mean = sum(diffs) / deals
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1))
+    return sum(xs) / deals, sum(ys) / deals, mean, 1.96 * sd / math.sqrt(deals)
+
+
+def test_greedy_and_every_plan_beat_random_by_a_wide_margin() -> None:
+    rules = HouseRules(rounds=(1, 5))
+    for name in ("greedy", "averaging", "early", "holdout"):
+        mine, theirs, diff, half = duplicate(BOTS[name], BOTS["random"], 40, rules)
+        assert diff + half < 0, f"{name} {mine:.1f} vs random {theirs:.1f}: {diff:+.1f} ± {half:.1f}"
+        assert mine < theirs / 2, f"{name} {mine:.1f} is not far below random's {theirs:.1f}"
+
+
+def test_the_sampler_is_not_worse_than_greedy() -> None:
+    rules = HouseRules(rounds=(1,))
+    mine, theirs, diff, half = duplicate(lambda seed: SamplerBot(seed, samples=8, horizon=60),
+                                         lambda seed: GreedyBot(), 6, rules)
+    assert diff - half < 0, f"sampler {mine:.1f} vs greedy {theirs:.1f}: {diff:+.1f} ± {half:.1f}"

@@ -457,7 +457,12 @@ class TableScreen(Screen[None]):
         wild = self.card_style.ranks(spec.wild_ranks)
         parts = [self.round_of(v), str(spec.contract), f"wild {wild}, {spec.wild_cap} a set",
                  f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
-        return Text(dot.join(parts), style="bold")
+        room = self.width_of("#header")
+        if len(dot.join(parts)) > room:  # one line: the words go before the numbers do
+            parts[2], parts[5] = f"wild {wild}", f"reshuffles {v.reshuffles_left}"
+        if len(dot.join(parts)) > room:
+            parts[5] = f"reshuf. {v.reshuffles_left}"
+        return Text(dot.join(parts), style="bold", no_wrap=True, overflow="ellipsis")
 
     def seats(self) -> Text:
         """One line a seat: turn mark, name, cards, pennies, score, down/bot/away, then its sets on the

@@ -62,6 +62,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_used(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def same(a: tuple[GameResult, ...], b: tuple[GameResult, ...]) -> str:
     return "same results" if a == b else "RESULTS DIFFER"
 
@@ -79,29 +84,36 @@ def main() -> None:
           f"{base.total_games} games in-process and on Ray, {grpc_games} over gRPC; {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f} (compare ratios from a quiet machine)")
 
+    cpu = cpu_used(resource.RUSAGE_SELF)
     one, t_one = timed(base)
+    cpu_one = (cpu_used(resource.RUSAGE_SELF) - cpu) / len(one.games)
     rate_one = len(one.games) / t_one
-    print(f"in-process --jobs 1: {rate_one:6.2f} games/s  ({len(one.games)} games in {t_one:.1f} s)")
+    print(f"in-process --jobs 1: {rate_one:6.2f} games/s  ({len(one.games)} games in {t_one:.1f} s, "
+          f"{cpu_one:.3f} CPU s a game)")
 
+    cpu = cpu_used(resource.RUSAGE_SELF) + cpu_used(resource.RUSAGE_CHILDREN)
     two, t_two = timed(replace(base, jobs=2))
+    cpu_two = (cpu_used(resource.RUSAGE_SELF) + cpu_used(resource.RUSAGE_CHILDREN) - cpu) / len(two.games)
     rate_two = len(two.games) / t_two
-    print(f"in-process --jobs 2: {rate_two:6.2f} games/s  {rate_two / rate_one:.2f}x  ({same(two.games, one.games)})")
+    print(f"in-process --jobs 2: {rate_two:6.2f} games/s  {rate_two / rate_one:.2f}x  ({same(two.games, one.games)}; "
+          f"{cpu_two:.3f} CPU s a game with the workers' start: {2 * cpu_one / cpu_two:.2f}x on 2 idle cores)")
 
     with tempfile.TemporaryDirectory() as tmp:
         process, port = start_server(Path(tmp) / "bench.db")
         try:
             wire = replace(base, games=grpc_games, server=f"127.0.0.1:{port}", concurrency=16)
-            server_cpu, client_cpu = cpu_seconds(process.pid), resource.getrusage(resource.RUSAGE_SELF)
+            server_cpu, client_cpu = cpu_seconds(process.pid), cpu_used(resource.RUSAGE_SELF)
             over, t_over = timed(wire)
             server_cpu = cpu_seconds(process.pid) - server_cpu
-            after = resource.getrusage(resource.RUSAGE_SELF)
-            client_cpu_used = after.ru_utime + after.ru_stime - client_cpu.ru_utime - client_cpu.ru_stime
+            client_cpu_used = cpu_used(resource.RUSAGE_SELF) - client_cpu
             rate_grpc = len(over.games) / t_over
             print(f"gRPC loopback:       {rate_grpc:6.2f} games/s  {rate_grpc / rate_one:.2f}x  "
                   f"({same(over.games, one.games[:len(over.games)])}; server in its own process, "
                   f"{wire.concurrency} tables at once)")
-            print(f"                     CPU a game: server {server_cpu / len(over.games):.2f} s, "
-                  f"clients {client_cpu_used / len(over.games):.2f} s, in-process {t_one / len(one.games):.2f} s")
+            per_server = server_cpu / len(over.games)
+            print(f"                     CPU a game: server {per_server:.2f} s, clients "
+                  f"{client_cpu_used / len(over.games):.2f} s, in-process {cpu_one:.3f} s: one server process "
+                  f"bounds gRPC at {cpu_one / per_server:.2f}x")
         finally:
             process.terminate()
             process.wait(10)

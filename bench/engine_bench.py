@@ -15,6 +15,7 @@ from pathlib import Path
 from tenpennies.engine import Game, HouseRules
 from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import shoe
+from tenpennies.engine.strategies import DEFAULT_SAMPLES, SamplerBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # for positions, imported where it is used
 
@@ -67,6 +68,30 @@ def listing_per_s(hand_text: str, seats: int, round_no: int) -> float:
     return n / best_of(3, lambda: [game.legal_commands(0) for _ in range(n)])
 
 
+def copy_vs_storage() -> tuple[float, float]:
+    """(Game.copy per second, its ratio to Game.from_dict(game.to_dict())) on a 4-seat game mid-round."""
+    game = Game(4, HouseRules(), 3)
+    bot = GreedyBot()
+    for _ in range(200):
+        seat = game.to_act()[0]
+        game.apply(bot.choose(game.view(seat)))
+    n = 2000
+    copy = best_of(3, lambda: [game.copy() for _ in range(n)])
+    stored = best_of(3, lambda: [Game.from_dict(game.to_dict()) for _ in range(n // 10)]) * 10
+    return n / copy, stored / copy
+
+
+def sampler_decisions_per_s() -> tuple[float, float]:
+    """(decisions per second, rollouts per decision) of the sampler at its default budget, one sampler
+    seat among three greedy ones, over the decisions with a choice of the first rounds of a game."""
+    bot = SamplerBot(1)
+    game = Game(4, HouseRules(rounds=(1, 5)), 11)
+    start = time.perf_counter()
+    play_game(game, [bot, GreedyBot(), GreedyBot(), GreedyBot()])
+    elapsed = time.perf_counter() - start
+    return bot.decisions / elapsed, bot.rollouts / max(bot.decisions, 1)
+
+
 def main() -> None:
     base = baseline_steps_per_s()
     print(f"baseline python step: {base:,.0f} steps/s (1.00x)")
@@ -83,6 +108,12 @@ def main() -> None:
                                         ("70 cards, 40 wild, round 5", heavy, 8, 5)):
         rate = listing_per_s(hand, seats, round_no)
         print(f"legal listing, {name}: {rate:,.0f} listings/s ({rate / base:.3f}x baseline)")
+    copies, ratio = copy_vs_storage()
+    print(f"Game.copy: {copies:,.0f} copies/s ({copies / base:.4f}x baseline), {ratio:.0f}x faster than "
+          f"from_dict(to_dict())")
+    decisions, rollouts = sampler_decisions_per_s()
+    print(f"sampler ({DEFAULT_SAMPLES} rollouts a decision): {decisions:.2f} decisions/s "
+          f"({decisions / base:.7f}x baseline), {rollouts:.0f} rollouts a decision")
 
 
 if __name__ == "__main__":

@@ -310,10 +310,12 @@ def _layoff_order(card: Card) -> tuple[int, int]:
 
 # --- the searching bot -------------------------------------------------------------------------------
 
-DEFAULT_SAMPLES = 48
+DEFAULT_SAMPLES = 300
 """Rollouts a decision gets by default (spread over its candidate commands): tuned so that a decision
-with a choice takes about 0.5 s on the 2-core development machine (``bench/engine_bench.py`` measures
-decisions per second). A number of rollouts, not a time, so that the bot is deterministic from its seed."""
+with a choice takes about 0.5 s of one core's time on the 2-core development machine (2026-11-30:
+~1.7 ms a rollout; 48 rollouts 0.10 s, 200 rollouts 0.34 s of CPU a decision; a loaded machine takes
+longer by the clock). ``bench/engine_bench.py`` measures decisions per second. A number of rollouts,
+not a time, so that the bot is deterministic from its seed (``seconds=`` trades that for a clock)."""
 
 
 class SamplerBot:

@@ -16,8 +16,7 @@ class Bot:
             melds = [c for c in view.legal if isinstance(c, kind)]
             if melds:
                 return melds[0]
-        top = view.discard_top
-        take = [c for c in view.legal if isinstance(c, TakeDiscard)]
+        take, top = [c for c in view.legal if isinstance(c, TakeDiscard)], view.discard_top
         if take and top is not None and any(card.rank == top.rank for card in view.hand):
             return take[0]
         discards = [c for c in view.legal if isinstance(c, Discard)]

@@ -5,6 +5,10 @@ The server runs in the caller's asyncio loop (the Textual app's), so stopping th
 left behind. The local game (its table, seat, seat token and host token) is remembered in a JSON file
 beside the database, so that the next start can offer to continue it.
 
+The client's settings (``client.json``: the last server and name, and per server the seats and host
+tokens it holds there, ``ServerMemory``) live in the user's config directory. Files that hold tokens
+are written 0600.
+
 ``TENPENNIES_HOME``, when set, holds everything (data and the client's settings) instead of the user's
 platform directories; tests use it.
 """

@@ -293,7 +293,9 @@ LOBBY_HELP = """\
   [b]q[/b]      quit
 
 A table you make is yours to fill: add bots, join it, start it
-(b, B and g work at the table too). Escape closes this help."""
+(b, B and g work at the table too). Quitting keeps your seats and
+tables: start again, and enter takes your seat back.
+Escape closes this help."""
 
 
 class LobbyHelp(ModalScreen[None]):

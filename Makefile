@@ -46,6 +46,7 @@ bench: install
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
 	$(BIN)/python bench/restart_bench.py
+	$(BIN)/python bench/tui_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

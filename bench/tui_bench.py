@@ -1,0 +1,271 @@
+"""The terminal client's speed, headless (Textual's ``App.run_test``: the app composes and renders each
+frame as in a terminal, but the frames are written nowhere), each figure a ratio against a baseline
+measured in the same run, since these machines are noisy.
+
+    python bench/tui_bench.py            # as `make bench` runs it
+    python bench/tui_bench.py --quick    # fewer runs, a shorter game
+
+Start-up: from constructing the app to its first usable frame, against a trivial Textual app (one Static)
+measured the same way (construct, then poll for the ready state, then wait for the screen's refresh):
+* local mode: the app with its in-process server, until the hand is drawn and the prompt asks this seat
+  something (its first decision: take or decline, or buy);
+* a server's address: until the lobby's table list shows the server's tables (the server runs in a
+  process of its own, started before the clock starts).
+Runs are interleaved (trivial, local, lobby, trivial, ...) so that drift hits all three alike.
+
+Event to screen: the client watches a 4-seat table of greedy bots playing at full speed (the server in a
+process of its own). For each event, the time from the table screen receiving it (``fold_event``) to the
+screen having refreshed after it: the end of the next frame the app composes (``App._display``; headless,
+the frame's terminal output is made and thrown away, so it costs what it would in a terminal but the
+write); median and p99 against one frame at 60 Hz. (``call_after_refresh`` was tried first: Textual runs
+it only once the screen has no dirty widget left, which under a steady stream of events is seconds late
+while frames are being drawn all along, so it measures idleness, not refresh.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import RenderableType
+from textual._compositor import CompositorUpdate
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.tui import table as table_module
+from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+SIZE = (80, 24)
+FRAME = 1 / 60
+READY_TIMEOUT = 60.0
+
+
+# --- start-up ----------------------------------------------------------------------------------------------
+
+class Trivial(App[None]):
+    """The baseline: one Static."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Ten Pennies")
+
+
+def trivial_ready(app: App[None]) -> bool:
+    return bool(app.query(Static)) and app.screen.is_mounted
+
+
+def local_ready(app: App[None]) -> bool:
+    screen = app.screen
+    if not isinstance(screen, TableScreen) or not screen.shown or not screen.legal:
+        return False
+    return bool(str(screen.query_one("#prompt", Static).render()))  # it asks: take, buy, draw, ...
+
+
+def lobby_ready(tables: int) -> Callable[[App[None]], bool]:
+    def ready(app: App[None]) -> bool:
+        screen = app.screen
+        return isinstance(screen, LobbyScreen) and screen.query_one("#tables", DataTable).row_count == tables
+    return ready
+
+
+async def time_to_ready(make: Callable[[], App[None]], ready: Callable[[App[None]], bool]) -> float:
+    """Seconds from constructing the app to the first refresh of its screen after ``ready(app)`` holds."""
+    loop = asyncio.get_running_loop()
+    start = time.perf_counter()
+    app = make()
+    async with app.run_test(size=SIZE):
+        give_up = loop.time() + READY_TIMEOUT
+        while not ready(app):
+            if loop.time() > give_up:
+                raise RuntimeError(f"{type(app).__name__} never got ready")
+            await asyncio.sleep(0.001)
+        painted: asyncio.Future[float] = loop.create_future()
+
+        def stamp() -> None:
+            if not painted.done():
+                painted.set_result(time.perf_counter())
+
+        app.screen.call_after_refresh(stamp)
+        end: float = await asyncio.wait_for(painted, READY_TIMEOUT)
+    return end - start
+
+
+async def start_up(address: str, runs: int) -> None:
+    connection = Connection(address)
+    for name in ("Sunday pennies", "Deuces wild"):
+        await connection.create_table(name, 4, pb.HouseRules(), decision_seconds=0)
+    tables = len(await connection.tables())
+    await connection.close()
+    times: dict[str, list[float]] = {"trivial": [], "local": [], "lobby": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in range(runs):
+            home = Path(scratch) / f"local-{run}"  # a fresh data directory: a new game, no continue offer
+            times["trivial"].append(await time_to_ready(Trivial, trivial_ready))
+            times["local"].append(await time_to_ready(
+                lambda: TenPenniesApp(Launch("local", name="bench", home=home)), local_ready))  # noqa: B023
+            times["lobby"].append(await time_to_ready(
+                lambda: TenPenniesApp(Launch("server", address=address, name="bench", home=Path(scratch))),
+                lobby_ready(tables)))
+    base = statistics.median(times["trivial"])
+    print(f"start-up, headless (App.run_test, {SIZE[0]}x{SIZE[1]}), median of {runs} interleaved runs:")
+    print(f"  trivial app (one Static), first frame     {base * 1000:8.1f} ms   1.00x (the baseline)")
+    for key, what in (("local", "local mode: hand and prompt shown"), ("lobby", "server address: lobby list shown")):
+        median = statistics.median(times[key])
+        print(f"  {what:<40} {median * 1000:8.1f} ms  {median / base:5.2f}x   "
+              f"(min {min(times[key]) * 1000:.1f}, max {max(times[key]) * 1000:.1f} ms)")
+
+
+# --- event to screen ---------------------------------------------------------------------------------------
+
+class TimedTableScreen(TableScreen):
+    """The table screen, with each event's arrival timed where the screen receives it (``fold_event``,
+    called from its stream worker as each message comes off the stream)."""
+
+    def __init__(self, connection: Connection, session: SeatSession) -> None:
+        super().__init__(connection, session, style=CardStyle())
+        self.pending: list[float] = []
+        self.latencies: list[float] = []
+
+    def fold_event(self, event: pb.Event) -> None:
+        self.pending.append(time.perf_counter())
+        super().fold_event(event)  # the worker then calls refresh_table(), before it awaits the next one
+
+    def painted(self) -> None:
+        """A frame was composed: every event folded before it is on the screen."""
+        now = time.perf_counter()
+        self.latencies.extend(now - t for t in self.pending)
+        self.pending.clear()
+
+
+class Watcher(App[None]):
+    """The smallest app around the table screen, with the table's style sheet (as the real app loads it).
+    Each frame the screen composes ends in ``App._display`` (Textual's own hook, private); headless, it
+    skips turning the frame into terminal output, so that is done here too (and thrown away): the frame
+    costs what it would in a terminal, less the write."""
+
+    CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))
+
+    def __init__(self, screen: TimedTableScreen) -> None:
+        super().__init__()
+        self.table = screen
+        self.frames = 0
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.table)
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        super()._display(screen, renderable)
+        if isinstance(renderable, CompositorUpdate):
+            renderable.render_segments(self.console)
+            self.frames += 1
+            self.table.painted()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def bot_table(connection: Connection, rounds: list[int]) -> HostedTable:
+    hosted = await connection.create_table("bots", 4, pb.HouseRules(rounds=rounds), seed=5, decision_seconds=0,
+                                           takeover_seconds=0)
+    for _ in range(4):
+        await connection.add_bot(hosted.table_id, hosted.host_token, "greedy")
+    return hosted
+
+
+async def bare_stream(address: str, rounds: list[int]) -> tuple[int, float]:
+    """The same game followed by a bare spectator stream (no screen): how fast the server sends it."""
+    connection = Connection(address)
+    hosted = await bot_table(connection, rounds)
+    count, started = 0, 0.0
+    async for message in connection.spectate(hosted.table_id).stream():
+        if isinstance(message, pb.Snapshot):
+            await connection.start(hosted.table_id, hosted.host_token)
+            started = time.perf_counter()
+            continue
+        count += 1
+        if message.WhichOneof("kind") == "game_ended":
+            break
+    took = time.perf_counter() - started
+    await connection.close()
+    return count, took
+
+
+async def event_to_screen(address: str, rounds: list[int]) -> None:
+    bare_count, bare_took = await bare_stream(address, rounds)
+    connection = Connection(address)
+    hosted = await bot_table(connection, rounds)
+    screen = TimedTableScreen(connection, connection.spectate(hosted.table_id))
+    app = Watcher(screen)
+    loop = asyncio.get_running_loop()
+    started = 0.0
+    async with app.run_test(size=SIZE) as pilot:
+        give_up = loop.time() + READY_TIMEOUT
+        while screen.tv.info is None:
+            assert loop.time() < give_up, "the spectator never got its snapshot"
+            await pilot.pause(0.01)
+        started = time.perf_counter()
+        await connection.start(hosted.table_id, hosted.host_token)
+        give_up = loop.time() + 600
+        while screen.tv.game_end is None or screen.pending:
+            assert loop.time() < give_up, "the game never ended"
+            await asyncio.sleep(0.01)
+        took = time.perf_counter() - started
+    await connection.close()
+    samples = screen.latencies
+    median, p99 = statistics.median(samples), percentile(samples, 0.99)
+    print(f"event to screen, headless, a spectator of 4 greedy bots at full speed (rounds {rounds}; server in "
+          f"its own process):")
+    print(f"  bare stream (no screen): {bare_count} events in {bare_took:.2f} s "
+          f"({bare_count / bare_took:.0f} events/s)")
+    print(f"  table screen: {len(samples)} events in {took:.2f} s ({len(samples) / took:.0f} events/s, "
+          f"{took / bare_took:.1f}x the bare stream's time), {app.frames} frames")
+    print(f"  median {median * 1000:6.2f} ms  {median / FRAME:5.2f} frames (1 frame = 1/60 s = {FRAME * 1000:.1f} ms)")
+    print(f"  p99    {p99 * 1000:6.2f} ms  {p99 / FRAME:5.2f} frames")
+    print(f"  max    {max(samples) * 1000:6.2f} ms  {max(samples) / FRAME:5.2f} frames")
+
+
+# --- the server, in a process of its own ------------------------------------------------------------------
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"listening on [\d.]+:(\d+)", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line}")
+    return process, f"127.0.0.1:{match.group(1)}"
+
+
+async def main(quick: bool) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        process, address = start_server(Path(scratch) / "bench.db")
+        try:
+            await start_up(address, runs=3 if quick else 9)
+            await event_to_screen(address, [1, 2] if quick else [1, 2, 3, 4, 5, 6, 7])
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer runs, a shorter game")
+    asyncio.run(main(parser.parse_args().quick))

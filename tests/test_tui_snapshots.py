@@ -1,0 +1,284 @@
+"""Pictures of the terminal client (pytest-textual-snapshot): the lobby, the table mid-round, the buy
+prompt, the meld builder and the round's end, each at 80x24 and 120x40.
+
+Each picture is of the real app (``TenPenniesApp`` in server mode) against a real server on a loopback
+port. The plugin runs the app in an event loop of its own (``App.run``), so the server is started inside
+that loop, by the app itself as it mounts (``ServedApp``), before the app's own start-up connects to it.
+The pictures are stable because nothing on them depends on time or chance: the tables are seeded, have no
+decision timer (``decision_seconds=0``: no countdown) and no takeover, the bots are the deterministic greedy
+ones, every wait polls a condition (bounded) for a state in which the game waits for this client, and the
+one random thing shown, the server's port in the lobby's title, is masked. Table ids and tokens are never
+drawn. ``pytest --snapshot-update`` writes the pictures again (tests/__snapshots__/).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual import events, on
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from tenpennies.client.connection import Connection
+from tenpennies.client.tui import app as app_module
+from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.help import RoundEndScreen
+from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine import Buy, DeclineDiscard, Discard, Draw, LayContract, PassBuy, TakeDiscard
+from tenpennies.server.app import Options, Server
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+SnapCompare = Callable[..., bool]
+MASKED_PORT = "PORT"
+TIMEOUT = 20.0
+TUI = Path(app_module.__file__).parent
+
+
+class ServedApp(TenPenniesApp):
+    """The real app in server mode; the server it talks to (and a second client, ``helper``, which makes
+    the tables, fills them with bots and starts them as another player would) run in the app's own loop.
+
+    The server is started by a handler of the mount event in this class: Textual calls it before the
+    base class's ``on_mount``, which then connects to the address set here. Textual reads a relative
+    ``CSS_PATH`` beside the module of the app's class, so the app's style sheets are named in full."""
+
+    CSS_PATH = [str(TUI / name) for name in TenPenniesApp.CSS_PATH]
+
+    def __init__(self, home: Path) -> None:
+        super().__init__(Launch("server", address="127.0.0.1:0", name="Ann", home=home))
+        self.db = home / "snapshots.db"
+        self.server: Server | None = None
+        self.helper: Connection | None = None
+
+    @on(events.Mount)
+    async def start_server(self) -> None:
+        server = Server(Options(port=0, db=str(self.db), allow_seeds=True))
+        await server.start()
+        self.server = server
+        self.launch = dataclasses.replace(self.launch, address=f"127.0.0.1:{server.port}")
+        self.helper = Connection(self.launch.address)
+
+    @on(events.Unmount)
+    async def stop_server(self) -> None:
+        if self.helper is not None:
+            await self.helper.close()
+        if self.server is not None:
+            await self.server.stop(0)
+
+    def served(self) -> tuple[Server, Connection]:
+        assert self.server is not None and self.helper is not None, "the server starts as the app mounts"
+        return self.server, self.helper
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
+    """Let the app run until ``condition()`` holds, polling; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():
+        if loop.time() > give_up:
+            pytest.fail(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def lobby_of(app: ServedApp) -> LobbyScreen:
+    screen = app.screen
+    assert isinstance(screen, LobbyScreen), screen
+    return screen
+
+
+def rows(app: ServedApp) -> list[list[str]]:
+    table = app.screen.query_one("#tables", DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def mask_port(app: ServedApp) -> None:
+    """The lobby's title names the server's address; its port is the one random thing on the screen."""
+    server, _ = app.served()
+    title = app.screen.query_one("#lobby-title", Static)
+    title.update(str(title.render()).replace(f":{server.port}", f":{MASKED_PORT}"))
+
+
+def has(screen: TableScreen, kind: type) -> bool:
+    return any(isinstance(c, kind) for c in screen.legal)
+
+
+# --- driving the table screen -------------------------------------------------------------------------
+
+KEYS: tuple[tuple[type, tuple[str, ...]], ...] = (
+    (DeclineDiscard, ("d",)), (PassBuy, ("p",)), (Draw, ("r",)),
+    (Discard, ("home", "x")))  # the lowest card (the hand is sorted by rank)
+
+
+async def sit_at(app: ServedApp, pilot: Pilot[None], rules: pb.HouseRules, seed: int, seats: int = 3) -> TableScreen:
+    """A seeded table of ``seats`` with greedy bots in all seats but the last, made by the helper; the app
+    joins it from the lobby (enter), then the helper starts it once the app's table screen follows it."""
+    _, helper = app.served()
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    hosted = await helper.create_table("Snap table", seats, rules, seed=seed, decision_seconds=0,
+                                       takeover_seconds=0)
+    for _ in range(seats - 1):
+        await helper.add_bot(hosted.table_id, hosted.host_token, "greedy")
+    await until(pilot, lambda: rows(app) and rows(app)[0][1] == f"{seats - 1}/{seats}", "the table listed")
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table screen")
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    await until(pilot, lambda: screen.tv.info is not None and screen.tv.info.seat_info[seats - 1].connected,
+                "the seat followed")
+    await helper.start(hosted.table_id, hosted.host_token)
+    await until(pilot, lambda: screen.view is not None, "the game")
+    return screen
+
+
+async def moved(pilot: Pilot[None], screen: TableScreen, keys: tuple[str, ...]) -> None:
+    """Press ``keys`` (the last sends a command), then wait for the game to move (a new event), so that
+    no command is ever sent twice."""
+    before = screen.tv.sequence
+    await pilot.press(*keys)
+    await until(pilot, lambda: screen.tv.sequence > before, f"the game to move after {keys}")
+
+
+async def play_until(app: ServedApp, pilot: Pilot[None], screen: TableScreen,
+                     done: Callable[[], bool], what: str, turns: int = 200) -> None:
+    """Play this seat plainly (decline, pass, draw, discard the lowest card) by keys, each time the game
+    waits for it, until ``done()`` holds at such a moment. After each key, wait for the game to move (a new
+    event), so that no command is ever sent twice."""
+    for _ in range(turns):
+        await until(pilot, lambda: app.screen is screen and bool(screen.legal), f"{what}: this seat's turn")
+        if done():
+            return
+        keys = next((k for kind, k in KEYS if has(screen, kind)), None)
+        assert keys is not None, f"no plain key for {screen.legal}"
+        await moved(pilot, screen, keys)
+    pytest.fail(f"never reached {what}")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the last messages be handled (the footer's bindings are refreshed after a refresh)."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+def snapshot(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int],
+             drive: Callable[[ServedApp, Pilot[None]], Awaitable[None]]) -> bool:
+    app = ServedApp(tmp_path)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await drive(app, pilot)
+        await settle(pilot)
+
+    result: bool = snap_compare(app, terminal_size=size, run_before=run_before)
+    return result
+
+
+# --- the pictures ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby_with_two_tables(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The lobby listing two seeded tables made by another client: one filling up, one of bots playing."""
+
+    async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
+        _, helper = app.served()
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "live" in str(
+            app.screen.query_one("#lobby-status", Static).render()), "the lobby to be live")
+        first = await helper.create_table("Sunday pennies", 4, pb.HouseRules(), seed=7, decision_seconds=0,
+                                          takeover_seconds=0)
+        await helper.add_bot(first.table_id, first.host_token, "greedy")
+        await helper.join(first.table_id, "bob")
+        second = await helper.create_table("Deuces wild", 2, pb.HouseRules(preset=pb.PRESET_DEUCES), seed=42,
+                                           decision_seconds=0, takeover_seconds=0)
+        await helper.add_bot(second.table_id, second.host_token, "random")
+        await helper.join(second.table_id, "cleo")
+        await helper.start(second.table_id, second.host_token)
+        await until(pilot, lambda: [r[:3] for r in rows(app)] == [["Sunday pennies", "2/4", "waiting"],
+                                                                  ["Deuces wild", "2/2", "playing"]],
+                    "both tables listed")
+        lobby_of(app)
+        mask_port(app)
+
+    assert snapshot(snap_compare, tmp_path, size, drive)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_mid_round(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """Round 1, this seat's fourth pick-up: sets on the table, the discard live, take or decline."""
+
+    async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
+        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2]), seed=11)
+        pickups = 0
+
+        def fourth_pickup() -> bool:
+            nonlocal pickups
+            if not has(screen, TakeDiscard):
+                return False
+            pickups += 1
+            return pickups == 4
+
+        await play_until(app, pilot, screen, fourth_pickup, "the fourth pick-up")
+        assert screen.view is not None and screen.view.table, "sets on the table by then"
+
+    assert snapshot(snap_compare, tmp_path, size, drive)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_buy_prompt(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """A bot declined the discard and it is offered to this seat: buy or pass."""
+
+    async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
+        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2]), seed=2)
+        await play_until(app, pilot, screen, lambda: has(screen, Buy), "the offer")
+        prompt = str(screen.query_one("#prompt", Static).render())
+        assert prompt.startswith("Buy the"), prompt
+
+    assert snapshot(snap_compare, tmp_path, size, drive)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_meld_builder(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The first set of a contract the server lists, selected card by card (space) and put in the
+    builder with m; the builder line shows it and what the contract still needs."""
+
+    async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
+        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2], hand_size=20), seed=1)
+        await play_until(app, pilot, screen, lambda: has(screen, LayContract), "a contract to lay")
+        contract = next(c for c in screen.legal if isinstance(c, LayContract))
+        for card in contract.sets[0]:  # walk the cursor to each card of the set and select it
+            step = [c.id for c in screen.shown].index(card.id) - screen.cursor_index()
+            await pilot.press(*["right" if step > 0 else "left"] * abs(step), "space")
+        assert screen.selected == {c.id for c in contract.sets[0]}
+        await pilot.press("m")
+        assert [{c.id for c in s} for s in screen.builder] == [{c.id for c in contract.sets[0]}]
+        assert screen.query_one("#builder", Static).display
+        assert "Set 1 of 2 added" in str(screen.query_one("#message", Static).render())
+
+    assert snapshot(snap_compare, tmp_path, size, drive)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_round_end(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The turns ran out in round 1 of 2: every hand shown, the points and scores, over the table (which
+    waits, in round 2, for this seat)."""
+
+    async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
+        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2], max_turns=3), seed=11)
+
+        for _ in range(50):  # play round 1 by keys until its end is shown
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen) or bool(screen.legal),
+                        "this seat's turn or the round's end")
+            if isinstance(app.screen, RoundEndScreen):
+                break
+            keys = next(k for kind, k in KEYS if has(screen, kind))
+            await moved(pilot, screen, keys)
+        # The table behind shows through: wait until round 2 waits for this seat, so it holds still.
+        await until(pilot, lambda: isinstance(app.screen, RoundEndScreen) and screen.view is not None
+                    and screen.view.round == 2 and bool(screen.legal), "round 2 waiting for this seat")
+        assert screen.tv.round_end is not None and screen.tv.round_end.round == 1
+
+    assert snapshot(snap_compare, tmp_path, size, drive)
+

@@ -8,6 +8,7 @@ footer and does nothing. A command goes to the server in a worker; a refusal sho
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import Iterable
@@ -131,6 +132,10 @@ def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
     return [c for c in legal if isinstance(c, kinds)]
 
 
+def _actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(b.action for b in bindings if isinstance(b, Binding)))
+
+
 class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits)."""
@@ -188,6 +193,8 @@ class TableScreen(Screen[None]):
         self.hint_index = 0
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
         self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
+        self._redraw_pending = False
+        self._enabled: tuple[bool | None, ...] = ()  # which bindings were enabled at the last redraw
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
 
@@ -227,7 +234,7 @@ class TableScreen(Screen[None]):
                     self.log_snapshot(again)
                 else:
                     self.fold_event(message)
-                self.refresh_table()
+                self.refresh_soon()
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
             self.ended = f"Lost the table: {error.message}"
@@ -388,6 +395,18 @@ class TableScreen(Screen[None]):
     def tick(self) -> None:
         self.query_one("#prompt", Static).update(self.prompt())
 
+    def refresh_soon(self) -> None:
+        """Redraw once the events that came together (one change of the table) are all folded: a
+        stream's batch is folded without a pause, so this draws once per batch, not once per event."""
+        if not self._redraw_pending:
+            self._redraw_pending = True
+            asyncio.get_running_loop().call_soon(self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_pending = False
+        if self.is_attached:
+            self.refresh_table()
+
     def refresh_table(self) -> None:
         self.sync_hand()
         self.query_one("#header", Static).update(self.header())
@@ -403,7 +422,10 @@ class TableScreen(Screen[None]):
         cursor = self.cursor_index()
         hand.show(self.shown, cursor, self.selected, wild, "(no cards in hand)", self.fresh)
         self.tick()
-        self.refresh_bindings()
+        enabled = tuple(self.check_action(action, ()) for action in _actions(self.BINDINGS))
+        if enabled != self._enabled:  # the footer rebuilds itself on every refresh_bindings: only on change
+            self._enabled = enabled
+            self.refresh_bindings()
 
     def sync_hand(self) -> None:
         """Keep the player's order, selection, builder and cursor in step with the hand."""

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from tenpennies.client import bot, replay, tournament
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import BOTS, play_game
@@ -147,7 +148,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
                               args.rate * 2, allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
-                              tables_per_address=args.tables_per_address)))
+                              tables_per_address=args.tables_per_address, tournament=args.tournament)))
     return 0
 
 
@@ -189,7 +190,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="close a waiting table nobody sits at or watches after this long (0: never)")
     serve.add_argument("--tables-per-address", type=int, default=20, metavar="N",
                        help="open tables (waiting or playing) one client address may hold at once")
+    serve.add_argument("--tournament", metavar="CONFIG",
+                       help="run the tournament this JSON or TOML file describes (bots register and play)")
     serve.set_defaults(run=cmd_serve)
+    for name, module, summary in (
+            ("bot", bot, "play a seat (or a server's tournament) with a built-in strategy or your own script"),
+            ("tournament", tournament, "a headless tournament between bots, on duplicate deals"),
+            ("replay", replay, "print a stored game move by move with every hand revealed")):
+        command = sub.add_parser(name, help=summary, description=summary)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)

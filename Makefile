@@ -46,7 +46,9 @@ bench: install
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
 	$(BIN)/python bench/restart_bench.py
+	$(BIN)/python bench/outside_bench.py
 	$(BIN)/python bench/tui_bench.py
+	$(BIN)/python bench/tournament_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -18,21 +18,7 @@ if TYPE_CHECKING:
 
 
 def _rules(args: argparse.Namespace) -> HouseRules:
-    knobs: dict[str, bool | int | str | tuple[int, ...]] = {}
-    for item in args.rule or []:
-        name, _, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if value.lower() in ("on", "true", "yes"):
-            knobs[name] = True
-        elif value.lower() in ("off", "false", "no"):
-            knobs[name] = False
-        elif name == "rounds":
-            knobs[name] = tuple(int(r) for r in value.split(","))
-        elif value.lstrip("-").isdigit():
-            knobs[name] = int(value)
-        else:
-            knobs[name] = value
-    return HouseRules.from_dict(knobs)
+    return HouseRules.from_settings(args.rule or [])
 
 
 def cmd_bots(args: argparse.Namespace) -> int:

@@ -597,21 +597,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(items: Sequence[str] | None) -> HouseRules:
-    knobs: dict[str, bool | int | str | tuple[int, ...]] = {}
-    for item in items or []:
-        name, _, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if value.lower() in ("on", "true", "yes"):
-            knobs[name] = True
-        elif value.lower() in ("off", "false", "no"):
-            knobs[name] = False
-        elif name == "rounds":
-            knobs[name] = tuple(int(r) for r in value.split(","))
-        elif value.lstrip("-").isdigit():
-            knobs[name] = int(value)
-        else:
-            knobs[name] = value
-    return HouseRules.from_dict(knobs)
+    return HouseRules.from_settings(items or [])
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:

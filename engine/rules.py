@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -106,6 +107,32 @@ class HouseRules:
         data = asdict(self)
         data["rounds"] = list(self.rounds)
         return data
+
+    @classmethod
+    def from_settings(cls, settings: Iterable[str]) -> HouseRules:
+        """From ``KNOB=VALUE`` texts, as a command line writes them: ``preset=deuces``,
+        ``discard_to_go_out=on``, ``hand_size=9``, ``rounds=1,2``; unknown knobs and bad values are
+        refused citing TP-6."""
+        knobs: dict[str, Any] = {}
+        for setting in settings:
+            name, _, value = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            value = value.strip()
+            if value.lower() in ("on", "true", "yes"):
+                knobs[name] = True
+            elif value.lower() in ("off", "false", "no"):
+                knobs[name] = False
+            elif name == "rounds":
+                try:
+                    knobs[name] = tuple(int(r) for r in value.split(","))
+                except ValueError:
+                    raise RuleError("TP-6", f"rounds are numbers 1 to 7 separated by commas, not {value!r}") \
+                        from None
+            elif value.lstrip("-").isdigit():
+                knobs[name] = int(value)
+            else:
+                knobs[name] = value
+        return cls.from_dict(knobs)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:

@@ -50,21 +50,6 @@ SHORT = HouseRules(max_turns=40)  # whole 7-round games that stay short
 TINY = HouseRules(max_turns=16, rounds=(1, 2))
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def connection(server: Server) -> AsyncIterator[Connection]:
-    connected = Connection(f"127.0.0.1:{server.port}")
-    yield connected
-    await connected.close()
-
-
 def fast() -> Backoff:
     return Backoff(first=0.05, most=0.3)
 

@@ -9,14 +9,13 @@ import dataclasses
 import itertools
 import random
 import re
-from collections.abc import AsyncIterator, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import grpc
 import pytest
 
-from tenpennies.client.connection import SeatSession, open_channel, stub
+from tenpennies.client.connection import SeatSession
 from tenpennies.client.view import TableView
 from tenpennies.engine import (
     Buy,
@@ -36,7 +35,7 @@ from tenpennies.engine import (
 )
 from tenpennies.engine.bots import Bot, GreedyBot, RandomBot
 from tenpennies.server import mapping
-from tenpennies.server.app import Options, Server
+from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from serverkit import Service, full_table, start, subscribed
@@ -219,20 +218,6 @@ def test_a_rebuild_by_a_buys_penalty_cards_is_folded_right() -> None:
 
 
 # --- a real server --------------------------------------------------------------------------------
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def service(server: Server) -> AsyncIterator[Service]:
-    channel = open_channel(f"127.0.0.1:{server.port}")
-    yield stub(channel)
-    await channel.close()
 
 
 def choose(view: SeatView, rng: random.Random, buy_rate: float) -> Command:

@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,27 +19,12 @@ from tenpennies.engine import events as ev
 from tenpennies.engine.bots import GreedyBot
 from tenpennies.engine.cards import sort_key
 from tenpennies.server import mapping
-from tenpennies.server.app import Options, Server
+from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from serverkit import subscribed
 
 RULES = HouseRules(max_turns=30, rounds=(1, 4, 7))
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def connection(server: Server) -> AsyncIterator[Connection]:
-    connected = Connection(f"127.0.0.1:{server.port}")
-    yield connected
-    await connected.close()
 
 
 def replay_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -751,3 +751,13 @@ def test_tp_6_rounds_knob_plays_the_rounds_named() -> None:
     play_game(Game(2, HouseRules(rounds=(3, 7)), seed=1), [GreedyBot()] * 2,
               on_events=lambda es: seen.extend(e.round for e in es if isinstance(e, ev.RoundStarted)))
     assert Game(2, HouseRules(rounds=(3, 7)), seed=1).round_number == 3 and seen == [7]
+
+
+def test_tp_6_knobs_from_command_line_settings() -> None:
+    rules = HouseRules.from_settings(["preset=deuces", "discard-to-go-out=on", "hand_size=9", "rounds=1,2",
+                                      "later_set_wilds=one_per_three", "all_wild_sets=off"])
+    assert rules == HouseRules(preset="deuces", discard_to_go_out=True, hand_size=9, rounds=(1, 2),
+                               later_set_wilds="one_per_three", all_wild_sets=False)
+    for bad in (["rounds=1,x"], ["no_such_knob=1"]):
+        with pytest.raises(RuleError, match="TP-6"):
+            HouseRules.from_settings(bad)

@@ -26,21 +26,6 @@ from serverkit import Service, ThinClient, full_table, start_server_process, sub
 SHORT = pb.HouseRules(max_turns=40)  # whole 7-round games that stay short
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def service(server: Server) -> AsyncIterator[Service]:
-    channel = open_channel(f"127.0.0.1:{server.port}")
-    yield stub(channel)
-    await channel.close()
-
-
 def stored(db: Path, table_id: str) -> tuple[Game, list[tuple[int, int | None, pb.Event]]]:
     """The engine replaying the stored log, and the stored events."""
     with sqlite3.connect(db) as conn:

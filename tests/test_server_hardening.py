@@ -8,7 +8,6 @@ import json
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -30,20 +29,6 @@ async def running_server(path: Path, **options: Any) -> Server:
     server = Server(Options(port=0, db=str(path), **options))
     await server.start()
     return server
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = await running_server(tmp_path / "games.db", allow_seeds=True)
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def service(server: Server) -> AsyncIterator[Service]:
-    channel = open_channel(f"127.0.0.1:{server.port}")
-    yield stub(channel)
-    await channel.close()
 
 
 async def code_of(call: Any) -> grpc.StatusCode:
@@ -463,7 +448,6 @@ async def test_refusals_cite_the_numbered_rule(server: Server, service: Service)
     for refused in (out_of_turn.value, draw_after_take.value):
         rule = dict(refused.trailing_metadata())["tp-rule"]
         assert rule.count(".") == 1 and refused.details().startswith(rule + ":"), rule
-
 
 
 # --- found by review: the failure paths ----------------------------------------------------------------------

@@ -45,14 +45,6 @@ SIZE = (80, 24)
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "x.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
 async def other(server: Server) -> AsyncIterator[Connection]:
     """Another client of the same server."""
     connection = Connection(f"127.0.0.1:{server.port}")

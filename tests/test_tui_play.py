@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,7 +40,6 @@ from tenpennies.engine import (
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import GreedyBot
 from tenpennies.server import mapping
-from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 SIZE = (80, 24)
@@ -50,21 +49,6 @@ ASCII = CardStyle(ascii=True, colour=False)  # cards as 7H TD JK: the hand's tex
 # onto sets on the table and goes out in round 1 by laying off its last card (found with the engine).
 GOING_OUT_RULES = pb.HouseRules(hand_size=8, rounds=[1, 2], max_turns=60)
 GOING_OUT_SEED = 44
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "p.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def connection(server: Server) -> AsyncIterator[Connection]:
-    c = Connection(f"127.0.0.1:{server.port}")
-    yield c
-    await c.close()
 
 
 class TableApp(App[None]):

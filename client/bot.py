@@ -31,6 +31,7 @@ from typing import Any, cast
 
 import grpc
 
+from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.view import TableView
 from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
@@ -424,25 +425,12 @@ async def play_tournament(connection: Connection, name: str, bot: Bot, *, tourna
 
 # --- tenpennies bot ---------------------------------------------------------------------------------------
 
-def _address(text: str) -> str:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
-    return text
-
-
-def _name(text: str) -> str:
-    name = text.strip()
-    if not name or len(name) > 40 or not name.isprintable():
-        raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
-    return name
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``tenpennies bot``."""
-    parser.add_argument("--server", type=_address, required=True, metavar="HOST:PORT")
+    parser.add_argument("--server", type=address, required=True, metavar="HOST:PORT")
     parser.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
-    parser.add_argument("--name", type=_name, help="the bot's name at the table (default: from the strategy)")
+    parser.add_argument("--name", type=player_name, help="the bot's name at the table (default: from the strategy)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", metavar="ID", help="join this table and play it to the end")
     where.add_argument("--tournament", metavar="NAME", nargs="?", const="",

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tenpennies.client import bot, replay, tournament
+from tenpennies.client.arguments import address, player_name
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import BOTS, play_game
@@ -52,20 +53,6 @@ def cmd_bots(args: argparse.Namespace) -> int:
               f"won {player.won:>3}  paid {player.paid:>3}{mark}")
     print(f"{len(game.log)} commands")
     return 0
-
-
-def _address(text: str) -> str:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
-    return text
-
-
-def _player_name(text: str) -> str:
-    name = text.strip()
-    if not name or len(name) > 40 or not name.isprintable():
-        raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
-    return name
 
 
 def _login_name() -> str:
@@ -147,9 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = play.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true",
                        help="a private server on loopback in this process, 3 bots and you; quitting stops it")
-    where.add_argument("--server", type=_address, metavar="HOST:PORT", help="open the lobby of this server")
+    where.add_argument("--server", type=address, metavar="HOST:PORT", help="open the lobby of this server")
     play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
-    play.add_argument("--name", type=_player_name, help="your name at the tables (default: your login name)")
+    play.add_argument("--name", type=player_name, help="your name at the tables (default: your login name)")
     play.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")
     play.add_argument("--four-colour", action="store_true",

@@ -21,7 +21,9 @@ from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 T = TypeVar("T")
 
-STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM}
+STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM,
+              "averaging": pb.BOT_STRATEGY_AVERAGING, "early": pb.BOT_STRATEGY_EARLY,
+              "holdout": pb.BOT_STRATEGY_HOLDOUT, "sampler": pb.BOT_STRATEGY_SAMPLER}
 # Codes after which following a stream again cannot help: the seat or the table is not ours any more.
 _FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
           grpc.StatusCode.INVALID_ARGUMENT}

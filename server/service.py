@@ -20,7 +20,9 @@ from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamE
 from .tournament import LinkEnd, Seating, Tournament
 
 _STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
-               pb.BOT_STRATEGY_RANDOM: "random"}
+               pb.BOT_STRATEGY_RANDOM: "random", pb.BOT_STRATEGY_AVERAGING: "averaging",
+               pb.BOT_STRATEGY_EARLY: "early", pb.BOT_STRATEGY_HOLDOUT: "holdout",
+               pb.BOT_STRATEGY_SAMPLER: "sampler"}
 
 
 _MALFORMED = object()

@@ -485,6 +485,7 @@ class Table:
         """Apply through the engine (RuleError leaves everything as it was), store, then publish."""
         assert self.game is not None
         events = self.game.apply(command)
+        self._show_bots()
         items = self._wire(events, command.seat)
         if timer:
             # Public, but for a buy answer: that stays the seat's own until the offer settles (TP-4.7).
@@ -727,6 +728,15 @@ class Table:
         state.taken_over = True
         state.player = self._bot(seat, "greedy")
         await self._commit([(None, self._seat_event(seat))] + self._decisions(None))
+
+    def _show_bots(self) -> None:
+        """A built-in bot that remembers what it saw (``observe``, see engine.bots) sees its seat's view
+        after every command, as in play_game."""
+        assert self.game is not None
+        for seat, state in enumerate(self.seats):
+            observe = getattr(state.player, "observe", None)
+            if callable(observe) and state.bot_playing and not self.game.over:
+                observe(self.game.view(seat))
 
     def _bot(self, seat: int, strategy: str) -> Bot:
         """A built-in bot for ``seat``; a random one draws from its own seeded stream."""

@@ -547,3 +547,27 @@ async def until_no_watchers(server: Server) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("a cancelled WatchTables stream was never let go")
+
+
+async def test_a_host_seats_every_built_in_strategy_and_a_remembering_bot_sees_every_view(
+        server: Server, service: Service) -> None:
+    rules = pb.HouseRules(rounds=[1], hand_size=4, max_turns=6)
+    created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=6, rules=rules, seed=3))
+    table_id, host = created.table.table_id, created.host_token
+    for strategy in (pb.BOT_STRATEGY_SAMPLER, pb.BOT_STRATEGY_AVERAGING, pb.BOT_STRATEGY_EARLY,
+                     pb.BOT_STRATEGY_HOLDOUT, pb.BOT_STRATEGY_GREEDY, pb.BOT_STRATEGY_RANDOM):
+        await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, strategy=strategy))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    live = server.lobby.tables[table_id]
+    for _ in range(2400):
+        if live.status == "finished":
+            break
+        await asyncio.sleep(0.05)
+    assert live.status == "finished" and live.game is not None
+    sampler = live.seats[0].player
+    assert sampler is not None and type(sampler).__name__ == "SamplerBot"
+    memory = sampler.memories[0]  # type: ignore[attr-defined]
+    # it was shown the table after every command, not only when it had to decide: it saw the last turn
+    assert memory.last is not None and memory.last.turn == live.game.turn
+    assert [s.name for s in live.seats] == ["sampler bot", "averaging bot", "early bot", "holdout bot",
+                                            "greedy bot", "random bot"]

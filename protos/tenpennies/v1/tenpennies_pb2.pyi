@@ -46,6 +46,10 @@ class BotStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BOT_STRATEGY_UNSPECIFIED: _ClassVar[BotStrategy]
     BOT_STRATEGY_GREEDY: _ClassVar[BotStrategy]
     BOT_STRATEGY_RANDOM: _ClassVar[BotStrategy]
+    BOT_STRATEGY_AVERAGING: _ClassVar[BotStrategy]
+    BOT_STRATEGY_EARLY: _ClassVar[BotStrategy]
+    BOT_STRATEGY_HOLDOUT: _ClassVar[BotStrategy]
+    BOT_STRATEGY_SAMPLER: _ClassVar[BotStrategy]
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -91,6 +95,10 @@ SEAT_KIND_BOT: SeatKind
 BOT_STRATEGY_UNSPECIFIED: BotStrategy
 BOT_STRATEGY_GREEDY: BotStrategy
 BOT_STRATEGY_RANDOM: BotStrategy
+BOT_STRATEGY_AVERAGING: BotStrategy
+BOT_STRATEGY_EARLY: BotStrategy
+BOT_STRATEGY_HOLDOUT: BotStrategy
+BOT_STRATEGY_SAMPLER: BotStrategy
 PHASE_UNSPECIFIED: Phase
 PHASE_PICK_UP: Phase
 PHASE_BUY: Phase

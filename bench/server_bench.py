@@ -55,6 +55,18 @@ class LoadTable:
         self.commands = 0
 
     async def watch(self, seat: int) -> None:
+        """Follow the seat's stream, subscribing again when grpc.aio cancels it (it cancels some of a
+        thousand streams opened together), as a real client does."""
+        while True:
+            try:
+                await self._follow(seat)
+                return
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.CANCELLED:
+                    raise
+                await asyncio.sleep(0.05)
+
+    async def _follow(self, seat: int) -> None:
         request = pb.SubscribeRequest(table_id=self.id, token=self.tokens[seat])
         async for message in self.stub.Subscribe(request):
             if message.HasField("snapshot"):

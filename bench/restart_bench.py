@@ -64,7 +64,8 @@ async def build(path: str, tables: int, commands: int) -> float:
     for i in range(tables):
         await store.create_table(TableRow(
             f"t{i:04d}", f"table {i}", SEATS, HouseRules().to_dict(), {"decision_seconds": 30}, i, "playing",
-            time.time(), [SeatRow(s, "bot", f"Bot {s}", "", "greedy") for s in range(SEATS)],
+            time.time(), [SeatRow(s, "player", f"Player {s}", f"{i:04d}{s}".ljust(64, "0"), "")
+                          for s in range(SEATS)],  # people's tables: nothing moves until a player is back
             creator="ipv4:127.0.0.1:1"))
 
     async def write(i: int) -> None:

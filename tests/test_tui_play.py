@@ -8,17 +8,13 @@ keys with the greedy bot's choices, made from the screen's own view and legal co
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 
 from tenpennies.client.connection import Connection, SeatSession
-from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.table import Hand, TableScreen
@@ -42,6 +38,8 @@ from tenpennies.engine.bots import GreedyBot
 from tenpennies.server import mapping
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from tuikit import TableApp, screen_of, until
+
 SIZE = (80, 24)
 ASCII = CardStyle(ascii=True, colour=False)  # cards as 7H TD JK: the hand's text splits into cards
 
@@ -49,36 +47,6 @@ ASCII = CardStyle(ascii=True, colour=False)  # cards as 7H TD JK: the hand's tex
 # onto sets on the table and goes out in round 1 by laying off its last card (found with the engine).
 GOING_OUT_RULES = pb.HouseRules(hand_size=8, rounds=[1, 2], max_turns=60)
 GOING_OUT_SEED = 44
-
-
-class TableApp(App[None]):
-    """The smallest app around a table screen: it pushes the screen, and q quits (as the real app)."""
-
-    BINDINGS = [("q", "quit", "Quit")]
-    CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))  # as the real app loads it
-
-    def __init__(self, make: Callable[[], TableScreen]) -> None:
-        super().__init__()
-        self.make = make
-        self.table: TableScreen | None = None
-
-    async def on_mount(self) -> None:
-        self.table = self.make()
-        await self.push_screen(self.table)
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:
-    """Let the app run until ``condition()`` holds (polled, bounded)."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while not condition():
-        assert loop.time() < give_up, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
-
-
-def screen_of(app: TableApp) -> TableScreen:
-    assert app.table is not None
-    return app.table
 
 
 def has(screen: TableScreen, kind: type) -> bool:

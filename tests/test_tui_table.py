@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from rich.console import Console, RenderableType
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
@@ -35,6 +34,8 @@ from tenpennies.server.app import Options, Server
 from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from tuikit import TableApp, screen_of, until
+
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
 
@@ -52,36 +53,6 @@ async def connection(server: Server) -> AsyncIterator[Connection]:
     c = Connection(f"127.0.0.1:{server.port}")
     yield c
     await c.close()
-
-
-class TableApp(App[None]):
-    """The smallest app around a table screen: it pushes the screen, and q quits (as the real app)."""
-
-    BINDINGS = [("q", "quit", "Quit")]
-    CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))  # as the real app loads it
-
-    def __init__(self, make: Callable[[], TableScreen]) -> None:
-        super().__init__()
-        self.make = make
-        self.table: TableScreen | None = None
-
-    async def on_mount(self) -> None:
-        self.table = self.make()
-        await self.push_screen(self.table)
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], bool], what: str, timeout: float = 8.0) -> None:
-    """Let the app run until ``condition`` holds (polled, bounded)."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while not condition():
-        assert loop.time() < give_up, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
-
-
-def screen_of(app: TableApp) -> TableScreen:
-    assert app.table is not None
-    return app.table
 
 
 def on_top(app: TableApp) -> object:

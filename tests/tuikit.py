@@ -1,0 +1,43 @@
+"""Helpers for Pilot tests of the table screen: the smallest app around it, and a bounded wait."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.app import App
+from textual.pilot import Pilot
+
+from tenpennies.client.tui import table as table_module
+from tenpennies.client.tui.table import TableScreen
+
+
+class TableApp(App[None]):
+    """The smallest app around a table screen: it pushes the screen, and q quits (as the real app)."""
+
+    BINDINGS = [("q", "quit", "Quit")]
+    CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))  # as the real app loads it
+
+    def __init__(self, make: Callable[[], TableScreen]) -> None:
+        super().__init__()
+        self.make = make
+        self.table: TableScreen | None = None
+
+    async def on_mount(self) -> None:
+        self.table = self.make()
+        await self.push_screen(self.table)
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    """Let the app run until ``condition()`` holds (polled, bounded)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():
+        assert loop.time() < give_up, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def screen_of(app: TableApp) -> TableScreen:
+    assert app.table is not None
+    return app.table

@@ -538,7 +538,8 @@ async def test_the_buy_marks_are_the_offer_the_same_for_every_view(connection: C
                 spectator = screen_of(late)
                 await until(watch, lambda: spectator.view is not None, "the spectator's snapshot")
                 assert spectator.view is not None and set(spectator.view.buy_offer) == offered
-                assert dollar_seats(spectator) == offered
+                # the screen draws once the snapshot's batch is folded
+                await until(watch, lambda: dollar_seats(spectator) == offered, "the spectator's marks")
     finally:
         for task in tasks:
             task.cancel()

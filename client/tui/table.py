@@ -8,7 +8,6 @@ footer and does nothing. A command goes to the server in a worker; a refusal sho
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Iterable
@@ -193,7 +192,6 @@ class TableScreen(Screen[None]):
         self.hint_index = 0
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
         self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
-        self._redraw_pending = False
         self._enabled: tuple[bool | None, ...] = ()  # which bindings were enabled at the last redraw
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
@@ -234,7 +232,7 @@ class TableScreen(Screen[None]):
                     self.log_snapshot(again)
                 else:
                     self.fold_event(message)
-                self.refresh_soon()
+                self.refresh_table()
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
             self.ended = f"Lost the table: {error.message}"
@@ -394,18 +392,6 @@ class TableScreen(Screen[None]):
 
     def tick(self) -> None:
         self.query_one("#prompt", Static).update(self.prompt())
-
-    def refresh_soon(self) -> None:
-        """Redraw once the events that came together (one change of the table) are all folded: a
-        stream's batch is folded without a pause, so this draws once per batch, not once per event."""
-        if not self._redraw_pending:
-            self._redraw_pending = True
-            asyncio.get_running_loop().call_soon(self._redraw)
-
-    def _redraw(self) -> None:
-        self._redraw_pending = False
-        if self.is_attached:
-            self.refresh_table()
 
     def refresh_table(self) -> None:
         self.sync_hand()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import statistics
 import subprocess
 import sys
@@ -32,19 +31,14 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 sys.path.insert(0, str(Path(__file__).parent))
+from benchkit import start_server  # noqa: E402
 from restart_bench import build  # noqa: E402  (the stored tables, as the restart bench writes them)
 
 
 def serve(db: Path) -> tuple[subprocess.Popen[str], int, float]:
     """Start the server; return it, its port and the seconds until it answered health checks."""
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0",
-                                "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.search(r"listening on [\d.]+:(\d+)", line)
-    assert match, line
-    port = int(match.group(1))
+    process, port = start_server(db)
 
     async def healthy() -> None:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:

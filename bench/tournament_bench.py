@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -25,6 +22,8 @@ from pathlib import Path
 
 from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
 from tenpennies.engine.bots import BOTS
+
+from benchkit import start_server  # the bench folder is the script's own: on sys.path
 
 WANTED = ("greedy", "averaging", "early", "holdout")
 
@@ -41,19 +40,6 @@ def timed(config: TournamentConfig) -> tuple[Results, float]:
     return results, time.perf_counter() - started
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
-    """``tenpennies serve`` in a process of its own on a free loopback port."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds",
-         "--tables-per-address", "1000"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.search(r"listening on [\d.]+:(\d+)", line)
-    if not match:
-        process.kill()
-        raise RuntimeError(f"the server did not start: {line}")
-    return process, int(match.group(1))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -99,7 +85,7 @@ def main() -> None:
           f"{cpu_two:.3f} CPU s a game with the workers' start: {2 * cpu_one / cpu_two:.2f}x on 2 idle cores)")
 
     with tempfile.TemporaryDirectory() as tmp:
-        process, port = start_server(Path(tmp) / "bench.db")
+        process, port = start_server(Path(tmp) / "bench.db", "--allow-seeds", "--tables-per-address", "1000")
         try:
             wire = replace(base, games=grpc_games, server=f"127.0.0.1:{port}", concurrency=16)
             server_cpu, client_cpu = cpu_seconds(process.pid), cpu_used(resource.RUSAGE_SELF)

@@ -26,10 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -48,6 +45,8 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.v1 import tenpennies_pb2 as pb
+
+from benchkit import start_server  # the bench folder is the script's own: on sys.path
 
 SIZE = (80, 24)
 FRAME = 1 / 60
@@ -241,22 +240,12 @@ async def event_to_screen(address: str, rounds: list[int]) -> None:
 
 # --- the server, in a process of its own ------------------------------------------------------------------
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), "--allow-seeds"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.search(r"listening on [\d.]+:(\d+)", line)
-    if not match:
-        process.kill()
-        raise RuntimeError(f"the server did not start: {line}")
-    return process, f"127.0.0.1:{match.group(1)}"
 
 
 async def main(quick: bool) -> None:
     with tempfile.TemporaryDirectory() as scratch:
-        process, address = start_server(Path(scratch) / "bench.db")
+        process, port = start_server(Path(scratch) / "bench.db", "--allow-seeds")
+        address = f"127.0.0.1:{port}"
         try:
             await start_up(address, runs=3 if quick else 9)
             await event_to_screen(address, [1, 2] if quick else [1, 2, 3, 4, 5, 6, 7])

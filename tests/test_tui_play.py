@@ -240,7 +240,7 @@ async def test_two_clients_each_see_only_their_own_hand(connection: Connection) 
                 await until(pilots[seat], shows_own, f"seat {seat}'s screen to show its hand")
                 other = "Bob" if seat == 0 else "Ann"
                 log = log_text(screens[seat])
-                assert f"{other} was dealt" not in log and f"{other} drew the" not in log
+                assert f"Dealt to {other}:" not in log and f"{other} drew the" not in log
                 assert f"{other} took the penalty" not in log
 
         checked = 0

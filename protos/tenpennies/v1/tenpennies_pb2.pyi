@@ -177,7 +177,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_playing: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence", "seed", "expires_at")
+    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence", "seed", "expires_at", "tournament", "locked")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -188,6 +188,8 @@ class TableInfo(_message.Message):
     LAST_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    LOCKED_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
     seats: int
@@ -198,7 +200,9 @@ class TableInfo(_message.Message):
     last_sequence: int
     seed: int
     expires_at: int
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ..., seed: _Optional[int] = ..., expires_at: _Optional[int] = ...) -> None: ...
+    tournament: str
+    locked: bool
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ..., seed: _Optional[int] = ..., expires_at: _Optional[int] = ..., tournament: _Optional[str] = ..., locked: _Optional[bool] = ...) -> None: ...
 
 class Command(_message.Message):
     __slots__ = ("take_discard", "decline_discard", "buy", "pass_buy", "draw", "lay_contract", "lay_set", "lay_off", "discard")
@@ -655,18 +659,20 @@ class Event(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., time_ms: _Optional[int] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., dealer_draw: _Optional[_Union[DealerDraw, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., cards_received: _Optional[_Union[CardsReceived, _Mapping]] = ..., upcard_turned: _Optional[_Union[UpcardTurned, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., discard_taken: _Optional[_Union[DiscardTaken, _Mapping]] = ..., discard_declined: _Optional[_Union[DiscardDeclined, _Mapping]] = ..., buy_answered: _Optional[_Union[BuyAnswered, _Mapping]] = ..., card_bought: _Optional[_Union[CardBought, _Mapping]] = ..., card_dead: _Optional[_Union[CardDead, _Mapping]] = ..., stock_drawn: _Optional[_Union[StockDrawn, _Mapping]] = ..., stock_rebuilt: _Optional[_Union[StockRebuilt, _Mapping]] = ..., contract_laid: _Optional[_Union[ContractLaid, _Mapping]] = ..., set_laid: _Optional[_Union[SetLaid, _Mapping]] = ..., laid_off: _Optional[_Union[LaidOff, _Mapping]] = ..., discarded: _Optional[_Union[Discarded, _Mapping]] = ..., went_out: _Optional[_Union[WentOut, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., seat_changed: _Optional[_Union[SeatChanged, _Mapping]] = ..., chat_posted: _Optional[_Union[ChatPosted, _Mapping]] = ..., timer_expired: _Optional[_Union[TimerExpired, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("name", "seats", "rules", "settings", "seed")
+    __slots__ = ("name", "seats", "rules", "settings", "seed", "password")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     rules: HouseRules
     settings: TableSettings
     seed: int
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+    password: str
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ..., password: _Optional[str] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
     __slots__ = ("table", "host_token")
@@ -699,14 +705,16 @@ class WatchTablesResponse(_message.Message):
     def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ..., removed: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
-    __slots__ = ("table_id", "name", "seat")
+    __slots__ = ("table_id", "name", "seat", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
     seat: int
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    password: str
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ..., password: _Optional[str] = ...) -> None: ...
 
 class JoinTableResponse(_message.Message):
     __slots__ = ("seat", "token")
@@ -775,14 +783,16 @@ class StartGameResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
-    __slots__ = ("table_id", "token", "from_sequence")
+    __slots__ = ("table_id", "token", "from_sequence", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     token: str
     from_sequence: int
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., from_sequence: _Optional[int] = ...) -> None: ...
+    password: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., from_sequence: _Optional[int] = ..., password: _Optional[str] = ...) -> None: ...
 
 class EventBatch(_message.Message):
     __slots__ = ("events",)
@@ -815,12 +825,14 @@ class SendCommandResponse(_message.Message):
     def __init__(self, sequence: _Optional[int] = ...) -> None: ...
 
 class GetSnapshotRequest(_message.Message):
-    __slots__ = ("table_id", "token")
+    __slots__ = ("table_id", "token", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     token: str
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    password: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
 
 class GetSnapshotResponse(_message.Message):
     __slots__ = ("snapshot",)
@@ -887,7 +899,7 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma")
+    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -895,6 +907,10 @@ class Standing(_message.Message):
     PENNIES_FIELD_NUMBER: _ClassVar[int]
     RATING_MU_FIELD_NUMBER: _ClassVar[int]
     RATING_SIGMA_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SCORE_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    BUYS_FIELD_NUMBER: _ClassVar[int]
+    ILLEGAL_FIELD_NUMBER: _ClassVar[int]
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     name: str
     games: int
     wins: int
@@ -902,7 +918,11 @@ class Standing(_message.Message):
     pennies: int
     rating_mu: float
     rating_sigma: float
-    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ...) -> None: ...
+    mean_score_margin: float
+    buys: int
+    illegal: int
+    timed_out: int
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
     __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing")

@@ -550,9 +550,11 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
                                    on_seated=seated, on_event=events)
     print(f"tournament {report.tournament}: {report.games_played} of {report.games_total} games played", flush=True)
     for place, standing in enumerate(report.standings, 1):
-        mean = f"{standing.mean_score:7.1f}" if standing.HasField("mean_score") else "      -"
+        mean = f"{standing.mean_score:7.1f} ± {standing.mean_score_margin:5.1f}" \
+            if standing.HasField("mean_score") else "      -        "
         mark = "  (this bot)" if standing.name == name else ""
         print(f"  {place:>3}. {standing.name:<24} games {standing.games:>4}  wins {standing.wins:>4}  "
-              f"mean score {mean}  pennies {standing.pennies:>+5}  rating {standing.rating_mu:6.2f} "
+              f"mean score {mean}  pennies {standing.pennies:>+5}  buys {standing.buys:>4}  "
+              f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
               f"± {standing.rating_sigma:.2f}{mark}", flush=True)
     return 0

@@ -282,7 +282,9 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         for record in report.records:
             standing = response.standings.add(name=record.name, games=record.games, wins=record.wins,
                                               pennies=record.pennies, rating_mu=record.mu,
-                                              rating_sigma=record.sigma)
+                                              rating_sigma=record.sigma,
+                                              mean_score_margin=record.mean_score_margin, buys=record.buys,
+                                              illegal=record.illegal, timed_out=record.timed_out)
             if record.mean_score is not None:
                 standing.mean_score = record.mean_score
         return response

@@ -37,6 +37,7 @@ MAX_SPECTATORS = 200      # spectator streams a table serves at once; seats alwa
 STREAMS_PER_SEAT = 4      # streams one seat's token may hold open at once
 STATE_EVERY = 64          # commands between stored game states (a restart replays at most this many)
 RETRY_SECONDS = 1.0       # before a bot tries again a move the store refused
+TOURNAMENT_CREATOR = "tournament:"  # the creator of a tournament's table: this, then the tournament's name
 MAX_NAME = 40
 MAX_CHAT = 500
 
@@ -109,6 +110,7 @@ class Bookkeeping:
     seats: list[tuple[str, bool, bool]]  # token hash, taken over, auto draw
     asked: dict[int, tuple[Command, ...]]
     deadlines: dict[int, int]
+    defaulted: list[int]
 
 
 class Seat:
@@ -161,6 +163,10 @@ class Table:
         self.subscribers: set[Subscriber] = set()
         self.asked: dict[int, tuple[Command, ...]] = {}  # seat -> the legal commands of its open decision
         self.deadlines: dict[int, int] = {}               # seat -> unix ms its open decision times out; 0: never
+        # per seat, since this server loaded the table (for tournament standings): commands the rules
+        # refused, and decisions the timer or the takeover bot made for the seat
+        self.refused = [0] * self.n
+        self.defaulted = [0] * self.n
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -313,10 +319,14 @@ class Table:
     async def command(self, token: str, message: pb.Command) -> int:
         async def step() -> int:
             seat = self._seat_of(token)
-            command = mapping.command_from_pb(seat, message)
-            if self.game is None:
-                raise Conflict("the game has not started")
-            await self._apply(command)
+            try:
+                command = mapping.command_from_pb(seat, message)
+                if self.game is None:
+                    raise Conflict("the game has not started")
+                await self._apply(command)
+            except (mapping.BadRequest, RuleError):
+                self.refused[seat] += 1
+                raise
             self.seats[seat].auto_draw = False  # the person is back at the controls
             return self.seq
         return await self._change(step)
@@ -407,6 +417,8 @@ class Table:
             seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq)
         if self.settings.seeded:
             message.seed = self.seed
+        if self.creator.startswith(TOURNAMENT_CREATOR):
+            message.tournament = self.creator.removeprefix(TOURNAMENT_CREATOR)
         expires = self.expires_at()
         if expires is not None:
             message.expires_at = int(expires)
@@ -488,6 +500,7 @@ class Table:
         self._show_bots()
         items = self._wire(events, command.seat)
         if timer:
+            self.defaulted[command.seat] += 1  # before the commit: the game's result counts it
             # Public, but for a buy answer: that stays the seat's own until the offer settles (TP-4.7).
             unsettled = isinstance(command, PassBuy) and self.game.phase is Phase.BUY
             audience = command.seat if unsettled else None
@@ -564,7 +577,7 @@ class Table:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and
         the open decisions with their deadlines."""
         return Bookkeeping([(s.token_hash, s.taken_over, s.auto_draw) for s in self.seats],
-                           dict(self.asked), dict(self.deadlines))
+                           dict(self.asked), dict(self.deadlines), list(self.defaulted))
 
     async def _rebuild(self, before: Bookkeeping) -> None:
         """Go back to what the store holds, and to the bookkeeping as it was, after a change the store
@@ -586,7 +599,7 @@ class Table:
             state.streams = sum(1 for s in self.subscribers if s.seat == seat)
             if self.status == "playing" and state.kind == "player" and not state.streams and not state.taken_over:
                 self._watch_gone(seat)
-        self.asked, self.deadlines = before.asked, before.deadlines
+        self.asked, self.deadlines, self.defaulted = before.asked, before.deadlines, before.defaulted
         self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
     def _publish(self, items: list[Item]) -> None:
@@ -663,6 +676,8 @@ class Table:
         command = state.player.choose(view)
         if command not in view.legal and not self.game.is_legal(command):
             command = view.legal[0]  # never let a confused bot stall the table
+        if state.taken_over:
+            self.defaulted[seat] += 1
         await self._apply(command)
 
     async def _timer_expired(self) -> None:

@@ -31,12 +31,13 @@ from typing import Any
 
 from openskill.models import BradleyTerryFull
 
-from tenpennies.engine import Game, HouseRules, RuleError
+from tenpennies.engine import HouseRules, RuleError
 
 from . import mapping
 from .lobby import Lobby
 from .store import Store, StoreError, TournamentGameRow
 from .table import (
+    TOURNAMENT_CREATOR,
     Conflict,
     Full,
     PermissionDenied,
@@ -132,12 +133,18 @@ class TournamentConfig:
 
 # --- results and standings ----------------------------------------------------------------------------
 
-def game_result(game: Game) -> dict[str, Any]:
-    """What a finished game counts for, by seat: final scores, the winners, and each seat's pennies won or
-    lost (its share of the pot, less the pennies it bought with and paid for cards left in hand)."""
+def game_result(table: Table) -> dict[str, Any]:
+    """What a finished game counts for, by seat: final scores, the winners, each seat's pennies won or
+    lost (its share of the pot, less the pennies it bought with and paid for cards left in hand), its buys,
+    the commands it sent that the rules refused, and the decisions the timer or the takeover bot made
+    for it (both counted by the table while the server runs: a restart mid-game starts them again)."""
+    game = table.game
+    assert game is not None
     buy_pennies = game.rules.buy_pennies
     return {"scores": [p.score for p in game.players], "winners": list(game.winners),
-            "pennies": [p.won - p.paid - (buy_pennies - p.pennies) for p in game.players]}
+            "pennies": [p.won - p.paid - (buy_pennies - p.pennies) for p in game.players],
+            "buys": [buy_pennies - p.pennies for p in game.players],
+            "illegal": list(table.refused), "timed_out": list(table.defaulted)}
 
 
 @dataclass
@@ -150,11 +157,25 @@ class Record:
     games: int = 0
     wins: int = 0
     score_total: int = 0
+    score_squares: int = 0
     pennies: int = 0
+    buys: int = 0
+    illegal: int = 0
+    timed_out: int = 0
 
     @property
     def mean_score(self) -> float | None:
         return self.score_total / self.games if self.games else None
+
+    @property
+    def mean_score_margin(self) -> float:
+        """Half-width of the mean score's 95% interval (normal approximation, as the in-process
+        tournament's); 0 before a second game."""
+        n = self.games
+        if n < 2:
+            return 0.0
+        variance = max(0.0, (self.score_squares - self.score_total ** 2 / n) / (n - 1))
+        return 1.96 * math.sqrt(variance / n)
 
     @property
     def ordinal(self) -> float:
@@ -186,7 +207,12 @@ class Standings:
             record.games += 1
             record.wins += seat in result["winners"]
             record.score_total += scores[seat]
+            record.score_squares += scores[seat] ** 2
             record.pennies += result["pennies"][seat]
+            # results stored before these were counted have none of them
+            record.buys += result.get("buys", [0] * len(names))[seat]
+            record.illegal += result.get("illegal", [0] * len(names))[seat]
+            record.timed_out += result.get("timed_out", [0] * len(names))[seat]
 
     def table(self) -> list[Record]:
         """Best first: by rating less three deviations, then by name."""
@@ -419,7 +445,7 @@ class Tournament:
         if number is None or table.status != "finished" or table.game is None or number in self._recording:
             return
         self._recording.add(number)
-        self._results.append((number, game_result(table.game)))
+        self._results.append((number, game_result(table)))
         self._wake.set()
 
     async def _record_results(self) -> None:
@@ -488,7 +514,7 @@ class Tournament:
                             takeover_seconds=self.config.takeover_seconds, hosted=True)
         table, host_token = await self.lobby.create_hosted(
             f"{self.name} #{number + 1}", self.config.seats, self.config.rules, settings,
-            self.config.game_seed(number), f"tournament:{self.name}")
+            self.config.game_seed(number), TOURNAMENT_CREATOR + self.name)
         row = TournamentGameRow(number, table.id, names, host_token=host_token)
         await self.store.add_tournament_game(self.name, row)
         self.games[number] = row

@@ -118,7 +118,8 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
     table: dict[str, dict[str, Any]] = {}
     with sqlite3.connect(db) as conn:
         for (name,) in conn.execute("SELECT name FROM tournament_bots WHERE tournament = ?", (tournament,)):
-            table[name] = {"games": 0, "wins": 0, "scores": 0, "pennies": 0, "rating": model.rating()}
+            table[name] = {"games": 0, "wins": 0, "scores": [], "pennies": 0, "buys": 0, "commands": 0,
+                           "rating": model.rating()}
         games = conn.execute("SELECT table_id, names, finished FROM tournament_games WHERE tournament = ? "
                              "ORDER BY finished", (tournament,)).fetchall()
         seatings = [json.loads(names) for _, names, _ in games]
@@ -136,13 +137,16 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
                         pennies[seat] -= len(hand.cards)
                 elif event.HasField("card_bought"):
                     pennies[event.card_bought.seat] -= 1
+                    table[names[event.card_bought.seat]]["buys"] += 1
+            for (command,) in conn.execute("SELECT command FROM commands WHERE table_id = ?", (table_id,)):
+                table[names[int(command.split()[0])]]["commands"] += 1
             assert sum(pennies) == 0, "the pot goes back in full"
             rated = model.rate([[table[n]["rating"]] for n in names], ranks=[float(s) for s in ended.scores])
             for seat, name in enumerate(names):
                 record = table[name]
                 record["games"] += 1
                 record["wins"] += seat in ended.winners
-                record["scores"] += ended.scores[seat]
+                record["scores"].append(ended.scores[seat])
                 record["pennies"] += pennies[seat]
                 record["rating"] = rated[seat][0]
     return table, seatings
@@ -154,10 +158,14 @@ def assert_standings_match(reply: pb.GetStandingsResponse, db: Path, seats: int)
     assert reply.games_played == sum(r["games"] for r in expected.values()) // seats
     for standing in reply.standings:
         record = expected[standing.name]
-        assert (standing.games, standing.wins, standing.pennies) == \
-            (record["games"], record["wins"], record["pennies"]), standing.name
-        if record["games"]:
-            assert standing.mean_score == pytest.approx(record["scores"] / record["games"])
+        assert (standing.games, standing.wins, standing.pennies, standing.buys) == \
+            (record["games"], record["wins"], record["pennies"], record["buys"]), standing.name
+        scores = record["scores"]
+        if scores:
+            mean = sum(scores) / len(scores)
+            assert standing.mean_score == pytest.approx(mean)
+            spread = (sum((x - mean) ** 2 for x in scores) / (len(scores) - 1)) ** 0.5 if len(scores) > 1 else 0
+            assert standing.mean_score_margin == pytest.approx(1.96 * spread / len(scores) ** 0.5)
         else:
             assert not standing.HasField("mean_score")
         assert standing.rating_mu == pytest.approx(record["rating"].mu)
@@ -197,6 +205,14 @@ async def test_bots_register_play_and_leave_and_the_standings_are_the_stored_gam
     assert len(crasher.seatings) == 1 and sum(1 for names in seatings if "crasher" in names) == 1
     vandal = next(b for b in bots if b.manner == "vandal")
     assert sum(c.refused for c in vandal.clients) > 0
+    # illegal commands as each bot counted the refusals it got (a fair bot's are stale answers the timer
+    # overtook); every command of the mute bot's seats was made for it by the timer or the takeover bot
+    counted = {s.name: s for s in reply.standings}
+    assert all(counted[b.name].illegal == sum(c.refused for c in b.clients) for b in bots)
+    assert counted["vandal"].illegal > counted["ada"].illegal
+    expected, _ = stored_standings(tmp_path / "cup.db", "cup")
+    assert counted["mute"].timed_out == expected["mute"]["commands"] > 0
+    assert counted["crasher"].timed_out > 0
     assert all(c.game_ended is not None for b in bots if b.manner in ("fair", "vandal") for c in b.clients)
 
     # the lobby shows the tournament's tables like any other; nobody joins them from outside
@@ -206,6 +222,8 @@ async def test_bots_register_play_and_leave_and_the_standings_are_the_stored_gam
     listed = await service.ListTables(pb.ListTablesRequest())
     ours = [t for t in listed.tables if t.name.startswith("cup #")]
     assert ours and all(t.status == pb.TABLE_STATUS_FINISHED and not t.HasField("seed") for t in ours)
+    assert all(t.tournament == "cup" for t in ours)
+    assert not [t for t in listed.tables if t.tournament and not t.name.startswith("cup #")]
     assert names <= {t.name for t in listed.tables}
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await service.JoinTable(pb.JoinTableRequest(table_id=ours[0].table_id, name="gatecrasher"))

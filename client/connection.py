@@ -253,6 +253,17 @@ class Connection:
             pb.StartGameRequest(table_id=table_id, host_token=host_token)))
         return response.table
 
+    async def standings(self, tournament: str = "") -> pb.GetStandingsResponse | None:
+        """The standings of the tournament the server runs (``serve --tournament``); None if it runs none."""
+        try:
+            response: pb.GetStandingsResponse = await _call(
+                self.service.GetStandings(pb.GetStandingsRequest(tournament=tournament)))
+        except ServerError as error:
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        return response
+
     def spectate(self, table_id: str) -> SeatSession:
         return SeatSession(self.service, table_id, None)
 

@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
+from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
@@ -38,6 +39,9 @@ class Options:
     waiting_table_ttl: float = 3600.0  # seconds a waiting table nobody sits at or watches lives; 0: ever
     tables_per_address: int = 20       # open tables (waiting or playing) one client address may hold
     tournament: str | None = None      # a tournament config file (JSON, or TOML): run that tournament
+    name: str | None = None            # the server's name on the LAN (default: the host's name)
+    advertise: bool = True             # announce the server on the LAN (mDNS), unless bound to loopback
+    interface: str | None = None       # announce on this interface (a name or one of its addresses) only
 
 
 class Server:
@@ -47,6 +51,11 @@ class Server:
         self.options = options
         # a config with a mistake stops the server before it opens anything (ValueError says what)
         config = TournamentConfig.load(options.tournament) if options.tournament else None
+        # where the server is announced on the LAN, or why not (a bad --name or --interface: ValueError, before
+        # anything is opened)
+        self.lan_name = clean_lan_name(options.name) if options.name is not None else default_lan_name()
+        self.lan: Plan | str = plan(options.host, options.interface) if options.advertise else "not advertised"
+        self.advertiser: Advertiser | None = None
         self.store = Store(options.db)
         self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
                            waiting_table_ttl=options.waiting_table_ttl,
@@ -79,6 +88,10 @@ class Server:
         else:
             self.port = self.grpc.add_insecure_port(address)
         await self.grpc.start()
+        if isinstance(self.lan, Plan):  # probing takes a second: in the background, the port answers now
+            self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,
+                                         tls=bool(self.options.tls_cert))
+            self.advertiser.start()
         await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
         self.lobby.start()
@@ -89,6 +102,8 @@ class Server:
         """Stop taking requests, let the changes under way finish, then close the store."""
         if self.tournament is not None:
             await self.tournament.close()  # its streams end, and no new game is made
+        if self.advertiser is not None:  # the LAN hears goodbye first (bounded in time)
+            await self.advertiser.close()
         await self.grpc.stop(grace)
         await self.lobby.close()
         self.store.close()
@@ -110,6 +125,11 @@ async def serve(options: Options) -> None:
     scheme = "TLS" if options.tls_cert else "plaintext"
     print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
           f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)
+    if server.advertiser is not None:
+        where = ", ".join(f"{address}:{server.port}" for address in server.advertiser.where.addresses)
+        print(f"advertising on the LAN as {server.lan_name!r} ({where})", flush=True)
+    elif options.advertise:
+        print(server.lan, flush=True)
     if server.tournament is not None:
         report = server.tournament.report()
         print(f"tournament {report.name!r}: {len(report.records)} bot(s) registered, "

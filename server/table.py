@@ -167,6 +167,7 @@ class Table:
         # refused, and decisions the timer or the takeover bot made for the seat
         self.refused = [0] * self.n
         self.defaulted = [0] * self.n
+        self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -319,13 +320,17 @@ class Table:
     async def command(self, token: str, message: pb.Command) -> int:
         async def step() -> int:
             seat = self._seat_of(token)
+            command: Command | None = None
             try:
                 command = mapping.command_from_pb(seat, message)
                 if self.game is None:
                     raise Conflict("the game has not started")
                 await self._apply(command)
             except (mapping.BadRequest, RuleError):
-                self.refused[seat] += 1
+                # an answer to the seat's latest question that came too late (a nearer seat's buy settled
+                # the offer, a timer acted first) lost a race: only commands never offered count
+                if command not in self.last_asked.get(seat, ()):
+                    self.refused[seat] += 1
                 raise
             self.seats[seat].auto_draw = False  # the person is back at the controls
             return self.seq
@@ -536,7 +541,7 @@ class Table:
             legal = tuple(self.game.legal_commands(seat)) if self.game else ()
             if self.asked.get(seat) == legal:
                 continue
-            self.asked[seat] = legal
+            self.asked[seat] = self.last_asked[seat] = legal
             self.deadlines[seat] = now_ms() + seconds * 1000 if seconds else 0
             items.append((seat, pb.Event(decision_request=pb.DecisionRequest(
                 seat=seat, legal_commands=[mapping.command_to_pb(c) for c in legal],

@@ -31,6 +31,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..local import ServerMemory
 from .cards import CardStyle
+from .standings import StandingsScreen, progress
 
 STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
                 pb.TABLE_STATUS_FINISHED: "finished"}
@@ -290,6 +291,7 @@ LOBBY_HELP = """\
   [b]x[/b]      empty a seat                   [dim](before the start)[/dim]
   [b]g[/b]      start the game                 [dim](every seat filled)[/dim]
   [b]L[/b]      leave the seat you took        [dim](marked > in Players)[/dim]
+  [b]t[/b]      tournament standings           [dim](a server running one)[/dim]
   [b]q[/b]      quit
 
 A table you make is yours to fill: add bots, join it, start it
@@ -332,6 +334,7 @@ class LobbyScreen(Screen[None]):
         Binding("x", "remove_seat", "Empty"),
         Binding("g", "start", "Start"),
         Binding("L", "leave", "Leave"),
+        Binding("t", "standings", "Standings"),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -366,6 +369,7 @@ class LobbyScreen(Screen[None]):
         self.retry_at: float | None = None  # when the lobby tries the server again (monotonic)
         self.memory = memory
         self.memory_failed = False
+        self.tournament: pb.GetStandingsResponse | None = None  # the server's tournament, if it runs one
         if memory is not None:  # what an earlier run held here: its seats and the tables it made
             for table_id, (seat, token) in memory.seats.items():
                 self.sessions[table_id] = connection.seat(table_id, seat, token)
@@ -427,7 +431,9 @@ class LobbyScreen(Screen[None]):
             else:
                 table.add_row(*cells, key=info.table_id)
             self.tables[info.table_id] = info
-        self.set_status(f"{len(self.tables)} table(s) · live", lost=False)
+        self.show_live()
+        if message.fresh or any(info.tournament for info in message.tables):
+            self.refresh_standings()  # a tournament's game started or ended: its standings may have moved
         if self.select_when_listed in self.tables:
             table.move_cursor(row=table.get_row_index(self.select_when_listed))
             self.select_when_listed = None
@@ -458,6 +464,21 @@ class LobbyScreen(Screen[None]):
         self.retry_at = time.monotonic() + delay
         self.show_retry()
         self.set_timer(delay, self.watch_lobby)
+        self.refresh_bindings()
+
+    def show_live(self) -> None:
+        tournament = f" · {progress(self.tournament)} (t: standings)" if self.tournament else ""
+        self.set_status(f"{len(self.tables)} table(s) · live{tournament}", lost=False)
+
+    @work(exclusive=True, group="standings", exit_on_error=False)
+    async def refresh_standings(self) -> None:
+        """Whether the server runs a tournament, and how far it is (for the status line and ``t``)."""
+        try:
+            self.tournament = await self.connection.standings()
+        except ServerError:
+            return  # the watch stream says when the server is lost
+        if self.retry_at is None:
+            self.show_live()
         self.refresh_bindings()
 
     def show_retry(self) -> None:
@@ -556,6 +577,8 @@ class LobbyScreen(Screen[None]):
         return session
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "standings":
+            return self.tournament is not None
         if action not in HOST_ACTIONS | {"watch", "leave"}:
             return True
         info = self.selected
@@ -704,3 +727,7 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(LobbyHelp())
+
+    def action_standings(self) -> None:
+        if self.tournament is not None:
+            self.app.push_screen(StandingsScreen(self.connection, self.tournament))

@@ -1,0 +1,71 @@
+"""The lobby of a server that runs a tournament: its progress on the status line, and ``t`` for the
+standings, as the server gives them; a server without one has no ``t``. Real server, real bots over
+gRPC, the real app driven by Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import DataTable, Static
+
+from tenpennies.client.connection import Connection
+from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.standings import StandingsScreen
+from tenpennies.server.app import Server
+
+from test_tournament_server import Bot, start_server, write_config
+from tuikit import until
+
+SIZE = (120, 40)
+
+
+def status_of(app: TenPenniesApp) -> str:
+    return str(app.screen.query_one("#lobby-status", Static).render())
+
+
+async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) -> None:
+    server = await start_server(tmp_path / "cup.db", write_config(tmp_path, games=3))
+    address = f"127.0.0.1:{server.port}"
+    connection = Connection(address)
+    try:
+        bots = [Bot("ada", seed=1), Bot("bea", seed=2), Bot("cy", seed=3)]
+        await asyncio.wait_for(asyncio.gather(*(bot.run(address) for bot in bots)), 120)
+        expected = await connection.standings()
+        assert expected is not None and expected.games_played == 3
+
+        app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                        and "'cup': 3 of 3 games played" in status_of(app), "the tournament on the status line")
+            assert "t: standings" in status_of(app)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the standings")
+            table = app.screen.query_one("#standings-table", DataTable)
+            await until(pilot, lambda: table.row_count == 3, "a row a bot")
+            for place, standing in enumerate(expected.standings, 1):
+                cells = [str(cell) for cell in table.get_row(standing.name)]
+                assert cells[:4] == [str(place), standing.name, str(standing.games), str(standing.wins)]
+                assert cells[5:9] == [f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal),
+                                      str(standing.timed_out)]
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
+    finally:
+        await connection.close()
+        await server.stop(0)
+
+
+async def test_a_lobby_without_a_tournament_has_no_standings_key(server: Server, tmp_path: Path) -> None:
+    app = TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name="ann", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "live" in status_of(app), "live")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await until(pilot, lambda: not any(w.group == "standings" and not w.is_finished for w in app.workers),
+                    "the check for a tournament")
+        assert lobby.tournament is None and "tournament" not in status_of(app)
+        assert lobby.check_action("standings", ()) is False
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen is lobby

@@ -66,16 +66,23 @@ def _login_name() -> str:
 
 def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     """What ``tenpennies play`` opens, from its flags, the remembered settings and the environment;
-    ValueError for flags that do not go together. Remembers the server and name for next time (a --local
-    game leaves the remembered server alone)."""
+    ValueError for flags that do not go together. No --server nor --local: the servers on the LAN (and the
+    remembered one) to choose from. Remembers the server and name for next time (a --local game leaves the
+    remembered server alone)."""
     from tenpennies.client.local import ClientConfig, config_dir, data_dir
     from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
+    from tenpennies.server.advertise import interface_addresses
 
     config = ClientConfig.load(config_dir())
     if args.local and args.spectate:
         raise ValueError("--local plays on this machine alone: it takes no --spectate")
-    server = None if args.local else (args.server or config.server)
+    if args.interface:
+        if args.local or args.server or args.spectate:
+            raise ValueError("--interface is where to look for servers: it goes without --local, --server "
+                             "and --spectate")
+        interface_addresses(args.interface)  # ValueError: no such interface here
+    server = None if args.local else (args.server or (config.server if args.spectate else None))
     if args.spectate and not server:
         raise ValueError("--spectate needs --server HOST:PORT (no server remembered yet)")
     name = args.name or config.name or _login_name()
@@ -85,8 +92,11 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
         ClientConfig(server or config.server, name, tls_ca if server else config.tls_ca).save(config_dir())
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
-    if server is None:
+    if args.local:
         return Launch("local", name=name, style=style, home=data_dir())
+    if server is None:
+        return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
+                      interface=args.interface)
     return Launch("spectate" if args.spectate else "server", address=server, name=name, tls_ca=tls_ca,
                   table_id=args.spectate or "", style=style, home=config_dir())
 
@@ -121,7 +131,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
                               args.rate * 2, allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
-                              tables_per_address=args.tables_per_address, tournament=args.tournament)))
+                              tables_per_address=args.tables_per_address, tournament=args.tournament,
+                              name=args.name, advertise=not args.no_advertise, interface=args.interface)))
     return 0
 
 
@@ -130,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser(
         "play", help="play in the terminal: a local game against bots, or a server's lobby",
-        description="With no flag: the server played on last time, else a local game (--local).")
+        description="With no flag: the servers found on the LAN, the one played on last time, an address "
+                    "or a local game, to choose from.")
     where = play.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true",
                        help="a private server on loopback in this process, 3 bots and you; quitting stops it")
@@ -141,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")
     play.add_argument("--four-colour", action="store_true",
                       help="four suit colours (clubs green, diamonds blue); NO_COLOR turns colour off")
+    play.add_argument("--interface", metavar="NAME_OR_IP",
+                      help="look for servers on this network interface only (eth0, or one of its IPv4 addresses)")
     play.set_defaults(run=cmd_play)
     bots = sub.add_parser("bots", help="a headless game between built-in bots, printed round by round")
     bots.add_argument("--seats", type=int, default=4)
@@ -165,6 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="open tables (waiting or playing) one client address may hold at once")
     serve.add_argument("--tournament", metavar="CONFIG",
                        help="run the tournament this JSON or TOML file describes (bots register and play)")
+    serve.add_argument("--name", help="the server's name on the LAN, as `tenpennies play` lists it "
+                                      "(default: this machine's name)")
+    serve.add_argument("--no-advertise", action="store_true",
+                       help="do not announce the server on the LAN (mDNS); a loopback-only server never is")
+    serve.add_argument("--interface", metavar="NAME_OR_IP",
+                       help="announce on this network interface only (eth0, or one of its IPv4 addresses)")
     serve.set_defaults(run=cmd_serve)
     for name, module, summary in (
             ("bot", bot, "play a seat (or a server's tournament) with a built-in strategy or your own script"),

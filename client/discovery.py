@@ -153,15 +153,18 @@ class Browser:
             queue.put_nowait(change)
         self.changed.set()
 
-    async def changes(self, timeout: float | None = None) -> AsyncIterator[Change]:
-        """Each change from now on (the servers already found first, as ``found``), until ``timeout``
-        seconds have passed (None: until cancelled)."""
+    def changes(self, timeout: float | None = None) -> AsyncIterator[Change]:
+        """Each change from this call on (the servers already found first, as ``found``), until ``timeout``
+        seconds have passed (None: until the iteration is stopped)."""
         queue: asyncio.Queue[Change] = asyncio.Queue(QUEUE)
         for server in self.servers.values():
             queue.put_nowait(Change("found", server))
-        self.listeners.append(queue)
+        self.listeners.append(queue)  # now, not at the first step of the iteration: nothing is missed between
+        end = None if timeout is None else asyncio.get_running_loop().time() + timeout
+        return self._follow(queue, end)
+
+    async def _follow(self, queue: asyncio.Queue[Change], end: float | None) -> AsyncIterator[Change]:
         loop = asyncio.get_running_loop()
-        end = None if timeout is None else loop.time() + timeout
         try:
             while True:
                 left = None if end is None else end - loop.time()

@@ -510,16 +510,16 @@ def parse(*argv: str) -> argparse.Namespace:
 
 def test_play_flags_remembered_server_and_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
-    first = cli.play_launch(parse(), {})
-    assert first.mode == "local" and first.home == tmp_path and first.name
+    first = cli.play_launch(parse(), {})  # no flag: the servers on the LAN to choose from
+    assert first.mode == "browse" and first.home == tmp_path and first.data == tmp_path and first.name
     served = cli.play_launch(parse("--server", "10.0.0.2:5000", "--name", "Ann", "--ascii"), {"NO_COLOR": "1"})
     assert (served.mode, served.address, served.name) == ("server", "10.0.0.2:5000", "Ann")
     assert served.style == CardStyle(ascii=True, colour=False)
     assert ClientConfig.load(tmp_path) == ClientConfig("10.0.0.2:5000", "Ann", None)
     assert (tmp_path / CONFIG_FILE).exists()
-    again = cli.play_launch(parse("--four-colour"), {})  # no flag: the remembered server and name
-    assert (again.mode, again.address, again.name, again.style) == \
-        ("server", "10.0.0.2:5000", "Ann", CardStyle(four_colour=True))
+    again = cli.play_launch(parse("--four-colour"), {})  # no flag: the servers (the remembered one among them)
+    assert (again.mode, again.address, again.name, again.style) == ("browse", "", "Ann", CardStyle(four_colour=True))
+    assert ClientConfig.load(tmp_path) == ClientConfig("10.0.0.2:5000", "Ann", None)  # still remembered
     watching = cli.play_launch(parse("--spectate", "t1"), {})
     assert (watching.mode, watching.address, watching.table_id) == ("spectate", "10.0.0.2:5000", "t1")
     local = cli.play_launch(parse("--local"), {})
@@ -537,6 +537,10 @@ def test_play_refuses_flags_that_do_not_go_together(tmp_path: Path, monkeypatch:
         cli.main(["play", "--local", "--server", "h:1"])
     with pytest.raises(SystemExit):
         cli.main(["play", "--server", "nohost"])
+    assert cli.main(["play", "--server", "h:1", "--interface", "lo"]) == 2
+    assert "--interface is where to look for servers" in capsys.readouterr().err
+    assert cli.main(["play", "--interface", "no-such-interface0"]) == 2
+    assert "this machine has no such interface" in capsys.readouterr().err
 
 
 def test_bots_is_the_headless_game(capsys: pytest.CaptureFixture[str]) -> None:

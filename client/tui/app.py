@@ -8,6 +8,8 @@ Three ways in (``Launch.mode``):
 * ``server``: the lobby of a server (``LobbyScreen``), with the seats and tables this client held there
   in an earlier run (``ServerMemory``, in ``client.json`` under ``Launch.home``).
 * ``spectate``: one table of a server, watched; leaving it shows that server's lobby.
+* ``browse``: the servers on the LAN (``ServersScreen``), the remembered one, an address typed by hand or the
+  local game; the choice then opens as ``server`` (remembered for next time) or ``local`` would.
 
 After the app is gone, ``farewell`` is a line for the terminal (the local game is kept, and how to go on).
 """
@@ -15,7 +17,7 @@ After the app is gone, ``farewell`` is a line for the terminal (the local game i
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -30,12 +32,13 @@ from textual.widgets import Button, Footer, Label, Static
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError, stub
-from ..local import LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
+from ..local import ClientConfig, LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
+from .servers import Choice, ServersScreen
 from .table import TableScreen
 
-Mode = Literal["local", "server", "spectate"]
+Mode = Literal["local", "server", "spectate", "browse"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
 # it within a couple of seconds (its own retries are jittered and at most about 3 s apart).
 RECONNECT = (("grpc.initial_reconnect_backoff_ms", 500), ("grpc.min_reconnect_backoff_ms", 500),
@@ -60,7 +63,8 @@ class ServerConnection(Connection):
 class Launch:
     """What ``tenpennies play`` asked for. ``address``: host:port of the server (server and spectate
     modes); ``table_id``: the table to watch (spectate); ``home``: where local games are kept (local), or
-    where ``client.json`` remembers the seats held on servers (server and spectate)."""
+    where ``client.json`` remembers the seats held on servers (server, spectate and browse). Browse only:
+    ``data``, where local games are kept; ``interface``, the network interface to look for servers on."""
 
     mode: Mode
     address: str = ""
@@ -69,6 +73,8 @@ class Launch:
     table_id: str = ""
     style: CardStyle = field(default_factory=CardStyle)
     home: Path = field(default_factory=data_dir)
+    data: Path = field(default_factory=data_dir)
+    interface: str | None = None
 
 
 class ContinueScreen(ModalScreen[bool]):
@@ -101,7 +107,7 @@ class TenPenniesApp(App[None]):
     has its own ``?`` help."""
 
     TITLE = "Ten Pennies"
-    CSS_PATH = ["lobby.tcss", "table.tcss"]
+    CSS_PATH = ["lobby.tcss", "table.tcss", "servers.tcss"]
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("q", "quit", "Quit"),
                 Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
@@ -116,6 +122,8 @@ class TenPenniesApp(App[None]):
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
             text = "Starting your local game…"
+        elif self.launch.mode == "browse":
+            text = "Looking for servers on the LAN…"
         else:
             text = f"Connecting to {self.launch.address}…"
         yield Static(text, id="splash")
@@ -125,6 +133,33 @@ class TenPenniesApp(App[None]):
         if self.launch.mode == "local":
             self.open_local()
             return
+        if self.launch.mode == "browse":
+            config = ClientConfig.load(self.launch.home)
+            self.push_screen(ServersScreen(self.launch.name, remembered=config.server, interface=self.launch.interface),
+                             self.chosen)
+            return
+        self.open_server()
+
+    def chosen(self, choice: Choice | None) -> None:
+        """The servers screen's choice: the local game, or a server's lobby (remembered for next time, with
+        the CA it was reached with; the remembered server keeps its own CA unless --tls-ca says another)."""
+        match choice:
+            case Choice(kind="local"):
+                self.launch = replace(self.launch, mode="local", home=self.launch.data)
+                self.query_one("#splash", Static).update("Starting your local game…")
+                self.open_local()
+            case Choice(kind="server", address=address):
+                config = ClientConfig.load(self.launch.home)
+                tls_ca = self.launch.tls_ca or (config.tls_ca if address == config.server else None)
+                self.launch = replace(self.launch, mode="server", address=address, tls_ca=tls_ca)
+                try:
+                    ClientConfig(address, self.launch.name, tls_ca).save(self.launch.home)
+                except OSError:
+                    pass  # not remembered: the game goes on
+                self.open_server()
+
+    def open_server(self) -> None:
+        """The lobby of ``launch.address`` (and, spectating, the table watched over it)."""
         try:
             self.connection = ServerConnection(self.launch.address, self.launch.tls_ca)
         except OSError as error:  # the CA file

@@ -1,0 +1,207 @@
+"""The first screen of ``tenpennies play`` with no flag: the servers on the LAN, found as they appear.
+
+The list follows ``client.discovery.Browser`` in a worker (name, address, open tables, seats free at
+waiting tables, TLS); the server played on last time (``client.json``) is offered on the first row,
+found or not. Beside the list: an address typed by hand (HOST:PORT), and the local game against bots.
+The screen is dismissed with the player's ``Choice``; the app opens that lobby (or the local game).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+
+from ..arguments import address as check_address
+from ..discovery import Browser, Change, FoundServer
+
+REMEMBERED = "remembered"  # the row key of the server played on last time
+COLUMNS = (("name", "Server"), ("address", "Address"), ("tables", "Tables"), ("seats", "Seats free"),
+           ("tls", "TLS"))
+NAME_WIDTH = 26
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the player chose: a server's lobby (``address``; ``tls``: it serves TLS, as far as known),
+    or the local game against bots."""
+
+    kind: Literal["server", "local"]
+    address: str = ""
+    tls: bool = False
+
+
+def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
+    """A found server's row (``last``: the server played on last time, marked ``*``)."""
+    name = server.name if len(server.name) <= NAME_WIDTH else server.name[: NAME_WIDTH - 1] + "…"
+    return (Text(("*" if last else "") + name), server.address, str(server.tables), str(server.seats_free),
+            "on" if server.tls else "off")
+
+
+SERVERS_HELP = """\
+[b]Servers on the LAN[/b], listed as they answer (mDNS).
+
+  [b]enter[/b]  open the lobby of the server under the cursor
+  [b]a[/b]      connect to an address: type HOST:PORT, then enter
+  [b]l[/b]      play locally against three bots (no server needed)
+  [b]esc[/b]    from the address field back to the list
+  [b]q[/b]      quit
+
+The first row is the server you played on last time (*), found
+or not. A server missing here may be on another network, or
+behind a network that drops multicast (a container's bridge):
+connect to its address instead. Escape closes this help."""
+
+
+class ServersHelp(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="servers-help", classes="lobby-modal"):
+            yield Static(SERVERS_HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ServerList(DataTable[Text | str]):
+    """The servers: enter (select a row) opens one's lobby, and the footer says so."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+
+
+class ServersScreen(Screen[Choice]):
+    """The servers found on the LAN, live; ``remembered``: the server played on last time (HOST:PORT);
+    ``interface``: browse on that interface only."""
+
+    BINDINGS = [
+        Binding("a", "address", "Address"),
+        Binding("l", "local", "Local game"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+    ]
+
+    class Changed(Message):
+        def __init__(self, change: Change) -> None:
+            super().__init__()
+            self.change = change
+
+    class Failed(Message):
+        """Browsing could not start (the interface, the sockets): the list stays empty, say why."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    def __init__(self, name: str, *, remembered: str | None = None, interface: str | None = None) -> None:
+        super().__init__()
+        self.player_name = name
+        self.remembered = remembered
+        self.interface = interface
+        self.found: dict[str, FoundServer] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Ten Pennies · servers on the LAN · playing as {self.player_name}", id="servers-title")
+        yield Static(self.looking_text(), id="servers-status")
+        table = ServerList(id="servers", cursor_type="row", zebra_stripes=True)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        if self.remembered:
+            table.add_row(Text("*last played", style="italic"), self.remembered, "", "", "", key=REMEMBERED)
+        yield table
+        with Horizontal(id="servers-address"):
+            yield Label("Connect to an address:")
+            yield Input(placeholder="HOST:PORT", id="address", max_length=260, compact=True)
+        yield Static("", id="servers-error")
+        with Horizontal(id="servers-local"):
+            yield Button("Play locally against bots", id="local", compact=True)
+        yield Footer(compact=True)
+
+    def looking_text(self) -> str:
+        where = f" (interface {self.interface})" if self.interface else ""
+        found = len(self.found)
+        count = "none found yet" if not found else f"{found} found"
+        return f"Looking for servers on the LAN{where}… {count}"
+
+    def on_mount(self) -> None:
+        self.query_one("#servers", DataTable).focus()
+        self.browse()
+
+    @work(exclusive=True, group="browse", exit_on_error=False)
+    async def browse(self) -> None:
+        try:
+            async with Browser(self.interface) as browser:
+                async for change in browser.changes():
+                    self.post_message(self.Changed(change))
+        except (ValueError, OSError) as error:
+            self.post_message(self.Failed(str(error)))
+
+    def on_servers_screen_changed(self, message: Changed) -> None:
+        table = self.query_one("#servers", DataTable)
+        server = message.change.server
+        if message.change.kind == "gone":
+            if self.found.pop(server.key, None) is not None:
+                table.remove_row(server.key)
+        else:
+            row = server_row(server, server.address == self.remembered)
+            if server.key in self.found:
+                for (key, _), cell in zip(COLUMNS, row, strict=True):
+                    table.update_cell(server.key, key, cell)
+            else:
+                table.add_row(*row, key=server.key)
+            self.found[server.key] = server
+        self.query_one("#servers-status", Static).update(self.looking_text())
+
+    def on_servers_screen_failed(self, message: Failed) -> None:
+        status = self.query_one("#servers-status", Static)
+        status.update(f"Cannot look for servers: {message.reason}")
+        status.add_class("failed")
+
+    @on(DataTable.RowSelected, "#servers")
+    def row_selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value
+        if key == REMEMBERED and self.remembered:
+            self.dismiss(Choice("server", self.remembered))
+        elif key is not None and (server := self.found.get(key)) is not None:
+            self.dismiss(Choice("server", server.address, tls=server.tls))  # TLS: the app asks for trust
+
+    @on(Input.Submitted, "#address")
+    def address_given(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        try:
+            check_address(text)
+        except argparse.ArgumentTypeError:
+            self.show_error(f"{text!r} is not HOST:PORT (e.g. 192.168.1.5:50051)" if text else
+                            "Type the server's HOST:PORT (e.g. 192.168.1.5:50051)")
+            return
+        self.dismiss(Choice("server", text))
+
+    def show_error(self, text: str) -> None:
+        error = self.query_one("#servers-error", Static)
+        error.update(text)
+        error.add_class("shown")
+
+    @on(Button.Pressed, "#local")
+    def local_pressed(self) -> None:
+        self.action_local()
+
+    def action_address(self) -> None:
+        self.query_one("#address", Input).focus()
+
+    def action_local(self) -> None:
+        self.dismiss(Choice("local"))
+
+    def action_help(self) -> None:
+        self.app.push_screen(ServersHelp())
+
+    def key_escape(self) -> None:
+        """From the address field back to the list."""
+        self.query_one("#servers", DataTable).focus()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import sqlite3
 import tempfile
 import time
 from dataclasses import replace
@@ -24,6 +25,8 @@ from tenpennies.client.tournament import GameResult, Results, TournamentConfig, 
 from tenpennies.engine.bots import BOTS
 
 from benchkit import start_server  # the bench folder is the script's own: on sys.path
+from server_bench import loadgen
+from server_bench import start as start_echo
 
 WANTED = ("greedy", "averaging", "early", "holdout")
 
@@ -103,6 +106,20 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
+        with sqlite3.connect(Path(tmp) / "bench.db") as db:
+            commands = db.execute("SELECT COUNT(*) FROM commands").fetchone()[0] / len(over.games)
+    # The floor under any server: a game is this many SendCommand round trips (each also streams its events
+    # to four seats), and a bare grpc.aio server that does nothing but echo manages so many a second.
+    echo, echo_port = start_echo([str(Path(__file__).with_name("server_bench.py")), "echo"])
+    try:
+        ceiling = loadgen("ping", echo_port, 200, 4.0)["round_trips_per_s"]
+    finally:
+        echo.terminate()
+        echo.wait()
+    bound = ceiling / commands
+    print(f"                     a game is {commands:,.0f} commands; a bare grpc.aio echo server answers "
+          f"{ceiling:,.0f} round trips/s, so even a server that did nothing else would play {bound:.2f} games/s "
+          f"= {bound / rate_one:.2f}x in-process (gRPC here: {rate_grpc / bound:.2f}x that floor)")
 
     try:
         import ray

@@ -101,6 +101,7 @@ class Browser:
         self.listeners: list[asyncio.Queue[Change]] = []
         self.changed = asyncio.Event()  # set at each change (``until`` clears it as it looks)
         self.resolving: dict[str, asyncio.Task[None]] = {}
+        self.again: set[str] = set()  # records that changed while being looked up
 
     async def start(self) -> None:
         """Start browsing; ValueError for an interface this machine does not have."""
@@ -126,18 +127,26 @@ class Browser:
             if (server := self.servers.pop(key, None)) is not None:
                 self._tell(Change("gone", server))
             return
-        if name not in self.resolving:  # one lookup at a time per server; it reads the latest record
+        if name in self.resolving:  # one lookup at a time per server: it looks again once it is done
+            self.again.add(name)
+        else:
             self.resolving[name] = asyncio.get_running_loop().create_task(self._resolve(name))
 
     async def _resolve(self, name: str) -> None:
+        assert self.zeroconf is not None
         try:
-            assert self.zeroconf is not None
-            info = AsyncServiceInfo(SERVICE_TYPE, name)
-            if not await info.async_request(self.zeroconf.zeroconf, RESOLVE_MS):
-                return
-            server = server_of(info, self.networks)
+            while True:
+                self.again.discard(name)
+                info = AsyncServiceInfo(SERVICE_TYPE, name)
+                if await info.async_request(self.zeroconf.zeroconf, RESOLVE_MS):
+                    self._update(server_of(info, self.networks))
+                if name not in self.again:
+                    return
         finally:
             self.resolving.pop(name, None)
+            self.again.discard(name)
+
+    def _update(self, server: FoundServer | None) -> None:
         if server is None:
             return
         before = self.servers.get(server.key)

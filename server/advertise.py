@@ -201,7 +201,7 @@ class Advertiser:
                 self.instance = info.name
             self.announced.set()
             loop = asyncio.get_running_loop()
-            last = loop.time()
+            last = loop.time() - self.interval  # the first change goes out at once
             while True:
                 changed, removed = await watcher.next()
                 # coalesce: whatever changes until a second after the last announcement goes out as one
@@ -218,6 +218,7 @@ class Advertiser:
                     continue
                 self.counts = counts
                 last = loop.time()
+                # the update goes out at once; its repeats (three, a quarter second apart) are awaited
                 await (await self.zeroconf.async_update_service(self.info()))
         except asyncio.CancelledError:
             raise

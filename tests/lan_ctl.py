@@ -1,0 +1,158 @@
+"""A test's hands inside a LAN host (``tests/netns.py``): the calls a test makes on a server it cannot reach
+from the machine's own namespace. Each subcommand prints JSON lines (``{"at": ...}``) and exits 0, or
+prints the server's words and exits 1.
+
+  table    make a table (rules, timers, seed); prints its id and the host's token
+  start    wait until every seat is filled, then start the game (the host's token)
+  seats    follow one seat as the server shows it (connected, played by a bot) until the game ends
+  history  a seat's whole history by its token (Subscribe from sequence 0): every sequence it may see
+  browse   look for a server by name on the LAN (mDNS, client.discovery) and say where it was found
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+from google.protobuf.json_format import MessageToDict
+
+from tenpennies.client.connection import Connection, ServerError
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+
+def say(at: str, **fields: Any) -> None:
+    print(json.dumps({"at": at, "t": time.time(), **fields}), flush=True)
+
+
+async def make_table(connection: Connection, args: argparse.Namespace) -> None:
+    rules = pb.HouseRules(rounds=[int(r) for r in args.rounds.split(",")], max_turns=args.max_turns)
+    hosted = await connection.create_table(args.name, args.seats, rules, decision_seconds=args.decision,
+                                           takeover_seconds=args.takeover, seed=args.seed)
+    say("table", table_id=hosted.table_id, host_token=hosted.host_token)
+
+
+async def start_when_full(connection: Connection, args: argparse.Namespace) -> None:
+    give_up = time.monotonic() + args.timeout
+    while True:
+        reply = await connection.service.GetSnapshot(pb.GetSnapshotRequest(table_id=args.table))
+        info = reply.snapshot.table
+        if all(s.kind != pb.SEAT_KIND_EMPTY for s in info.seat_info) and len(info.seat_info) == info.seats:
+            break
+        if time.monotonic() > give_up:
+            raise SystemExit(f"the table was not filled within {args.timeout} s: {MessageToDict(info)}")
+        await asyncio.sleep(0.05)
+    await connection.start(args.table, args.host_token)
+    say("started", seats=[s.name for s in info.seat_info])
+
+
+async def follow_seats(connection: Connection, args: argparse.Namespace) -> None:
+    """Poll the table (a spectator's GetSnapshot) and say whenever a seat's state changes."""
+    last: list[tuple[bool, bool]] | None = None
+    give_up = time.monotonic() + args.timeout
+    while time.monotonic() < give_up:
+        reply = await connection.service.GetSnapshot(pb.GetSnapshotRequest(table_id=args.table))
+        info = reply.snapshot.table
+        now = [(s.connected, s.bot_playing) for s in info.seat_info]
+        if now != last:
+            say("seats", connected=[c for c, _ in now], bot_playing=[b for _, b in now],
+                sequence=reply.snapshot.sequence)
+            last = now
+        if info.status == pb.TABLE_STATUS_FINISHED:
+            say("finished", sequence=reply.snapshot.sequence)
+            return
+        await asyncio.sleep(args.every)
+    raise SystemExit(f"the game did not end within {args.timeout} s")
+
+
+async def history(connection: Connection, args: argparse.Namespace) -> None:
+    """Everything the seat may see, from the start: the snapshot now, and each event's sequence and kind
+    (for a finished game: its history ends with the game's end, which every seat sees)."""
+    request = pb.SubscribeRequest(table_id=args.table, token=args.token, from_sequence=0)
+    call = connection.service.Subscribe(request)
+    snapshot: pb.Snapshot | None = None
+    events: list[tuple[int, str]] = []
+    try:
+        async for message in call:
+            if message.HasField("snapshot"):
+                snapshot = message.snapshot
+            else:
+                events.extend((e.sequence, e.WhichOneof("kind") or "") for e in message.events.events)
+            if snapshot is not None and events and (events[-1][0] >= snapshot.sequence
+                                                    or events[-1][1] == "game_ended"):
+                break
+    finally:
+        call.cancel()
+    assert snapshot is not None
+    game = snapshot.game
+    say("history", sequence=snapshot.sequence, events=events, hand=sorted(c.id for c in game.hand),
+        scores=[p.score for p in game.players], pennies=[p.pennies for p in game.players],
+        phase=pb.Phase.Name(game.phase), status=pb.TableStatus.Name(snapshot.table.status))
+
+
+async def browse(args: argparse.Namespace) -> None:
+    """No server needed: the LAN is asked for ``--name``; prints when (and where) it was found."""
+    from tenpennies.client.discovery import Browser
+    began = time.time()
+    async with Browser() as browser:
+        server = await browser.until(lambda s: s.name == args.name, args.timeout)
+    say("found", name=server.name, address=server.address, tls=server.tls, tables=server.tables,
+        seats_free=server.seats_free, began=began)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", metavar="HOST:PORT", help="the server (all but browse)")
+    parser.add_argument("--tls-ca", metavar="FILE")
+    sub = parser.add_subparsers(dest="what", required=True)
+    table = sub.add_parser("table")
+    table.add_argument("--name", default="lan")
+    table.add_argument("--seats", type=int, default=3)
+    table.add_argument("--rounds", default="1")
+    table.add_argument("--max-turns", type=int, default=30)
+    table.add_argument("--decision", type=int, default=0)
+    table.add_argument("--takeover", type=int, default=0)
+    table.add_argument("--seed", type=int)
+    table.set_defaults(run=make_table)
+    start = sub.add_parser("start")
+    start.add_argument("--table", required=True)
+    start.add_argument("--host-token", required=True)
+    start.add_argument("--timeout", type=float, default=30)
+    start.set_defaults(run=start_when_full)
+    seats = sub.add_parser("seats")
+    seats.add_argument("--table", required=True)
+    seats.add_argument("--every", type=float, default=0.1)
+    seats.add_argument("--timeout", type=float, default=120)
+    seats.set_defaults(run=follow_seats)
+    hist = sub.add_parser("history")
+    hist.add_argument("--table", required=True)
+    hist.add_argument("--token", required=True)
+    hist.set_defaults(run=history)
+    find = sub.add_parser("browse")
+    find.add_argument("--name", required=True)
+    find.add_argument("--timeout", type=float, default=20)
+    find.set_defaults(run=None)
+    args = parser.parse_args()
+    if args.what == "browse":
+        asyncio.run(browse(args))
+        return 0
+
+    async def run() -> int:
+        connection = Connection(args.server, args.tls_ca)
+        try:
+            await args.run(connection, args)
+        except ServerError as error:
+            print(f"the server said: {error.message}", file=sys.stderr, flush=True)
+            return 1
+        finally:
+            await connection.close()
+        return 0
+
+    return asyncio.run(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Ten Pennies across a LAN of separate hosts: network namespaces on this machine joined by a bridge
+(``tests/netns.py``). The server runs in host a, terminal clients (``tests/lan_player.py``: the real app
+under Pilot) and a ``tenpennies bot`` in hosts b and c; the test's own calls go through ``tests/lan_ctl.py``
+in a host, since the test process cannot reach the hosts. Marked ``lan`` (``pytest -m lan`` runs them
+alone); they skip, saying why, where no network namespace can be made (neither root nor user namespaces).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from netns import BIN, Job, Lan, unavailable
+
+pytestmark = [pytest.mark.lan, pytest.mark.skipif(bool(unavailable()), reason=f"LAN tests: {unavailable()}")]
+
+PORT = 50051
+CUT_SECONDS = 10.0
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    with Lan(3) as made:
+        yield made
+
+
+@dataclass
+class Served:
+    """A server in host a, and the address clients use."""
+    job: Job
+    address: str
+
+
+def serve(lan: Lan, tmp_path: Path, *extra: str) -> Served:
+    host = lan.address("a")
+    job = lan.spawn("a", [str(BIN / "tenpennies"), "serve", "--host", host, "--port", str(PORT),
+                          "--db", str(tmp_path / "lan.db"), "--allow-seeds", *extra], name="server")
+    job.expect(lambda line: "listening on" in line, "the server listening", 20)
+    return Served(job, f"{host}:{PORT}")
+
+
+def ctl_job(lan: Lan, host: str, served: Served, *args: str) -> Job:
+    """A ``lan_ctl.py`` call in ``host``, started."""
+    return lan.python(host, "lan_ctl.py", "--server", served.address, *args, name=f"{host}:ctl {args[0]}")
+
+
+def result(job: Job, at: str, timeout: float = 30) -> dict[str, Any]:
+    """The ``at`` record of a ``lan_ctl.py`` call, once it has ended well."""
+    record = job.record(at, timeout)
+    assert job.finish(timeout) == 0, job.tail()
+    return record
+
+
+def ctl(lan: Lan, host: str, served: Served, *args: str, at: str, timeout: float = 30) -> dict[str, Any]:
+    """One ``lan_ctl.py`` call in ``host``; its ``at`` record."""
+    return result(ctl_job(lan, host, served, *args), at, timeout)
+
+
+def make_table(lan: Lan, served: Served, *, max_turns: int, decision: int = 0, takeover: int = 0,
+               seed: int = 11) -> tuple[str, str]:
+    made = ctl(lan, "b", served, "table", "--seats", "3", "--rounds", "1", "--max-turns", str(max_turns),
+               "--decision", str(decision), "--takeover", str(takeover), "--seed", str(seed), at="table")
+    return made["table_id"], made["host_token"]
+
+
+def player(lan: Lan, host: str, served: Served, table_id: str, name: str, tmp_path: Path, *extra: str) -> Job:
+    home = tmp_path / f"home-{name}"
+    home.mkdir()
+    return lan.python(host, "lan_player.py", "--server", served.address, "--name", name, "--home", str(home),
+                      "--table", table_id, *extra, name=f"{host}:{name}", env={"TENPENNIES_HOME": str(home)})
+
+
+def bot(lan: Lan, host: str, served: Served, table_id: str) -> Job:
+    return lan.spawn(host, [str(BIN / "tenpennies"), "bot", "--server", served.address, "--table", table_id,
+                            "--strategy", "greedy"], name=f"{host}:bot")
+
+
+def seat_of(job: Job) -> dict[str, Any]:
+    return job.record("seated", 30)
+
+
+def check_against_server(truth: dict[str, Any], over: dict[str, Any]) -> None:
+    """The client's end of the game is the server's: its stream delivered each event of its seat's history
+    once, every one from its first snapshot to the game's end (none lost across a reconnect), and it shows
+    the same hand, scores and pennies as the seat's whole history (``lan_ctl.py history``, ``truth``)."""
+    assert truth["status"] == "TABLE_STATUS_FINISHED"
+    delivered = [seq for seq, _ in over["events"]]
+    assert len(delivered) == len(set(delivered)), "an event was delivered twice"
+    first, end = over["snapshots"][0], max(seq for seq, kind in truth["events"] if kind == "game_ended")
+    expected = [seq for seq, _ in truth["events"] if first < seq <= end]
+    assert [seq for seq in delivered if seq <= end] == expected, "the client's stream lost or added events"
+    assert over["sequence"] >= end
+    assert over["hand"] == truth["hand"] and over["scores"] == truth["scores"] and over["pennies"] == truth["pennies"]
+
+
+# --- (a) discovery across the bridge -------------------------------------------------------------------
+
+def test_discovery_finds_the_server_across_the_bridge(lan: Lan, tmp_path: Path) -> None:
+    """The server in host a advertises itself; in host b the terminal client lists it among the servers on
+    the LAN and opens its lobby (the table made there shows), and in host c the browser finds it too."""
+    served = serve(lan, tmp_path, "--name", "Kitchen table")
+    table_id, _ = make_table(lan, served, max_turns=9)
+    browser = lan.python("c", "lan_ctl.py", "browse", "--name", "Kitchen table", name="c:ctl browse")
+    home = tmp_path / "home-Ann"
+    home.mkdir()
+    ann = lan.python("b", "lan_player.py", "--browse", "Kitchen table", "--name", "Ann", "--home", str(home),
+                     "--table", table_id, "--stop-at", "lobby", name="b:Ann", env={"TENPENNIES_HOME": str(home)})
+    found = ann.record("found", 30)
+    assert found["address"] == served.address and not found["tls"] and found["tables"] == 1
+    lobby = ann.record("lobby", 30)
+    assert lobby["address"] == served.address and lobby["tables"] == 1
+    assert ann.finish(15) == 0, ann.tail()
+    elsewhere = result(browser, "found", 30)
+    assert elsewhere["address"] == served.address and elsewhere["seats_free"] == 3
+
+
+# --- (b) a game across hosts ---------------------------------------------------------------------------
+
+def test_two_terminal_clients_and_a_bot_on_separate_hosts_play_to_the_end(lan: Lan, tmp_path: Path) -> None:
+    served = serve(lan, tmp_path)
+    table_id, host_token = make_table(lan, served, max_turns=9)
+    starter = ctl_job(lan, "b", served, "start", "--table", table_id, "--host-token", host_token)
+    ann = player(lan, "b", served, table_id, "Ann", tmp_path)
+    bob = player(lan, "c", served, table_id, "Bob", tmp_path)
+    seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
+    robot = bot(lan, "c", served, table_id)
+    result(starter, "started")
+    ends = {name: job.record("over", 60) for name, job in (("Ann", ann), ("Bob", bob))}
+    robot.expect(lambda line: "final standings" in line, "the bot's standings", 15)
+    for job in (ann, bob, robot):
+        assert job.finish(15) == 0, job.tail()
+    assert {seated["Ann"]["seat"], seated["Bob"]["seat"], robot_seat(robot)} == {0, 1, 2}
+    assert ends["Ann"]["scores"] == ends["Bob"]["scores"]
+    histories = {name: ctl_job(lan, "c", served, "history", "--table", table_id, "--token", seated[name]["token"])
+                 for name in ("Ann", "Bob")}
+    for name, job in (("Ann", ann), ("Bob", bob)):
+        assert records(job, "move"), f"{name} made no move by keys"
+        check_against_server(result(histories[name], "history"), ends[name])
+
+
+# --- (c) a link cut for 10 s ------------------------------------------------------------------------------
+
+def test_a_client_cut_off_for_ten_seconds_reconnects_and_resumes_with_nothing_lost(lan: Lan, tmp_path: Path
+                                                                                    ) -> None:
+    """Ann's host loses its link for 10 s mid-game. Her table says Reconnecting… while it is down and
+    resumes once it is back, missing nothing; meanwhile the decision timer (3 s) decides for her seat, as
+    documented, and no bot takes it over (takeover after 60 s, the default: the cut is shorter)."""
+    served = serve(lan, tmp_path)
+    table_id, host_token = make_table(lan, served, max_turns=15, decision=3, takeover=60)
+    starter = ctl_job(lan, "b", served, "start", "--table", table_id, "--host-token", host_token)
+    ann = player(lan, "b", served, table_id, "Ann", tmp_path)
+    bob = player(lan, "c", served, table_id, "Bob", tmp_path)
+    seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
+    robot = bot(lan, "c", served, table_id)
+    result(starter, "started")
+    watcher = ctl_job(lan, "c", served, "seats", "--table", table_id)
+    for _ in range(2):
+        before_cut = ann.record("move", 30)
+    lan.cut("b")
+    cut_at = time.time()
+    down = ann.record("link", CUT_SECONDS)  # the cut lasts 10 s by the clock; the link's loss shows within it
+    left = cut_at + CUT_SECONDS - time.time()
+    if left > 0:
+        time.sleep(left)  # the one wait for a duration: the cut itself
+    lan.restore("b")
+    restored_at = time.time()
+    up = ann.record("link", 30)
+    resumed = ann.find("snapshot", lambda r: r["t"] > restored_at, 30)
+    end = ann.record("over", 60)
+    for job in (ann, bob, robot):
+        assert job.finish(15) == 0, job.tail()
+    history = ctl_job(lan, "c", served, "history", "--table", table_id, "--token", seated["Ann"]["token"])
+    assert result(watcher, "finished")["sequence"] >= end["sequence"]
+    seats = records(watcher, "seats")
+
+    assert not down["up"] and down["t"] < restored_at and "Reconnecting" in down["prompt"]
+    assert up["up"] and up["t"] > restored_at
+    assert resumed["sequence"] > before_cut["sequence"]
+    assert any(r["t"] > up["t"] for r in records(ann, "move")), "Ann played on after the cut"
+    check_against_server(result(history, "history"), end)
+    # the timer decided for Ann while she was cut off: events she received only on resuming
+    assert any(before_cut["sequence"] < seq <= resumed["sequence"] for seq in end["timed_out"]), end["timed_out"]
+    ann_seat = seated["Ann"]["seat"]
+    assert not any(r.get("bot_playing", [False] * 3)[ann_seat] for r in seats), "no takeover within 60 s"
+
+
+def records(job: Job, at: str) -> list[dict[str, Any]]:
+    """Every ``at`` record the job has printed so far."""
+    return [r for r in map(_json, job.drain()) if r.get("at") == at]
+
+
+def robot_seat(job: Job) -> int:
+    line = next(line for line in job.lines if line.startswith("joined table"))
+    return int(line.split(" as seat ")[1].split()[0])
+
+
+def _json(line: str) -> dict[str, Any]:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return {}
+    return record if isinstance(record, dict) else {}

@@ -123,6 +123,16 @@ async def test_a_stopped_server_says_goodbye(tmp_path: Path, lan_ip: str, browse
     assert found.key not in browser.servers
 
 
+async def test_a_server_stopped_while_it_probes_stops_at_once(tmp_path: Path, lan_ip: str) -> None:
+    server = await started(tmp_path, lan_ip, unique("Brief"))
+    assert server.advertiser is not None and not server.advertiser.announced.is_set()
+    begun = time.monotonic()
+    await server.stop(0)
+    assert time.monotonic() - begun < 3
+    assert server.advertiser.task is not None and server.advertiser.task.done()
+    assert not server.lobby.watchers  # the announcer's lobby watcher went with it
+
+
 async def test_no_advertise_and_loopback_servers_are_not_found(tmp_path: Path, lan_ip: str,
                                                                browser: Browser) -> None:
     quiet = await started(tmp_path, lan_ip, unique("Quiet"), advertise=False)
@@ -153,6 +163,7 @@ def test_where_a_server_is_announced(lan_ip: str) -> None:
     assert isinstance(everywhere, Plan) and lan_ip in everywhere.addresses
     assert "127.0.0.1" not in everywhere.addresses
     assert plan("0.0.0.0", lan_ip) == Plan((lan_ip,), (lan_ip,))
+    assert plan("::") == everywhere  # every address: IPv4's are announced
     assert isinstance(plan("::1"), str)
     with pytest.raises(ValueError, match="no such interface"):
         plan("0.0.0.0", "no-such-interface0")
@@ -224,7 +235,7 @@ async def test_connect_to_an_address_and_the_remembered_server(server: Server, t
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
         screen = servers_of(app)
-        assert not screen.query_one("#servers", DataTable).is_valid_row_index(0)  # nothing remembered yet
+        assert REMEMBERED not in [key.value for key in screen.query_one("#servers", DataTable).rows]  # none yet
         await pilot.press("a")
         assert isinstance(app.focused, Input) and app.focused.id == "address"
         await pilot.press(*"nohost", "enter")

@@ -28,6 +28,7 @@ REMEMBERED = "remembered"  # the row key of the server played on last time
 COLUMNS = (("name", "Server"), ("address", "Address"), ("tables", "Tables"), ("seats", "Seats free"),
            ("tls", "TLS"))
 NAME_WIDTH = 26
+QUIET = 5.0  # seconds of browsing with nothing found before the status line suggests an address
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class ServersScreen(Screen[Choice]):
         self.remembered = remembered
         self.interface = interface
         self.found: dict[str, FoundServer] = {}
+        self.waited = False  # QUIET seconds have passed
 
     def compose(self) -> ComposeResult:
         yield Static(f"Ten Pennies · servers on the LAN · playing as {self.player_name}", id="servers-title")
@@ -128,12 +130,22 @@ class ServersScreen(Screen[Choice]):
     def looking_text(self) -> str:
         where = f" (interface {self.interface})" if self.interface else ""
         found = len(self.found)
+        if not found and self.waited:
+            return f"No server found on the LAN{where} yet: a to connect to an address, l to play locally"
         count = "none found yet" if not found else f"{found} found"
         return f"Looking for servers on the LAN{where}… {count}"
 
     def on_mount(self) -> None:
         self.query_one("#servers", DataTable).focus()
         self.browse()
+        self.set_timer(QUIET, self.quiet)
+
+    def quiet(self) -> None:
+        """A while with nothing found: say what else there is (a server announces itself within seconds)."""
+        self.waited = True
+        status = self.query_one("#servers-status", Static)
+        if not status.has_class("failed"):
+            status.update(self.looking_text())
 
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:

@@ -33,6 +33,7 @@ import grpc
 
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
+from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
 from tenpennies.client.view import TableView
 from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
 from tenpennies.engine.bots import BOTS, Bot, safe_default
@@ -430,6 +431,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``tenpennies bot``."""
     parser.add_argument("--server", type=address, required=True, metavar="HOST:PORT")
     parser.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
+    parser.add_argument("--fingerprint", type=fingerprint_argument, metavar="SHA256:...",
+                        help="trust a TLS server whose certificate has this fingerprint (the server prints it); "
+                             "without it, only servers trusted before with tenpennies play")
     parser.add_argument("--name", type=player_name, help="the bot's name at the table (default: from the strategy)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", metavar="ID", help="join this table and play it to the end")
@@ -466,7 +470,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
-    connection = Connection(args.server, args.tls_ca)
+    try:
+        pinned = None if args.tls_ca else await asyncio.to_thread(settle, args.server, args.fingerprint)
+    except TrustError as error:
+        print(error, file=sys.stderr)
+        return 1
+    connection = Connection(args.server, args.tls_ca, pinned=pinned)
     try:
         if args.tournament is not None:
             return await _tournament(connection, name, bot, args.tournament, args.token or "")
@@ -475,7 +484,7 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
         print(error, file=sys.stderr)
         return 1
     except ServerError as error:
-        print(f"the server said: {error.message}", file=sys.stderr)
+        print(explain(error, args.server) or f"the server said: {error.message}", file=sys.stderr)
         return 1
     finally:
         await connection.close()

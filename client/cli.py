@@ -132,7 +132,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                               args.rate * 2, allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
-                              name=args.name, advertise=not args.no_advertise, interface=args.interface)))
+                              name=args.name, advertise=not args.no_advertise, interface=args.interface,
+                              tls=args.tls or bool(args.tls_cert))))
     return 0
 
 
@@ -168,7 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN")
     serve.add_argument("--port", type=int, default=50051)
     serve.add_argument("--db", default="tenpennies.db", help="the SQLite file that keeps every game")
-    serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS")
+    serve.add_argument("--tls", action="store_true",
+                       help="serve TLS with a self-signed certificate made on the first start and kept beside "
+                            "--db (in DB.tls/); players trust its fingerprint when they first connect")
+    serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS (instead of the self-signed one)")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
     serve.add_argument("--allow-seeds", action="store_true",

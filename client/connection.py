@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -18,6 +18,8 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+
+from .trust import Pinned
 
 T = TypeVar("T")
 
@@ -67,11 +69,18 @@ async def _call(request: Awaitable[T]) -> T:
         raise ServerError.of(error) from None
 
 
-def open_channel(address: str, tls_ca: str | None = None) -> grpc.aio.Channel:
-    """A channel to ``address`` (host:port); with ``tls_ca`` (a PEM file), over TLS trusting that CA."""
+def open_channel(address: str, tls_ca: str | None = None, pinned: Pinned | None = None,
+                 options: Sequence[tuple[str, str | int]] = ()) -> grpc.aio.Channel:
+    """A channel to ``address`` (host:port): with ``tls_ca`` (a PEM file), over TLS trusting that CA; with
+    ``pinned``, over TLS trusting that one certificate (trust on first use, ``client.trust``); else plaintext.
+    Every client's channel is opened here."""
+    if pinned is not None:
+        return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(pinned.pem),
+                                       options=[*options, ("grpc.ssl_target_name_override", pinned.name)])
     if tls_ca:
-        return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()))
-    return grpc.aio.insecure_channel(address)
+        return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()),
+                                       options=list(options))
+    return grpc.aio.insecure_channel(address, options=list(options))
 
 
 def stub(channel: grpc.aio.Channel) -> pb_grpc.TenPenniesServiceStub:
@@ -110,13 +119,14 @@ class Backoff:
 @dataclass
 class SeatSession:
     """One seat at one table (seat None: a spectator): the token, and the last sequence number seen
-    (to resume from)."""
+    (to resume from). ``password``: a private table's, for a spectator (a seat's token is enough)."""
 
     service: pb_grpc.TenPenniesServiceStub
     table_id: str
     seat: int | None
     token: str = ""
     last_sequence: int | None = None
+    password: str = ""
 
     async def send(self, command: pb.Command) -> int:
         response: pb.SendCommandResponse = await _call(self.service.SendCommand(
@@ -125,7 +135,8 @@ class SeatSession:
 
     async def snapshot(self) -> pb.Snapshot:
         response: pb.GetSnapshotResponse = await _call(self.service.GetSnapshot(
-            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token)))
+            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token,
+                                  password="" if self.token else self.password)))
         return response.snapshot
 
     async def chat(self, text: str, name: str = "") -> int:
@@ -139,7 +150,8 @@ class SeatSession:
     async def stream(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
         """The seat's stream: a snapshot, then events one by one. It resumes after ``last_sequence`` when
         that is set, and keeps it up to date as events come."""
-        request = pb.SubscribeRequest(table_id=self.table_id, token=self.token)
+        request = pb.SubscribeRequest(table_id=self.table_id, token=self.token,
+                                      password="" if self.token else self.password)
         if self.last_sequence is not None:
             request.from_sequence = self.last_sequence
         call = self.service.Subscribe(request)
@@ -183,10 +195,12 @@ class SeatSession:
 
 @dataclass(frozen=True)
 class HostedTable:
-    """A table this client made: its info, and the host's token (add bots, remove seats, start)."""
+    """A table this client made: its info, and the host's token (add bots, remove seats, start); the
+    password of a private one."""
 
     info: pb.TableInfo
     host_token: str
+    password: str = ""
 
     @property
     def table_id(self) -> str:
@@ -196,9 +210,11 @@ class HostedTable:
 class Connection:
     """One server, and the lobby's calls on it."""
 
-    def __init__(self, address: str, tls_ca: str | None = None) -> None:
+    def __init__(self, address: str, tls_ca: str | None = None, *, pinned: Pinned | None = None,
+                 options: Sequence[tuple[str, str | int]] = ()) -> None:
         self.address = address
-        self.channel = open_channel(address, tls_ca)
+        self.pinned = pinned
+        self.channel = open_channel(address, tls_ca, pinned, options)
         self.service = stub(self.channel)
 
     async def close(self) -> None:
@@ -222,8 +238,9 @@ class Connection:
 
     async def create_table(self, name: str, seats: int, rules: pb.HouseRules | None = None, *,
                            decision_seconds: int | None = None, takeover_seconds: int | None = None,
-                           seed: int | None = None) -> HostedTable:
-        request = pb.CreateTableRequest(name=name, seats=seats, rules=rules or pb.HouseRules())
+                           seed: int | None = None, password: str = "") -> HostedTable:
+        """A new table; with a ``password``, a private one (joining and watching it need the password)."""
+        request = pb.CreateTableRequest(name=name, seats=seats, rules=rules or pb.HouseRules(), password=password)
         if decision_seconds is not None:
             request.settings.decision_seconds = decision_seconds
         if takeover_seconds is not None:
@@ -231,10 +248,10 @@ class Connection:
         if seed is not None:
             request.seed = seed
         response: pb.CreateTableResponse = await _call(self.service.CreateTable(request))
-        return HostedTable(response.table, response.host_token)
+        return HostedTable(response.table, response.host_token, password)
 
-    async def join(self, table_id: str, name: str, seat: int | None = None) -> SeatSession:
-        return await join(self.service, table_id, name, seat)
+    async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
+        return await join(self.service, table_id, name, seat, password)
 
     async def add_bot(self, table_id: str, host_token: str, strategy: str = "greedy",
                       seat: int | None = None) -> int:
@@ -264,8 +281,8 @@ class Connection:
             raise
         return response
 
-    def spectate(self, table_id: str) -> SeatSession:
-        return SeatSession(self.service, table_id, None)
+    def spectate(self, table_id: str, password: str = "") -> SeatSession:
+        return SeatSession(self.service, table_id, None, password=password)
 
     def seat(self, table_id: str, seat: int, token: str) -> SeatSession:
         """A seat this client joined before (its token kept), to take it up again."""
@@ -273,8 +290,8 @@ class Connection:
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
-               seat: int | None = None) -> SeatSession:
-    request = pb.JoinTableRequest(table_id=table_id, name=name)
+               seat: int | None = None, password: str = "") -> SeatSession:
+    request = pb.JoinTableRequest(table_id=table_id, name=name, password=password)
     if seat is not None:
         request.seat = seat
     response: pb.JoinTableResponse = await _call(service.JoinTable(request))

@@ -90,6 +90,7 @@ class TournamentConfig:
     batch: int | None = None
     server: str | None = None
     tls_ca: str | None = None
+    fingerprint: str | None = None  # of a TLS --server's certificate, trusted without asking (client.trust)
     concurrency: int = 8
     ray: bool = False
     ray_address: str | None = None
@@ -489,8 +490,10 @@ async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],
                           done: Callable[[GameResult], None] | None = None) -> list[GameResult]:
     """Games ``indices`` over gRPC, ``config.concurrency`` tables at a time (one channel a seat)."""
     from tenpennies.client.connection import open_channel, stub
+    from tenpennies.client.trust import settle
     assert config.server
-    channels = [open_channel(config.server, config.tls_ca) for _ in range(config.seats)]
+    pinned = None if config.tls_ca else await asyncio.to_thread(settle, config.server, config.fingerprint)
+    channels = [open_channel(config.server, config.tls_ca, pinned) for _ in range(config.seats)]
     services = [stub(c) for c in channels]
     pending = iter(indices)
     results: list[GameResult] = []
@@ -588,6 +591,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                        help="play on Ray: a local Ray, or join the cluster at ADDRESS")
     parser.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate of a TLS --server")
+    from tenpennies.client.trust import fingerprint_argument
+    parser.add_argument("--fingerprint", type=fingerprint_argument, metavar="SHA256:...",
+                        help="trust a TLS --server whose certificate has this fingerprint (the server prints it)")
     parser.add_argument("--concurrency", type=int, default=8, help="tables at once over gRPC, per job")
     parser.add_argument("--decision-seconds", type=float, default=DEFAULT_DECISION_SECONDS,
                         help="a decision's time limit; past it the safe default is played (0: none)")
@@ -604,7 +610,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     return TournamentConfig(
         bots=tuple(b.strip() for b in args.bots.split(",") if b.strip()), seats=args.seats, games=args.games,
         seed=args.seed, rules=rules_from_args(args.rule), jobs=args.jobs, batch=args.batch, server=args.server,
-        tls_ca=args.tls_ca, concurrency=args.concurrency, ray=args.ray is not None,
+        tls_ca=args.tls_ca, fingerprint=args.fingerprint, concurrency=args.concurrency, ray=args.ray is not None,
         ray_address=args.ray or None, decision_seconds=args.decision_seconds)
 
 
@@ -655,7 +661,9 @@ def run(args: argparse.Namespace) -> int:
             from tenpennies.client.connection import ServerError
             if not isinstance(error, (ServerError, ConnectionError, OSError)) and not _is_ray_error(error):
                 raise
-            print(f"tournament: {error}", file=sys.stderr)
+            from tenpennies.client.trust import explain
+            plain = explain(error, config.server) if isinstance(error, ServerError) and config.server else None
+            print(f"tournament: {plain or error}", file=sys.stderr)
             return 1
     elapsed = time.perf_counter() - started
     sys.stdout.write(render(results))

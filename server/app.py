@@ -17,6 +17,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
+from .certs import ServerCertificate, fingerprint, pem_to_der, server_certificate, tls_directory
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
@@ -42,6 +43,7 @@ class Options:
     name: str | None = None            # the server's name on the LAN (default: the host's name)
     advertise: bool = True             # announce the server on the LAN (mDNS), unless bound to loopback
     interface: str | None = None       # announce on this interface (a name or one of its addresses) only
+    tls: bool = False                  # serve TLS: with tls_cert/tls_key, else a self-signed certificate (certs.py)
 
 
 class Server:
@@ -67,6 +69,18 @@ class Server:
             ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ])
         self.port = 0
+        self.certificate: ServerCertificate | None = None  # the self-signed one, when the server made or kept it
+        if options.tls and not options.tls_cert:
+            self.certificate = server_certificate(tls_directory(options.db), options.host)
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The SHA-256 fingerprint of the certificate served (None: plaintext)."""
+        if self.certificate is not None:
+            return self.certificate.fingerprint
+        if self.options.tls_cert:
+            return fingerprint(pem_to_der(Path(self.options.tls_cert).read_bytes()))
+        return None
 
     async def start(self) -> None:
         """Serve at once: only the tables' rows are read before the port opens; each game is read when
@@ -81,7 +95,10 @@ class Server:
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
         address = f"{self.options.host}:{self.options.port}"
-        if self.options.tls_cert and self.options.tls_key:
+        if self.certificate is not None:
+            credentials = grpc.ssl_server_credentials([(self.certificate.key, self.certificate.cert)])
+            self.port = self.grpc.add_secure_port(address, credentials)
+        elif self.options.tls_cert and self.options.tls_key:
             credentials = grpc.ssl_server_credentials(
                 [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
             self.port = self.grpc.add_secure_port(address, credentials)
@@ -90,7 +107,7 @@ class Server:
         await self.grpc.start()
         if isinstance(self.lan, Plan):  # probing takes a second: in the background, the port answers now
             self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,
-                                         tls=bool(self.options.tls_cert))
+                                         tls=self.certificate is not None or bool(self.options.tls_cert))
             self.advertiser.start()
         await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -122,9 +139,14 @@ async def serve(options: Options) -> None:
     # collections over them were the p99 latency at 500 tables (126 ms -> 22 ms without them).
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
-    scheme = "TLS" if options.tls_cert else "plaintext"
+    scheme = "TLS" if server.fingerprint else "plaintext"
     print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
           f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)
+    if server.fingerprint:
+        kept = f", {'made now and ' if server.certificate.made else ''}kept in {server.certificate.directory}" \
+            if server.certificate else ""
+        print(f"certificate fingerprint {server.fingerprint}{kept}: players check it when they first connect",
+              flush=True)
     if server.advertiser is not None:
         where = ", ".join(f"{address}:{server.port}" for address in server.advertiser.where.addresses)
         print(f"advertising on the LAN as {server.lan_name!r} ({where})", flush=True)

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-import grpc
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -31,12 +30,14 @@ from textual.widgets import Button, Footer, Label, Static
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from ..connection import Connection, HostedTable, SeatSession, ServerError, stub
+from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import ClientConfig, LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
+from ..trust import KnownServers, Pinned, TrustError, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
 from .table import TableScreen
+from .trust import confirm, refuse, verdict_for
 
 Mode = Literal["local", "server", "spectate", "browse"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
@@ -54,14 +55,8 @@ FAREWELL = "Your game is kept: make play (or tenpennies play --local) continues 
 class ServerConnection(Connection):
     """A ``Connection`` whose channel tries a server that went away again soon (``RECONNECT``)."""
 
-    def __init__(self, address: str, tls_ca: str | None = None) -> None:
-        self.address = address
-        if tls_ca:
-            credentials = grpc.ssl_channel_credentials(Path(tls_ca).read_bytes())
-            self.channel = grpc.aio.secure_channel(address, credentials, options=RECONNECT)
-        else:
-            self.channel = grpc.aio.insecure_channel(address, options=RECONNECT)
-        self.service = stub(self.channel)
+    def __init__(self, address: str, tls_ca: str | None = None, pinned: Pinned | None = None) -> None:
+        super().__init__(address, tls_ca, pinned=pinned, options=RECONNECT)
 
 
 @dataclass(frozen=True)
@@ -134,7 +129,7 @@ class TenPenniesApp(App[None]):
         yield Static(text, id="splash")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.launch.mode == "local":
             self.open_local()
             return
@@ -143,7 +138,7 @@ class TenPenniesApp(App[None]):
             self.push_screen(ServersScreen(self.launch.name, remembered=config.server, interface=self.launch.interface),
                              self.chosen)
             return
-        self.open_server()
+        await self.reach_server()  # awaited: a server needing no question shows its lobby as the app starts
 
     def chosen(self, choice: Choice | None) -> None:
         """The servers screen's choice: the local game, or a server's lobby (remembered for next time, with
@@ -164,9 +159,35 @@ class TenPenniesApp(App[None]):
                 self.open_server()
 
     def open_server(self) -> None:
+        """``reach_server`` in a worker (from the servers screen)."""
+        self.run_worker(self.reach_server(), group="launch", exclusive=True, exit_on_error=False)
+
+    async def reach_server(self) -> None:
+        """Settle how to connect to ``launch.address`` (``tui.trust``: a TLS server's certificate is trusted
+        on first use), then show its lobby; asking the player, or saying why not to connect, runs in a worker."""
+        known = KnownServers.at(self.launch.home)
+        try:
+            verdict = await verdict_for(self.launch.address, self.launch.tls_ca, known)
+        except TrustError as error:
+            self.run_worker(refuse(self, error), group="launch", exit_on_error=False)
+            return
+        if verdict.ask:
+            self.run_worker(self.trust_first(verdict, known), group="launch", exit_on_error=False)
+            return
+        self.show_lobby(verdict.pinned)
+
+    async def trust_first(self, verdict: Verdict, known: KnownServers) -> None:
+        try:
+            pinned = await confirm(self, self.launch.address, verdict, known)
+        except TrustError as error:
+            await refuse(self, error)
+            return
+        self.show_lobby(pinned)
+
+    def show_lobby(self, pinned: Pinned | None) -> None:
         """The lobby of ``launch.address`` (and, spectating, the table watched over it)."""
         try:
-            self.connection = ServerConnection(self.launch.address, self.launch.tls_ca)
+            self.connection = ServerConnection(self.launch.address, self.launch.tls_ca, pinned)
         except OSError as error:  # the CA file
             self.exit(return_code=1, message=f"Cannot use the CA file {self.launch.tls_ca}: {error}")
             return

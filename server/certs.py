@@ -1,0 +1,165 @@
+"""The server's own TLS certificate, for ``tenpennies serve --tls`` without a certificate of its own.
+
+A self-signed certificate (EC P-256) is made on the first start and kept beside the database, in
+``<db>.tls/`` (``cert.pem``, and ``key.pem`` readable by its owner alone), so that every later start
+serves the same one: clients that trusted its fingerprint once (trust on first use, ``client.trust``)
+keep trusting it. Its names (SANs) are the host's names, ``localhost``, the loopback addresses, the
+address served and the host's LAN addresses when it serves them all; clients that pin the certificate
+check the name against the certificate's own, so an address that changed later does not matter.
+
+A fingerprint is ``SHA256:`` and the unpadded base64 of the SHA-256 of the certificate's DER bytes, as
+OpenSSH writes them (``SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU``): the same text everywhere
+(the server prints it, clients show and remember it, ``--fingerprint`` takes it).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import hashlib
+import ipaddress
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+CERT_FILE = "cert.pem"
+KEY_FILE = "key.pem"
+COMMON_NAME = "Ten Pennies server"
+# RFC 5280 4.1.2.5: a certificate with no well-defined end. A pinned certificate has no reason to expire.
+NO_END = datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.UTC)
+ALL_ADDRESSES = ("0.0.0.0", "::", "")
+
+
+def fingerprint(der: bytes) -> str:
+    """The fingerprint of a certificate (its DER bytes): ``SHA256:`` and unpadded base64, as OpenSSH."""
+    return "SHA256:" + base64.b64encode(hashlib.sha256(der).digest()).decode().rstrip("=")
+
+
+def pem_to_der(pem: bytes) -> bytes:
+    return x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
+
+
+@dataclass(frozen=True)
+class ServerCertificate:
+    """A certificate and its key (PEM), where they are kept, and whether this start made them."""
+
+    cert: bytes
+    key: bytes
+    directory: Path
+    made: bool
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(pem_to_der(self.cert))
+
+
+def tls_directory(db: str) -> Path:
+    """Where the certificate of the server whose games are in ``db`` is kept: ``<db>.tls/``."""
+    return Path(f"{db}.tls")
+
+
+def lan_addresses() -> list[str]:
+    """This host's IPv4 addresses other than loopback, best first: the one its default route leaves by
+    (a UDP socket's connect sends nothing), then those its name resolves to."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass  # no route at all: an isolated machine
+    try:
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(sockaddr[0]))
+    except OSError:
+        pass
+    return [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback]
+
+
+def _names(host: str) -> tuple[list[str], list[str]]:
+    """The DNS names and IP addresses the certificate of a server at ``host`` is made out to."""
+    names = ["localhost"]
+    hostname = socket.gethostname()
+    for name in (hostname, f"{hostname.split('.')[0]}.local", socket.getfqdn()):
+        if name and name not in names:
+            names.append(name)
+    addresses = ["127.0.0.1", "::1"]
+    if host in ALL_ADDRESSES:
+        addresses += lan_addresses()
+    else:
+        try:
+            ipaddress.ip_address(host)
+            addresses.append(host)
+        except ValueError:
+            names.append(host)
+    return [n for n in dict.fromkeys(names) if _dns_name(n)], list(dict.fromkeys(addresses))
+
+
+def _dns_name(name: str) -> bool:
+    try:
+        x509.DNSName(name)
+    except ValueError:
+        return False
+    return all(c.isalnum() or c in "-." for c in name)
+
+
+def make_certificate(host: str) -> tuple[bytes, bytes]:
+    """A new self-signed certificate for a server at ``host``, and its key: (cert PEM, key PEM)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, COMMON_NAME)])
+    names, addresses = _names(host)
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))  # a client whose clock is a little behind
+        .not_valid_after(NO_END)
+        .add_extension(x509.SubjectAlternativeName(
+            [x509.DNSName(n) for n in names] + [x509.IPAddress(ipaddress.ip_address(a)) for a in addresses]),
+            critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(key, hashes.SHA256()))
+    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+    return certificate.public_bytes(serialization.Encoding.PEM), key_pem
+
+
+def server_certificate(directory: Path, host: str) -> ServerCertificate:
+    """The certificate kept in ``directory``, or a new one made and kept there (the key 0600, the
+    directory 0700). ValueError, saying what to do, when what is kept cannot be used."""
+    cert_path, key_path = directory / CERT_FILE, directory / KEY_FILE
+    if cert_path.exists() and key_path.exists():
+        try:
+            cert, key = cert_path.read_bytes(), key_path.read_bytes()
+            public = x509.load_pem_x509_certificate(cert).public_key()
+            private = serialization.load_pem_private_key(key, password=None)
+        except (OSError, ValueError, TypeError) as error:
+            raise ValueError(f"cannot use the TLS certificate kept in {directory}: {error} (remove that "
+                             f"directory to make a new one; clients will then have to trust it again)") from None
+        if public.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo) != \
+                private.public_key().public_bytes(serialization.Encoding.DER,
+                                                  serialization.PublicFormat.SubjectPublicKeyInfo):
+            raise ValueError(f"{key_path} is not the key of {cert_path} (remove {directory} to make a new "
+                             f"certificate; clients will then have to trust it again)")
+        return ServerCertificate(cert, key, directory, made=False)
+    if cert_path.exists() or key_path.exists():
+        present, missing = (cert_path, key_path) if cert_path.exists() else (key_path, cert_path)
+        raise ValueError(f"{present} is there but {missing} is not (remove {directory} to make a new "
+                         f"certificate; clients will then have to trust it again)")
+    cert, key = make_certificate(host)
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+        cert_path.write_bytes(cert)
+    except OSError as error:
+        raise ValueError(f"cannot keep a TLS certificate in {directory}: {error}") from None
+    return ServerCertificate(cert, key, directory, made=True)

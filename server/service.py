@@ -163,6 +163,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
+        if request.password:  # a private table: only the password's hash is kept
+            await settings.lock(request.password)
         table, host_token = await self.lobby.create(
             request.name, request.seats, mapping.rules_from_pb(request.rules), settings,
             request.seed if request.HasField("seed") else None, client_address(context.peer()))
@@ -193,7 +195,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
         table = await self.lobby.get(request.table_id)
-        seat, token = await table.join(request.name, _seat(request))
+        seat, token = await table.join(request.name, _seat(request), password=request.password)
         return pb.JoinTableResponse(seat=seat, token=token)
 
     @_rpc()
@@ -231,7 +233,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def GetSnapshot(self, request: pb.GetSnapshotRequest, context: Any) -> pb.GetSnapshotResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token))
+        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token, request.password))
 
     @_rpc()
     async def SendChat(self, request: pb.SendChatRequest, context: Any) -> pb.SendChatResponse:
@@ -245,7 +247,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
         try:
             table = await self.lobby.get(request.table_id)
-            snapshot, subscriber = await table.subscribe(request.token)
+            snapshot, subscriber = await table.subscribe(request.token, request.password)
         except _REFUSED as error:
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return

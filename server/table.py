@@ -40,6 +40,9 @@ RETRY_SECONDS = 1.0       # before a bot tries again a move the store refused
 TOURNAMENT_CREATOR = "tournament:"  # the creator of a tournament's table: this, then the tournament's name
 MAX_NAME = 40
 MAX_CHAT = 500
+MAX_PASSWORD = 128
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # the standard library's scrypt at the usual interactive cost (16 MiB)
+WRONG_PASSWORD = "wrong password for this private table"
 
 STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
           "finished": pb.TABLE_STATUS_FINISHED}
@@ -88,13 +91,19 @@ class StreamEnd(Enum):
 class Settings:
     """How the server runs a table; stored with it. ``seeded``: the creator chose the seed.
     ``host_token_hash``: the SHA-256 of the host's token (the creator's). ``hosted``: the server itself
-    seats the players (a tournament's table): nobody joins it from outside."""
+    seats the players (a tournament's table): nobody joins it from outside. ``password_hash``: a private
+    table's password, salted and hashed (``hash_password``); empty for a table anyone may join."""
 
     decision_seconds: int = 30
     takeover_seconds: int = 60
     seeded: bool = False
     host_token_hash: str = ""
     hosted: bool = False
+    password_hash: str = ""
+
+    async def lock(self, password: str) -> None:
+        """Make the table private: only the password's salted hash is kept (made in a thread: slow on purpose)."""
+        self.password_hash = await asyncio.to_thread(hash_password, password)
 
     def validate(self) -> None:
         for name in ("decision_seconds", "takeover_seconds"):
@@ -141,6 +150,28 @@ class Subscriber:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_password(password: str) -> str:
+    """A private table's password as stored: scrypt with a random salt, ``scrypt$n$r$p$salt$hash`` (hex).
+    Slow on purpose: call it in a thread."""
+    if len(password) > MAX_PASSWORD:
+        raise mapping.BadRequest(f"a table's password is at most {MAX_PASSWORD} characters")
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, **SCRYPT)
+    return f"scrypt${SCRYPT['n']}${SCRYPT['r']}${SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def password_matches(stored: str, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was made from (compared in constant time)."""
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt" or len(password) > MAX_PASSWORD:
+            return False
+        given = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p))
+    except ValueError:
+        return False
+    return hmac.compare_digest(given.hex(), digest)
 
 
 def now_ms() -> int:
@@ -253,13 +284,16 @@ class Table:
 
     # --- the outside world's requests ----------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None, *, token_hash: str = "") -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, *, token_hash: str = "", password: str = "") -> tuple[int, str]:
         """Sit a player down; its new token comes back. With ``token_hash``, the seat takes a token the
-        player already holds (a tournament bot's) and no new one is made ("" comes back)."""
+        player already holds (a tournament bot's) and no new one is made ("" comes back). A private
+        table needs its ``password``."""
         name = clean_name(name)
         if self.settings.hosted and not token_hash:
             raise PermissionDenied("the server seats the players of this table (a tournament's): watch it, or "
                                    "register a bot with the tournament")
+        if not token_hash:
+            await self.admit(password)
 
         async def step() -> tuple[int, str]:
             free = self._free_seat(seat)
@@ -341,6 +375,8 @@ class Table:
         if not text or len(text) > MAX_CHAT or not text.isprintable():
             raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
+        if not token and self.locked:
+            raise PermissionDenied("at a private table only the seated may chat")
 
         async def step() -> int:
             if token:
@@ -352,14 +388,36 @@ class Table:
             return self.seq
         return await self._change(step)
 
-    async def snapshot(self, token: str) -> pb.Snapshot:
+    @property
+    def locked(self) -> bool:
+        """A private table: joining and watching it need its password."""
+        return bool(self.settings.password_hash)
+
+    async def admit(self, password: str) -> None:
+        """Let in one who would join or watch without a seat's token: anyone, unless the table is private
+        and ``password`` is not its password (PermissionDenied, plainly)."""
+        if not self.locked:
+            return
+        if not password:
+            raise PermissionDenied("this is a private table: joining or watching it needs its password")
+        if not await asyncio.to_thread(password_matches, self.settings.password_hash, password):
+            raise PermissionDenied(WRONG_PASSWORD)
+
+    async def snapshot(self, token: str, password: str = "") -> pb.Snapshot:
+        if not token:
+            await self.admit(password)
+
         async def step() -> pb.Snapshot:
             return self._snapshot(self._seat_of(token) if token else None)
         return await self._change(step)
 
-    async def subscribe(self, token: str) -> tuple[pb.Snapshot, Subscriber]:
+    async def subscribe(self, token: str, password: str = "") -> tuple[pb.Snapshot, Subscriber]:
         """Register a subscriber and return it with its snapshot; its queue carries every event after
-        the snapshot. If the caller is cancelled meanwhile, the registration is undone once made."""
+        the snapshot. If the caller is cancelled meanwhile, the registration is undone once made. A
+        spectator (no token) of a private table needs its ``password``."""
+        if not token:
+            await self.admit(password)
+
         async def step() -> tuple[pb.Snapshot, Subscriber]:
             seat = self._seat_of(token) if token else None
             if seat is None:
@@ -419,7 +477,7 @@ class Table:
             rules=mapping.rules_to_pb(self.rules),
             settings=pb.TableSettings(decision_seconds=self.settings.decision_seconds,
                                       takeover_seconds=self.settings.takeover_seconds),
-            seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq)
+            seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq, locked=self.locked)
         if self.settings.seeded:
             message.seed = self.seed
         if self.creator.startswith(TOURNAMENT_CREATOR):

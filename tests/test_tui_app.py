@@ -273,8 +273,9 @@ async def test_a_server_that_never_answered_is_said_so_plainly_and_joined_when_i
         await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
         await pilot.press("ctrl+s")
         error = app.screen.query_one("#create-error", Static)
-        await until(pilot, lambda: "does not answer" in str(error.render()), "the form to say so")
-        assert str(error.render()) == f"The server at {address} does not answer"
+        await until(pilot, lambda: "Nothing answers" in str(error.render()), "the form to say so")
+        assert str(error.render()) == (f"Nothing answers at {address}: is the server running, and is port {port} "
+                                       f"open in its firewall?")
         await pilot.press("escape")
         server = Server(Options(port=port, db=str(tmp_path / "late.db")))
         await server.start()

@@ -30,8 +30,10 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..local import ServerMemory
+from ..trust import explain, wrong_password
 from .cards import CardStyle
 from .standings import StandingsScreen, progress
+from .trust import PasswordScreen
 
 STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
                 pb.TABLE_STATUS_FINISHED: "finished"}
@@ -63,7 +65,7 @@ def failure(error: ServerError, address: str) -> str:
     """What went wrong with a call: the server's refusal (``Refused: ...``), or, when it did not answer at
     all, that it does not (gRPC's own words about sockets say nothing to a player)."""
     if unanswered(error):
-        return f"The server at {address} does not answer"
+        return explain(error, address) or f"The server at {address} does not answer"
     return f"Refused: {refusal(error)}"
 
 
@@ -96,11 +98,13 @@ def players_text(info: pb.TableInfo, mine: int | None) -> str:
     return ", ".join(parts) or "-"
 
 
-def table_row(info: pb.TableInfo, hosted: bool, mine: int | None) -> tuple[Text | str, ...]:
-    """The lobby's row for a table: its name (``*`` marks a table this client hosts), seats filled of
-    all, status, preset, decision timer, the seed of a seeded table, and who sits there (``>`` marks
-    this client's own seat), each cut with ``…`` so that a row fits 80 columns."""
-    name = Text(_clip(info.name or info.table_id, NAME_WIDTH))
+def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool = False) -> tuple[Text | str, ...]:
+    """The lobby's row for a table: its name (``*`` marks a table this client hosts, a lock a private
+    one: ``#`` under ``ascii``), seats filled of all, status, preset, decision timer, the seed of a seeded
+    table, and who sits there (``>`` marks this client's own seat), each cut with ``…`` so that a row fits
+    80 columns."""
+    lock = ("#" if ascii else "🔒") if info.locked else ""
+    name = Text(lock) + Text(_clip(info.name or info.table_id, NAME_WIDTH - len(lock) * (1 if ascii else 2)))
     if hosted:
         name = Text("*", style="bold") + name
     timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
@@ -137,6 +141,7 @@ class TableForm:
     seats: int
     rules: pb.HouseRules
     decision_seconds: int
+    password: str = ""  # a private table's (empty: anyone may join)
 
 
 class CreateTableScreen(ModalScreen[HostedTable | None]):
@@ -179,6 +184,10 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Label("Decision timer (s)")
                 yield Input(str(DEFAULT_TIMER), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
                             compact=True, tooltip="0: no timer")
+                yield Label("Password")
+                yield Input("", id="password", password=True, max_length=128, compact=True,
+                            placeholder="none: anyone may join", tooltip="a private table: joining and watching "
+                                                                         "it need this password")
             yield Static("", id="create-error")
             with Horizontal(id="create-buttons"):
                 yield Button("Create", id="create", variant="primary", compact=True)
@@ -218,7 +227,8 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
             raise ValueError("Rounds: round numbers separated by commas") from None
         seats = self.query_one("#seats", Select).value
         assert isinstance(seats, int)
-        return TableForm(name, seats, rules, self._number("decision_seconds", "Decision timer"))
+        return TableForm(name, seats, rules, self._number("decision_seconds", "Decision timer"),
+                         self.query_one("#password", Input).value)
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#create-error", Static)
@@ -247,7 +257,8 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
     async def submit(self, form: TableForm) -> None:
         try:
             hosted = await self.connection.create_table(form.name, form.seats, form.rules,
-                                                        decision_seconds=form.decision_seconds)
+                                                        decision_seconds=form.decision_seconds,
+                                                        password=form.password)
         except ServerError as error:
             self.show_error(failure(error, self.connection.address))
             return
@@ -362,6 +373,7 @@ class LobbyScreen(Screen[None]):
         self.tables: dict[str, pb.TableInfo] = {}
         self.hosted: dict[str, HostedTable] = {}
         self.sessions: dict[str, SeatSession] = {}
+        self.passwords: dict[str, str] = {}  # of private tables, as given here in this run
         self.backoff = Backoff(RETRY_FIRST, RETRY_MOST)
         self.select_when_listed: str | None = None
         self.connected_once = False
@@ -424,7 +436,7 @@ class LobbyScreen(Screen[None]):
                 self.forget(info.table_id, gone=False)
             if info.table_id in self.hosted:  # its info as listed now
                 self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
-            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info))
+            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii)
             if info.table_id in self.tables:
                 for (key, _), value in zip(COLUMNS, cells, strict=True):
                     table.update_cell(info.table_id, key, value, update_width=True)
@@ -459,7 +471,9 @@ class LobbyScreen(Screen[None]):
         self.tables.clear()
         self.query_one("#tables", DataTable).clear()
         empty = self.query_one("#lobby-empty", Static)
-        empty.update("The tables show here once the server answers. q quits.")
+        plain = explain(error, address) if error is not None else None
+        empty.update(f"{plain} The tables show here once it answers. q quits." if plain
+                     else "The tables show here once the server answers. q quits.")
         empty.display = True
         self.retry_at = time.monotonic() + delay
         self.show_retry()
@@ -498,7 +512,7 @@ class LobbyScreen(Screen[None]):
         info = self.tables.get(table_id)
         if info is None:
             return
-        cells = table_row(info, table_id in self.hosted, self._my_seat(info))
+        cells = table_row(info, table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii)
         table = self.query_one("#tables", DataTable)
         for (key, _), value in zip(COLUMNS, cells, strict=True):
             table.update_cell(table_id, key, value, update_width=True)
@@ -606,7 +620,8 @@ class LobbyScreen(Screen[None]):
 
     def fail(self, error: ServerError, doing: str) -> None:
         if unanswered(error):
-            text = f"The server at {self.connection.address} does not answer."
+            address = self.connection.address
+            text = explain(error, address) or f"The server at {address} does not answer."
         else:
             text = refusal(error)
         self.notify(text, title=f"Could not {doing}", severity="error", timeout=8)
@@ -629,13 +644,34 @@ class LobbyScreen(Screen[None]):
             self.notify("The game has started: watching it.")
             self.action_watch()
 
+    async def password_for(self, table_id: str, doing: str, *, wrong: bool = False) -> str | None:
+        """A private table's password: the one given before in this run, else asked (``wrong``: the last
+        one was not it); "" for a public table; None when the player gives up."""
+        info = self.tables.get(table_id)
+        if info is None or not info.locked:
+            return ""
+        if not wrong and table_id in self.passwords:
+            return self.passwords[table_id]
+        password = await self.app.push_screen_wait(PasswordScreen(info.name or table_id, doing, wrong=wrong))
+        if password is not None:
+            self.passwords[table_id] = password
+        return password
+
     @work(group="lobby-actions")
     async def join(self, table_id: str) -> None:
-        try:
-            session = await self.connection.join(table_id, self.player_name)
-        except ServerError as error:
-            self.fail(error, "join")
-            return
+        wrong = False
+        while True:
+            password = await self.password_for(table_id, "join", wrong=wrong)
+            if password is None:
+                return
+            try:
+                session = await self.connection.join(table_id, self.player_name, password=password)
+                break
+            except ServerError as error:
+                if not wrong_password(error):
+                    self.fail(error, "join")
+                    return
+                wrong = True  # asked again, saying so
         self.remember_seat(session)
         self.redraw(table_id)
         self.refresh_bindings()
@@ -644,15 +680,37 @@ class LobbyScreen(Screen[None]):
     def action_watch(self) -> None:
         info = self.selected
         if info is not None:
-            from .table import TableScreen
-            self.app.push_screen(TableScreen(self.connection, self.connection.spectate(info.table_id),
-                                             style=self.style, leave_to_lobby=True))
+            self.watch_table(info.table_id)
+
+    @work(group="lobby-actions")
+    async def watch_table(self, table_id: str) -> None:
+        """Watch a table; a private one once its password is given (and found right)."""
+        from .table import TableScreen
+        wrong = False
+        while True:
+            password = await self.password_for(table_id, "watch", wrong=wrong)
+            if password is None:
+                return
+            session = self.connection.spectate(table_id, password)
+            if not password:
+                break
+            try:
+                await session.snapshot()
+                break
+            except ServerError as error:
+                if not wrong_password(error):
+                    self.fail(error, "watch")
+                    return
+                wrong = True
+        self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True))
 
     def action_create(self) -> None:
         def made(hosted: HostedTable | None) -> None:
             if hosted is None:
                 return
             self.remember_host(hosted)
+            if hosted.password:
+                self.passwords[hosted.table_id] = hosted.password
             self.select_when_listed = hosted.table_id
             self.notify(f"Table {hosted.info.name} made: add bots (b, B), join it (enter), then start (g).")
             if hosted.table_id in self.tables:

@@ -1,0 +1,220 @@
+"""Private tables: a password set by the host; joining and watching need it, a seat's token does not; the
+store keeps only a salted hash, across restarts. Real servers on loopback, real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import grpc
+import pytest
+from textual.widgets import DataTable
+
+from tenpennies.client.connection import Connection, ServerError
+from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen, table_row
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.trust import PasswordScreen
+from tenpennies.server.app import Options, Server
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from tuikit import until
+
+SIZE = (80, 24)
+
+PASSWORD = "kitchen table 7"
+
+
+async def refused(call: object) -> ServerError:
+    with pytest.raises(ServerError) as caught:
+        await call  # type: ignore[misc]
+    return caught.value
+
+
+def seats_taken(info: pb.TableInfo) -> int:
+    return sum(1 for s in info.seat_info if s.kind != pb.SEAT_KIND_EMPTY)
+
+
+async def listed(connection: Connection, table_id: str) -> pb.TableInfo:
+    return next(t for t in await connection.tables() if t.table_id == table_id)
+
+
+async def test_a_private_table_is_listed_locked_and_joined_only_with_its_password(connection: Connection) -> None:
+    private = await connection.create_table("Secret", 3, password=PASSWORD)
+    public = await connection.create_table("Open", 3)
+    assert private.info.locked and not public.info.locked
+    assert (await listed(connection, private.table_id)).locked
+    assert not (await listed(connection, public.table_id)).locked
+
+    missing = await refused(connection.join(private.table_id, "eve"))
+    assert missing.code() == grpc.StatusCode.PERMISSION_DENIED and "needs its password" in missing.message
+    wrong = await refused(connection.join(private.table_id, "eve", password="kitchen table 8"))
+    assert wrong.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert wrong.message == "wrong password for this private table"
+    assert seats_taken(await listed(connection, private.table_id)) == 0  # nothing changed
+
+    ann = await connection.join(private.table_id, "ann", password=PASSWORD)
+    assert ann.seat == 0 and seats_taken(await listed(connection, private.table_id)) == 1
+    # A public table takes no password, and a stray one does no harm.
+    assert (await connection.join(public.table_id, "bob", password="whatever")).seat == 0
+    # The host fills the rest with bots without the password, and starts.
+    await connection.add_bot(private.table_id, private.host_token)
+    await connection.add_bot(private.table_id, private.host_token)
+    await connection.start(private.table_id, private.host_token)
+    # The seat's token alone takes the seat up again (a reconnect), by snapshot and by stream.
+    again = connection.seat(private.table_id, ann.seat, ann.token)
+    assert (await again.snapshot()).game.seat == 0
+    async for message in again.stream():
+        assert isinstance(message, pb.Snapshot) and message.table.locked
+        break
+
+
+async def test_watching_a_private_table_needs_its_password(connection: Connection) -> None:
+    private = await connection.create_table("Secret", 2, password=PASSWORD)
+    for password in ("", "nope"):
+        watcher = connection.spectate(private.table_id, password)
+        error = await refused(watcher.snapshot())
+        assert error.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in error.message
+        with pytest.raises(ServerError) as streamed:
+            async for _ in watcher.stream():
+                pass
+        assert streamed.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    watcher = connection.spectate(private.table_id, PASSWORD)
+    assert (await watcher.snapshot()).table.table_id == private.table_id
+    async for message in watcher.stream():
+        assert isinstance(message, pb.Snapshot)
+        break
+    # A watcher's chat carries no password, so only the seated chat at a private table.
+    chat = await refused(watcher.chat("hello", name="eve"))
+    assert chat.code() == grpc.StatusCode.PERMISSION_DENIED
+    # A public table is watched as before.
+    public = await connection.create_table("Open", 2)
+    assert (await connection.spectate(public.table_id).snapshot()).table.table_id == public.table_id
+
+
+async def test_a_password_too_long_is_refused_and_no_table_is_made(connection: Connection) -> None:
+    error = await refused(connection.create_table("Long", 2, password="x" * 129))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "at most 128" in error.message
+    assert await connection.tables() == []
+
+
+def stored_bytes(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in (db, Path(f"{db}-wal")) if p.exists())
+
+
+async def test_the_store_keeps_only_a_salted_hash_and_a_restart_keeps_the_table_private(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    server = Server(Options(port=0, db=str(db)))
+    await server.start()
+    address = f"127.0.0.1:{server.port}"
+    connection = Connection(address)
+    try:
+        first = await connection.create_table("One", 2, password=PASSWORD)
+        second = await connection.create_table("Two", 2, password=PASSWORD)
+    finally:
+        await connection.close()
+        await server.stop(0)
+    assert PASSWORD.encode() not in stored_bytes(db)
+    with sqlite3.connect(db) as sql:
+        hashes = [json.loads(s)["password_hash"] for (s,) in sql.execute("SELECT settings FROM tables ORDER BY id")]
+    assert all(h.startswith("scrypt$") for h in hashes) and hashes[0] != hashes[1]  # salted: same password
+    server = Server(Options(port=0, db=str(db)))
+    await server.start()
+    connection = Connection(f"127.0.0.1:{server.port}")
+    try:
+        assert (await listed(connection, first.table_id)).locked
+        wrong = await refused(connection.join(first.table_id, "eve", password="no"))
+        assert wrong.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert (await connection.join(second.table_id, "ann", password=PASSWORD)).seat == 0
+    finally:
+        await connection.close()
+        await server.stop(0)
+
+
+async def test_a_database_from_before_passwords_opens_with_its_tables_public(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    server = Server(Options(port=0, db=str(db)))
+    await server.start()
+    connection = Connection(f"127.0.0.1:{server.port}")
+    try:
+        made = await connection.create_table("Old", 2)
+    finally:
+        await connection.close()
+        await server.stop(0)
+    with sqlite3.connect(db) as sql:  # the settings as an older server wrote them: no password_hash at all
+        (settings,) = sql.execute("SELECT settings FROM tables").fetchone()
+        old = {k: v for k, v in json.loads(settings).items() if k != "password_hash"}
+        sql.execute("UPDATE tables SET settings = ?", (json.dumps(old),))
+    server = Server(Options(port=0, db=str(db)))
+    await server.start()
+    connection = Connection(f"127.0.0.1:{server.port}")
+    try:
+        assert not (await listed(connection, made.table_id)).locked
+        assert (await connection.join(made.table_id, "ann")).seat == 0
+    finally:
+        await connection.close()
+        await server.stop(0)
+
+
+# --- the terminal client ---------------------------------------------------------------------------------
+
+def test_the_lobby_marks_a_locked_table_with_a_lock_or_a_hash_under_ascii() -> None:
+    info = pb.TableInfo(table_id="t1", name="Secret", seats=2, locked=True)
+    assert str(table_row(info, False, None)[0]).startswith("🔒")
+    assert str(table_row(info, False, None, ascii=True)[0]).startswith("#")
+    assert str(table_row(pb.TableInfo(table_id="t2", name="Open", seats=2), False, None)[0]) == "Open"
+
+
+async def test_the_lobby_asks_for_a_private_tables_password_and_says_when_it_is_wrong(
+        server: Server, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    other = Connection(address)
+    private = await other.create_table("Secret", 2, password=PASSWORD)
+    app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path,
+                               style=CardStyle(ascii=True)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables), "the list")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            rows = lobby.query_one("#tables", DataTable)
+            await until(pilot, lambda: "#Secret" in str(rows.get_row_at(0)[0]), "the lock mark")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, PasswordScreen), "the password prompt")
+            await pilot.press(*"wrong", "enter")
+            await until(pilot, lambda: isinstance(app.screen, PasswordScreen) and app.screen.wrong,
+                        "the prompt again, saying the password was wrong")
+            assert "Wrong password" in str(app.screen.query_one("#password-error").render())
+            assert seats_taken(await listed(other, private.table_id)) == 0
+            await pilot.press(*PASSWORD, "enter")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, joined")
+            assert seats_taken(await listed(other, private.table_id)) == 1
+    finally:
+        await other.close()
+
+
+async def test_the_create_form_makes_a_private_table_and_its_host_joins_without_being_asked(
+        server: Server, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path))
+    other = Connection(address)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "live" in str(
+                app.screen.query_one("#lobby-status").render()), "the lobby")
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+            app.screen.query_one("#password").value = PASSWORD  # type: ignore[attr-defined]
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables), "the table")
+            (info,) = await other.tables()
+            assert info.locked
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, joined without a prompt")
+            # Someone else without the password is still kept out.
+            error = await refused(other.spectate(info.table_id).snapshot())
+            assert error.code() == grpc.StatusCode.PERMISSION_DENIED
+    finally:
+        await other.close()

@@ -447,6 +447,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--script", metavar="FILE.py",
                      help="a Python file defining class Bot (choose(self, view)) or a function choose(view)")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (random strategies)")
+    parser.add_argument("--password", default="", help="with --table: the password of a private table")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -479,7 +480,7 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
     try:
         if args.tournament is not None:
             return await _tournament(connection, name, bot, args.tournament, args.token or "")
-        return await _table(connection, name, bot, args.table, args.seat, args.token)
+        return await _table(connection, name, bot, args.table, args.seat, args.token, args.password)
     except NoTournamentMode as error:
         print(error, file=sys.stderr)
         return 1
@@ -491,13 +492,13 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
 
 
 async def _table(connection: Connection, name: str, bot: Bot, table_id: str, seat: int | None,
-                 token: str | None) -> int:
+                 token: str | None, password: str = "") -> int:
     if token:
         assert seat is not None
         session = connection.seat(table_id, seat, token)
         print(f"taking up seat {seat} of table {table_id}", flush=True)
     else:
-        session = await connection.join(table_id, name, seat)
+        session = await connection.join(table_id, name, seat, password)
         print(f"joined table {table_id} as seat {session.seat} (to take it up again: "
               f"--table {table_id} --seat {session.seat} --token {session.token})", flush=True)
     stats = SeatStats()

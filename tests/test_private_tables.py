@@ -3,8 +3,11 @@ store keeps only a salted hash, across restarts. Real servers on loopback, real 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import grpc
@@ -218,3 +221,21 @@ async def test_the_create_form_makes_a_private_table_and_its_host_joins_without_
             assert error.code() == grpc.StatusCode.PERMISSION_DENIED
     finally:
         await other.close()
+
+
+async def test_a_bot_joins_a_private_table_only_with_its_password(connection: Connection, tmp_path: Path) -> None:
+    private = await connection.create_table("Secret", 2, password=PASSWORD)
+
+    async def bot(*extra: str) -> tuple[int, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tenpennies.client.cli", "bot", "--server", connection.address, "--table",
+            private.table_id, "--strategy", "greedy", *extra, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env={**os.environ, "TENPENNIES_HOME": str(tmp_path)})
+        output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+        return process.returncode or 0, output.decode()
+
+    code, output = await bot()
+    assert code == 1 and "needs its password" in output, output
+    code, output = await bot("--password", "nope")
+    assert code == 1 and "wrong password for this private table" in output, output
+    assert seats_taken(await listed(connection, private.table_id)) == 0

@@ -239,3 +239,24 @@ async def test_a_bot_joins_a_private_table_only_with_its_password(connection: Co
     code, output = await bot("--password", "nope")
     assert code == 1 and "wrong password for this private table" in output, output
     assert seats_taken(await listed(connection, private.table_id)) == 0
+
+
+async def test_play_spectate_asks_for_a_private_tables_password_and_a_public_one_opens_at_once(
+        server: Server, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    other = Connection(address)
+    try:
+        private = await other.create_table("Secret", 2, password=PASSWORD)
+        public = await other.create_table("Open", 2)
+        app = TenPenniesApp(Launch("spectate", address=address, name="ann", home=tmp_path,
+                                   table_id=private.table_id))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, PasswordScreen), "the password prompt")
+            assert not app.screen.wrong  # none was given yet: nothing was wrong
+            await pilot.press(*PASSWORD, "enter")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, watched")
+        app = TenPenniesApp(Launch("spectate", address=address, name="ann", home=tmp_path, table_id=public.table_id))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, watched without a prompt")
+    finally:
+        await other.close()

@@ -195,8 +195,7 @@ class TenPenniesApp(App[None]):
         lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style, memory=memory)
         self.push_screen(lobby)
         if self.launch.mode == "spectate":
-            self.push_screen(TableScreen(self.connection, self.connection.spectate(self.launch.table_id),
-                                         style=self.launch.style, leave_to_lobby=True))
+            lobby.watch_table(self.launch.table_id)  # a private table's password is asked first
 
     @work(exclusive=True, group="launch", exit_on_error=False)
     async def open_local(self) -> None:

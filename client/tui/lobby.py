@@ -644,24 +644,27 @@ class LobbyScreen(Screen[None]):
             self.notify("The game has started: watching it.")
             self.action_watch()
 
-    async def password_for(self, table_id: str, doing: str, *, wrong: bool = False) -> str | None:
-        """A private table's password: the one given before in this run, else asked (``wrong``: the last
-        one was not it); "" for a public table; None when the player gives up."""
+    async def password_for(self, table_id: str, doing: str, *, refused: str | None = None) -> str | None:
+        """A private table's password: the one given before in this run, else asked; "" for a table not
+        listed as private. ``refused``: the password the server just refused ("": none given), so ask
+        (saying it was wrong, if one was given). None when the player gives up."""
         info = self.tables.get(table_id)
-        if info is None or not info.locked:
-            return ""
-        if not wrong and table_id in self.passwords:
-            return self.passwords[table_id]
-        password = await self.app.push_screen_wait(PasswordScreen(info.name or table_id, doing, wrong=wrong))
+        if refused is None:
+            if info is None or not info.locked:
+                return ""
+            if table_id in self.passwords:
+                return self.passwords[table_id]
+        name = (info.name if info is not None else "") or table_id
+        password = await self.app.push_screen_wait(PasswordScreen(name, doing, wrong=bool(refused)))
         if password is not None:
             self.passwords[table_id] = password
         return password
 
     @work(group="lobby-actions")
     async def join(self, table_id: str) -> None:
-        wrong = False
+        refused: str | None = None
         while True:
-            password = await self.password_for(table_id, "join", wrong=wrong)
+            password = await self.password_for(table_id, "join", refused=refused)
             if password is None:
                 return
             try:
@@ -671,7 +674,7 @@ class LobbyScreen(Screen[None]):
                 if not wrong_password(error):
                     self.fail(error, "join")
                     return
-                wrong = True  # asked again, saying so
+                refused = password  # asked again, saying so
         self.remember_seat(session)
         self.redraw(table_id)
         self.refresh_bindings()
@@ -684,24 +687,28 @@ class LobbyScreen(Screen[None]):
 
     @work(group="lobby-actions")
     async def watch_table(self, table_id: str) -> None:
-        """Watch a table; a private one once its password is given (and found right)."""
+        """Watch a table; a private one once its password is given and found right (a table not listed
+        yet, as with ``play --spectate``, is asked about first)."""
         from .table import TableScreen
-        wrong = False
+        refused: str | None = None
         while True:
-            password = await self.password_for(table_id, "watch", wrong=wrong)
+            password = await self.password_for(table_id, "watch", refused=refused)
             if password is None:
                 return
             session = self.connection.spectate(table_id, password)
-            if not password:
-                break
+            if not password and table_id in self.tables:
+                break  # a public table: the table screen takes it from here
             try:
                 await session.snapshot()
                 break
             except ServerError as error:
-                if not wrong_password(error):
+                if wrong_password(error):
+                    refused = password
+                elif unanswered(error):
+                    break  # the table screen waits for the server to come back
+                else:
                     self.fail(error, "watch")
                     return
-                wrong = True
         self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True))
 
     def action_create(self) -> None:

@@ -137,6 +137,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from tenpennies.client import web  # aiohttp and textual-serve: only for this command
+    return web.run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tenpennies", description="Ten Pennies rummy")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -190,6 +195,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--interface", metavar="NAME_OR_IP",
                        help="announce on this network interface only (eth0, or one of its IPv4 addresses)")
     serve.set_defaults(run=cmd_serve)
+    web = sub.add_parser("web", help="serve the terminal client to browsers (a client process per visitor)",
+                         description="Each open page is a player of its own, who names themself on the first "
+                                     "screen; a reloaded page is the same player.")
+    web.add_argument("--server", type=address, required=True, metavar="HOST:PORT",
+                     help="the game server the visitors play on, as this machine reaches it")
+    web.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN (default: this machine only)")
+    web.add_argument("--port", type=int, default=8000, help="the web port (0: any free one)")
+    web.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS game server")
+    web.add_argument("--public-url", metavar="URL",
+                     help="the URL browsers use, if not the address they ask for (behind a reverse proxy)")
+    web.add_argument("--visitors", type=int, default=12, metavar="N", help="open pages (client processes) at once")
+    web.set_defaults(run=cmd_web)
     for name, module, summary in (
             ("bot", bot, "play a seat (or a server's tournament) with a built-in strategy or your own script"),
             ("tournament", tournament, "a headless tournament between bots, on duplicate deals"),

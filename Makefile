@@ -50,6 +50,7 @@ bench: install
 	$(BIN)/python bench/tui_bench.py
 	$(BIN)/python bench/tournament_bench.py
 	$(BIN)/python bench/discovery_bench.py
+	$(BIN)/python bench/lan_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

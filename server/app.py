@@ -66,7 +66,8 @@ class Server:
         self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE),
             ("grpc.keepalive_time_ms", 20_000),
-            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+            # terminal clients ping after 3 s without a word from the server, to tell a dead link soon
+            ("grpc.http2.min_ping_interval_without_data_ms", 2_000),
         ])
         self.port = 0
         self.certificate: ServerCertificate | None = None  # the self-signed one, when the server made or kept it

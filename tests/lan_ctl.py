@@ -7,6 +7,9 @@ prints the server's words and exits 1.
   seats    follow one seat as the server shows it (connected, played by a bot) until the game ends
   history  a seat's whole history by its token (Subscribe from sequence 0): every sequence it may see
   browse   look for a server by name on the LAN (mDNS, client.discovery) and say where it was found
+  follow   (bench) time fresh connections to a first snapshot, then make a table with a server bot and
+           follow a seat there as the terminal client does (its channel, SeatSession.follow), saying when
+           the link goes and when the seat's stream is resumed
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 
-from tenpennies.client.connection import Connection, ServerError
+from tenpennies.client.connection import Connection, Link, ServerError
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 
@@ -98,9 +101,42 @@ async def browse(args: argparse.Namespace) -> None:
     from tenpennies.client.discovery import Browser
     began = time.time()
     async with Browser() as browser:
+        say("browsing")
         server = await browser.until(lambda s: s.name == args.name, args.timeout)
     say("found", name=server.name, address=server.address, tls=server.tls, tables=server.tables,
         seats_free=server.seats_free, began=began)
+
+
+async def follow(connection: Connection, args: argparse.Namespace) -> None:
+    from tenpennies.client.connection import Backoff
+    from tenpennies.client.tui.app import ServerConnection
+    from tenpennies.client.tui.lobby import RETRY_FIRST, RETRY_MOST
+
+    hosted = await connection.create_table("bench", 2, pb.HouseRules(max_turns=100_000), decision_seconds=1,
+                                           takeover_seconds=0)
+    seat = await connection.join(hosted.table_id, "follower")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    fresh = []
+    for _ in range(args.fresh):  # the baseline: a new connection's time to the seat's first snapshot
+        began = time.perf_counter()
+        other = ServerConnection(args.server, args.tls_ca)
+        async for _message in other.seat(hosted.table_id, seat.seat or 0, seat.token).stream():
+            break
+        fresh.append(time.perf_counter() - began)
+        await other.close()
+    say("fresh", seconds=fresh)
+    terminal = ServerConnection(args.server, args.tls_ca)  # the terminal client's channel (keepalive, retries)
+    session = terminal.seat(hosted.table_id, seat.seat or 0, seat.token)
+    try:
+        async for message in session.follow(Backoff(RETRY_FIRST, RETRY_MOST)):  # as the table screen does
+            match message:
+                case Link(up=up, reason=reason):
+                    say("link", up=up, reason=reason)
+                case pb.Snapshot(sequence=sequence):
+                    say("snapshot", sequence=sequence)
+    finally:
+        await terminal.close()
 
 
 def main() -> int:
@@ -131,6 +167,9 @@ def main() -> int:
     hist.add_argument("--table", required=True)
     hist.add_argument("--token", required=True)
     hist.set_defaults(run=history)
+    follower = sub.add_parser("follow")
+    follower.add_argument("--fresh", type=int, default=10, help="fresh connections timed first")
+    follower.set_defaults(run=follow)
     find = sub.add_parser("browse")
     find.add_argument("--name", required=True)
     find.add_argument("--timeout", type=float, default=20)

@@ -78,6 +78,7 @@ class Job:
         self.name = name
         self.process = process
         self.lines: list[str] = []
+        self.stamps: list[float] = []  # when each line was read (unix time), for benches
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._seen = 0
         self._reader = threading.Thread(target=self._read, name=f"read {name}", daemon=True)
@@ -86,7 +87,7 @@ class Job:
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            self._queue.put(line.rstrip("\n"))
+            self._queue.put(f"{time.time()!r} {line.rstrip()}")
         self._queue.put(None)
 
     def _pull(self, timeout: float) -> bool:
@@ -98,7 +99,9 @@ class Job:
         if line is None:
             self._queue.put(None)  # stays ended
             return False
-        self.lines.append(line)
+        stamp, _, text = line.partition(" ")
+        self.lines.append(text)
+        self.stamps.append(float(stamp))
         return True
 
     def expect(self, matches: Callable[[str], object], what: str, timeout: float) -> str:

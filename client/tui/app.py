@@ -43,11 +43,12 @@ Mode = Literal["local", "server", "spectate", "browse"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
 # it within a couple of seconds (its own retries are jittered and at most about 3 s apart).
 # A link that goes silent (a cable pulled, Wi-Fi gone) breaks no TCP connection: without keepalive pings the
-# table would sit frozen until TCP gave up. A ping every 6 s (the server allows one each 5 s), answered within
-# 3 s, tells within 9 s, and the table says Reconnecting... (tests/test_lan.py cuts a host's link).
+# table would sit frozen until TCP gave up. A ping after 3 s without a word from the server (it allows one each
+# 2 s), answered within 2 s, tells within 5 s, and the table says Reconnecting... (tests/test_lan.py cuts a
+# host's link).
 RECONNECT = (("grpc.initial_reconnect_backoff_ms", 500), ("grpc.min_reconnect_backoff_ms", 500),
              ("grpc.max_reconnect_backoff_ms", 2000),
-             ("grpc.keepalive_time_ms", 6000), ("grpc.keepalive_timeout_ms", 3000),
+             ("grpc.keepalive_time_ms", 3000), ("grpc.keepalive_timeout_ms", 2000),
              ("grpc.http2.max_pings_without_data", 0))
 FAREWELL = "Your game is kept: make play (or tenpennies play --local) continues it."
 

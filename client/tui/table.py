@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
-from tenpennies.client.connection import Connection, HostedTable, Link, SeatSession, ServerError
+from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
 from tenpennies.client.view import TableView
 from tenpennies.engine import (
     Buy,
@@ -46,6 +46,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
 from .help import ConfirmScreen, GameEndScreen, HelpScreen, RoundEndScreen
+from .lobby import RETRY_FIRST, RETRY_MOST
 
 SORTS = ("rank", "suit", "own")
 SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
@@ -222,7 +223,9 @@ class TableScreen(Screen[None]):
     @work(group="stream", exit_on_error=False)
     async def follow(self) -> None:
         try:
-            async for message in self.session.follow():
+            # retries as the lobby's (at most about 3 s apart): the default grows to 12 s, which after a
+            # short cut was most of the wait to be back at the table
+            async for message in self.session.follow(Backoff(RETRY_FIRST, RETRY_MOST)):
                 if isinstance(message, Link):
                     self.link = message
                     self.retry_at = time.monotonic() + message.retry_in

@@ -252,7 +252,8 @@ async def test_play_spectate_asks_for_a_private_tables_password_and_a_public_one
                                    table_id=private.table_id))
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, PasswordScreen), "the password prompt")
-            assert not app.screen.wrong  # none was given yet: nothing was wrong
+            prompt = app.screen
+            assert isinstance(prompt, PasswordScreen) and not prompt.wrong  # none given yet: nothing was wrong
             await pilot.press(*PASSWORD, "enter")
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, watched")
         app = TenPenniesApp(Launch("spectate", address=address, name="ann", home=tmp_path, table_id=public.table_id))

@@ -344,3 +344,34 @@ async def test_a_tournament_against_an_unknown_tls_server_says_how_to_trust_it(s
     code, output = await run_cli("tournament", "--server", f"127.0.0.1:{secure.port}", "--bots", "greedy,random",
                                  "--seats", "2", "--games", "2", home=tmp_path)
     assert code == 1 and "--fingerprint SHA256:" in output, output
+
+
+NO_ROUTE_CHECK = """
+import asyncio
+from tenpennies.client.connection import Connection, ServerError
+from tenpennies.client.trust import explain, probe, unreachable_text
+async def main():
+    connection = Connection("10.9.9.9:50051")
+    try:
+        await connection.tables()
+    except ServerError as error:
+        print(explain(error, "10.9.9.9:50051"))
+    await connection.close()
+    print(unreachable_text("10.9.9.9:50051", probe("10.9.9.9:50051", 2).unreachable))
+asyncio.run(main())
+"""
+
+
+async def test_no_route_to_the_server_is_said_plainly() -> None:
+    """In a network namespace of its own (nothing outside it is touched), where 10.9.9.9 is unreachable."""
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        pytest.skip("needs unshare and ip")
+    script = f"ip link set lo up && ip route add unreachable 10.9.9.9 && exec {sys.executable} -c '{NO_ROUTE_CHECK}'"
+    process = await asyncio.create_subprocess_exec("unshare", "-n", "sh", "-c", script,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    output, errors = await asyncio.wait_for(process.communicate(), timeout=60)
+    if process.returncode and b"Operation not permitted" in errors:
+        pytest.skip("no permission for a network namespace here")
+    lines = output.decode().splitlines()
+    expected = "No route to 10.9.9.9: are you on the same network as the server?"
+    assert len(lines) == 2 and all(line.startswith(expected) for line in lines), (output, errors)

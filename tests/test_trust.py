@@ -315,6 +315,26 @@ async def test_an_unknown_host_name_is_said_plainly() -> None:
     assert (explain(error, address) or "").startswith("No machine called no-such-host.invalid is known here")
 
 
+async def test_the_lobby_says_plainly_why_it_cannot_reach_the_server(tmp_path: Path) -> None:
+    """Nothing there yet: the lobby says so in plain words; the server then comes up with TLS, which this
+    client (having met no server there, so talking plaintext) cannot speak: it says that too."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        def hint() -> str:
+            screen = app.screen
+            return str(screen.query_one("#lobby-empty", Static).render()) if isinstance(screen, LobbyScreen) else ""
+
+        await until(pilot, lambda: f"Nothing answers at {address}: is the server running" in hint(), "the hint")
+        server = await tls_server(tmp_path / "games.db", port)
+        try:
+            await until(pilot, lambda: f"{address} speaks TLS" in hint(), "the TLS hint")
+            assert "failed to connect" not in hint()
+        finally:
+            await server.stop(0)
+
+
 # --- clients that cannot ask ------------------------------------------------------------------------------
 
 async def run_cli(*args: str, home: Path) -> tuple[int, str]:

@@ -20,11 +20,13 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from netns import BIN, Lan, unavailable  # noqa: E402
+from netns import BIN, Job, Lan, unavailable  # noqa: E402
 
 PORT = 50051
 CUT = 10.0
@@ -34,7 +36,12 @@ def median_ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.0f} ms"
 
 
-def serve(lan: Lan, db: Path, *extra: str):  # type: ignore[no-untyped-def]
+def since(moment: float, up: bool | None = None) -> Callable[[dict[str, Any]], bool]:
+    """A record printed after ``moment`` (a link record: up or down, as ``up`` says)."""
+    return lambda record: record["t"] > moment and (up is None or record["up"] == up)
+
+
+def serve(lan: Lan, db: Path, *extra: str) -> Job:
     return lan.spawn("a", [str(BIN / "tenpennies"), "serve", "--host", lan.address("a"), "--port", str(PORT),
                            "--db", str(db), *extra], name="server")
 
@@ -51,12 +58,12 @@ def reconnects(cuts: int, work: Path) -> None:
         for _ in range(cuts):
             lan.cut("b")
             cut_at = time.time()
-            down = follower.find("link", lambda r, after=cut_at: not r["up"] and r["t"] > after, CUT + 5)
+            down = follower.find("link", since(cut_at, up=False), CUT + 5)
             time.sleep(max(0.0, cut_at + CUT - time.time()))  # the cut itself: 10 s by the clock
             lan.restore("b")
             restored = time.time()
-            snapshot = follower.find("snapshot", lambda r, after=restored: r["t"] > after, 60)
-            follower.find("link", lambda r, after=restored: r["up"] and r["t"] > after, 30)  # up again
+            snapshot = follower.find("snapshot", since(restored), 60)
+            follower.find("link", since(restored, up=True), 30)  # up again
             noticed.append(down["t"] - cut_at)
             resumed.append(snapshot["t"] - restored)
         print(f"fresh connection to a seat's first snapshot (baseline): median {median_ms(fresh)} of {len(fresh)}")

@@ -6,7 +6,8 @@ prints the server's words and exits 1.
   start    wait until every seat is filled, then start the game (the host's token)
   seats    follow one seat as the server shows it (connected, played by a bot) until the game ends
   history  a seat's whole history by its token (Subscribe from sequence 0): every sequence it may see
-  browse   look for a server by name on the LAN (mDNS, client.discovery) and say where it was found
+  browse   look for a server by name on the LAN (mDNS, client.discovery) and say where it was found (once
+           its record shows at least --tables tables)
   follow   (bench) time fresh connections to a first snapshot, then make a table with a server bot and
            follow a seat there as the terminal client does (its channel, SeatSession.follow), saying when
            the link goes and when the seat's stream is resumed
@@ -24,6 +25,7 @@ from typing import Any
 from google.protobuf.json_format import MessageToDict
 
 from tenpennies.client.connection import Connection, Link, ServerError
+from tenpennies.client.trust import settle
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 
@@ -102,7 +104,7 @@ async def browse(args: argparse.Namespace) -> None:
     began = time.time()
     async with Browser() as browser:
         say("browsing")
-        server = await browser.until(lambda s: s.name == args.name, args.timeout)
+        server = await browser.until(lambda s: s.name == args.name and s.tables >= args.tables, args.timeout)
     say("found", name=server.name, address=server.address, tls=server.tls, tables=server.tables,
         seats_free=server.seats_free, began=began)
 
@@ -120,13 +122,14 @@ async def follow(connection: Connection, args: argparse.Namespace) -> None:
     fresh = []
     for _ in range(args.fresh):  # the baseline: a new connection's time to the seat's first snapshot
         began = time.perf_counter()
-        other = ServerConnection(args.server, args.tls_ca)
+        other = ServerConnection(args.server, args.tls_ca, connection.pinned)
         async for _message in other.seat(hosted.table_id, seat.seat or 0, seat.token).stream():
             break
         fresh.append(time.perf_counter() - began)
         await other.close()
     say("fresh", seconds=fresh)
-    terminal = ServerConnection(args.server, args.tls_ca)  # the terminal client's channel (keepalive, retries)
+    # the terminal client's channel (keepalive, retries)
+    terminal = ServerConnection(args.server, args.tls_ca, connection.pinned)
     session = terminal.seat(hosted.table_id, seat.seat or 0, seat.token)
     try:
         async for message in session.follow(Backoff(RETRY_FIRST, RETRY_MOST)):  # as the table screen does
@@ -143,6 +146,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", metavar="HOST:PORT", help="the server (all but browse)")
     parser.add_argument("--tls-ca", metavar="FILE")
+    parser.add_argument("--fingerprint", metavar="SHA256:...", help="a TLS server's certificate, trusted")
     sub = parser.add_subparsers(dest="what", required=True)
     table = sub.add_parser("table")
     table.add_argument("--name", default="lan")
@@ -172,6 +176,7 @@ def main() -> int:
     follower.set_defaults(run=follow)
     find = sub.add_parser("browse")
     find.add_argument("--name", required=True)
+    find.add_argument("--tables", type=int, default=0, help="wait until its record shows this many tables")
     find.add_argument("--timeout", type=float, default=20)
     find.set_defaults(run=None)
     args = parser.parse_args()
@@ -180,7 +185,8 @@ def main() -> int:
         return 0
 
     async def run() -> int:
-        connection = Connection(args.server, args.tls_ca)
+        pinned = settle(args.server, args.fingerprint) if args.fingerprint else None
+        connection = Connection(args.server, args.tls_ca, pinned=pinned)
         try:
             await args.run(connection, args)
         except ServerError as error:

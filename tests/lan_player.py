@@ -6,6 +6,8 @@ name when it shows), waits for the table to be listed, joins it with ``enter`` a
 to the end by the keys a player would press for a legal command (``d`` decline, ``p`` pass, ``r`` draw,
 ``home x`` discard the first card). It prints JSON lines, ``{"at": ..., "t": unix time, ...}``:
 
+* ``asked``: the client asked whether to trust the server's certificate (its fingerprint); ``refused``:
+  it was not trusted, and the client quit with these words;
 * ``found``: the server showed among those found on the LAN (its name, address);
 * ``lobby``: the table is listed; ``seated``: joined (seat, token);
 * ``move``: a command sent by keys, and the sequence it moved the game to;
@@ -40,6 +42,7 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import ServersScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.trust import TrustScreen
 from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.engine.game import Phase
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -130,6 +133,23 @@ class Player:
             await self.pilot.press("down")
         await self.pilot.press("enter")
 
+    async def trust(self) -> bool:
+        """A TLS server met for the first time asks the player to trust its certificate: answer ``--trust``
+        (y or n). False: the client will not connect, and has quit saying why."""
+        app = self.app
+        await self.until(lambda: isinstance(app.screen, (TrustScreen, LobbyScreen)), "the lobby or a question", 30)
+        asked = app.screen
+        if not isinstance(asked, TrustScreen):
+            return True
+        say("asked", fingerprint=asked.fingerprint, address=asked.address)
+        await self.pilot.press(self.args.trust)
+        if self.args.trust == "y":
+            return True
+        await self.until(lambda: app.return_code is not None, "the client to quit", 15)
+        words = " ".join(str(m) for m in getattr(app, "_exit_renderables", []))  # what the terminal is left
+        say("refused", message=words, code=app.return_code)
+        return False
+
     async def join(self) -> None:
         app, table_id = self.app, self.args.table
         await self.until(lambda: isinstance(app.screen, LobbyScreen) and table_id in app.screen.tables,
@@ -209,6 +229,8 @@ async def main(args: argparse.Namespace) -> None:
         player = Player(app, pilot, args)
         if args.browse:
             await player.find()
+        if not await player.trust():
+            return
         await player.join()
         if args.stop_at == "lobby":
             return
@@ -225,6 +247,8 @@ if __name__ == "__main__":
     parser.add_argument("--home", required=True, help="TENPENNIES_HOME of this client (client.json)")
     parser.add_argument("--table", required=True)
     parser.add_argument("--tls-ca", metavar="FILE")
+    parser.add_argument("--trust", choices=("y", "n"), default="n",
+                        help="the answer when asked to trust a TLS server's certificate (its first connection)")
     parser.add_argument("--timeout", type=float, default=30, help="longest wait for any one thing")
     parser.add_argument("--stop-at", choices=("lobby", "end"), default="end",
                         help="lobby: stop once the table is listed (discovery); end: play the game out")

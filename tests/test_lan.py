@@ -47,7 +47,8 @@ def serve(lan: Lan, tmp_path: Path, *extra: str) -> Served:
 
 def ctl_job(lan: Lan, host: str, served: Served, *args: str) -> Job:
     """A ``lan_ctl.py`` call in ``host``, started."""
-    return lan.python(host, "lan_ctl.py", "--server", served.address, *args, name=f"{host}:ctl {args[0]}")
+    what = next(arg for arg in args if arg in ("table", "start", "seats", "history"))
+    return lan.python(host, "lan_ctl.py", "--server", served.address, *args, name=f"{host}:ctl {what}")
 
 
 def result(job: Job, at: str, timeout: float = 30) -> dict[str, Any]:
@@ -76,9 +77,9 @@ def player(lan: Lan, host: str, served: Served, table_id: str, name: str, tmp_pa
                       "--table", table_id, *extra, name=f"{host}:{name}", env={"TENPENNIES_HOME": str(home)})
 
 
-def bot(lan: Lan, host: str, served: Served, table_id: str) -> Job:
+def bot(lan: Lan, host: str, served: Served, table_id: str, *extra: str) -> Job:
     return lan.spawn(host, [str(BIN / "tenpennies"), "bot", "--server", served.address, "--table", table_id,
-                            "--strategy", "greedy"], name=f"{host}:bot")
+                            "--strategy", "greedy", *extra], name=f"{host}:bot")
 
 
 def seat_of(job: Job) -> dict[str, Any]:
@@ -103,16 +104,18 @@ def check_against_server(truth: dict[str, Any], over: dict[str, Any]) -> None:
 
 def test_discovery_finds_the_server_across_the_bridge(lan: Lan, tmp_path: Path) -> None:
     """The server in host a advertises itself; in host b the terminal client lists it among the servers on
-    the LAN and opens its lobby (the table made there shows), and in host c the browser finds it too."""
+    the LAN and opens its lobby (the table made there shows), and in host c a browser finds it too, its
+    record updated with the table and its 3 free seats."""
     served = serve(lan, tmp_path, "--name", "Kitchen table")
     table_id, _ = make_table(lan, served, max_turns=9)
-    browser = lan.python("c", "lan_ctl.py", "browse", "--name", "Kitchen table", name="c:ctl browse")
+    browser = lan.python("c", "lan_ctl.py", "browse", "--name", "Kitchen table", "--tables", "1",
+                         name="c:ctl browse")
     home = tmp_path / "home-Ann"
     home.mkdir()
     ann = lan.python("b", "lan_player.py", "--browse", "Kitchen table", "--name", "Ann", "--home", str(home),
                      "--table", table_id, "--stop-at", "lobby", name="b:Ann", env={"TENPENNIES_HOME": str(home)})
     found = ann.record("found", 30)
-    assert found["address"] == served.address and not found["tls"] and found["tables"] == 1
+    assert found["address"] == served.address and not found["tls"]
     lobby = ann.record("lobby", 30)
     assert lobby["address"] == served.address and lobby["tables"] == 1
     assert ann.finish(15) == 0, ann.tail()
@@ -188,6 +191,46 @@ def test_a_client_cut_off_for_ten_seconds_reconnects_and_resumes_with_nothing_lo
     assert any(before_cut["sequence"] < seq <= resumed["sequence"] for seq in end["timed_out"]), end["timed_out"]
     ann_seat = seated["Ann"]["seat"]
     assert not any(r.get("bot_playing", [False] * 3)[ann_seat] for r in seats), "no takeover within 60 s"
+
+
+# --- (d) TLS: trusted or refused --------------------------------------------------------------------------
+
+def test_over_tls_a_client_that_does_not_trust_the_server_is_refused_and_one_that_does_plays(
+        lan: Lan, tmp_path: Path) -> None:
+    """``serve --tls`` (its own certificate). In host c, a terminal client asked to trust it says no, and a bot
+    given no fingerprint cannot ask: both are refused in plain words, saying the fingerprint, and take no
+    seat. In host b, Ann's terminal client is asked, sees the fingerprint the server printed, says yes and
+    plays the game out over TLS with two bots given that fingerprint."""
+    served = serve(lan, tmp_path, "--tls")
+    line = served.job.expect(lambda text: "certificate fingerprint" in text, "the fingerprint", 10)
+    fingerprint = line.split("certificate fingerprint ")[1].split()[0].rstrip(":,")
+    trusted = ("--fingerprint", fingerprint)
+    made = ctl(lan, "b", served, *trusted, "table", "--seats", "3", "--rounds", "1", "--max-turns", "9",
+               "--seed", "5", at="table")
+    table_id, host_token = made["table_id"], made["host_token"]
+    starter = ctl_job(lan, "b", served, *trusted, "start", "--table", table_id, "--host-token", host_token)
+    bob = player(lan, "c", served, table_id, "Bob", tmp_path, "--trust", "n")
+    stranger = bot(lan, "c", served, table_id, "--name", "stranger")
+    ann = player(lan, "b", served, table_id, "Ann", tmp_path, "--trust", "y")
+    robots = [bot(lan, "c", served, table_id, *trusted) for _ in range(2)]
+
+    assert bob.record("asked", 30)["fingerprint"] == fingerprint
+    refused = bob.record("refused", 30)
+    assert refused["code"] == 1 and fingerprint in refused["message"] and "did not trust" in refused["message"]
+    assert bob.finish(15) == 0, bob.tail()
+    assert stranger.finish(30) != 0
+    words = "\n".join(stranger.lines)
+    assert fingerprint in words and "--fingerprint" in words and "not trusted" in words, words
+    assert "Traceback" not in words and "SSL" not in words and "handshake" not in words, words
+
+    assert ann.record("asked", 30)["fingerprint"] == fingerprint
+    seated = seat_of(ann)
+    assert sorted(result(starter, "started")["seats"]) == ["Ann", "greedy bot", "greedy bot"]
+    end = ann.record("over", 60)
+    for job in (ann, *robots):
+        assert job.finish(15) == 0, job.tail()
+    history = ctl_job(lan, "c", served, *trusted, "history", "--table", table_id, "--token", seated["token"])
+    check_against_server(result(history, "history"), end)
 
 
 def records(job: Job, at: str) -> list[dict[str, Any]]:

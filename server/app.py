@@ -65,7 +65,10 @@ class Server:
         self.tournament = Tournament(config, self.lobby, self.store) if config else None
         self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE),
-            ("grpc.keepalive_time_ms", 20_000),
+            # A client whose link went silent still holds its stream until a ping goes unanswered: pinging after
+            # 3 s, 2 s to answer, its seat counts as unsubscribed (takeover_seconds runs) within about 5 s.
+            ("grpc.keepalive_time_ms", 3_000),
+            ("grpc.keepalive_timeout_ms", 2_000),
             # terminal clients ping after 3 s without a word from the server, to tell a dead link soon
             ("grpc.http2.min_ping_interval_without_data_ms", 2_000),
         ])

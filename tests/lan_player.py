@@ -11,6 +11,7 @@ to the end by the keys a player would press for a legal command (``d`` decline, 
 * ``found``: the server showed among those found on the LAN (its name, address);
 * ``lobby``: the table is listed; ``seated``: joined (seat, token);
 * ``move``: a command sent by keys, and the sequence it moved the game to;
+* ``holding``: (``--hold-at N``) the Nth decision is left unanswered until the game moves on without it;
 * ``link``: the seat's stream went down or came back (the table's *Reconnecting…*), with what the
   prompt said;
 * ``snapshot``: the screen started again from a snapshot (the first, and after every reconnect);
@@ -183,14 +184,24 @@ class Player:
     async def play(self) -> None:
         screen = self.screen
         assert screen is not None
+        decisions = 0
         while True:
             await self.until(lambda: self.over() or screen.legal, "decision or the game's end", self.args.timeout)
             if self.over():
                 return
+            decisions += 1
+            if decisions == self.args.hold_at:  # a player gone quiet: the decision is left to the server
+                await self.hold(screen)
+                continue
             keys = next((k for kind, k in KEYS if any(isinstance(c, kind) for c in screen.legal)), None)
             if keys is None:
                 raise AssertionError(f"no plain key for {screen.legal}")
             await self.press(screen, keys)
+
+    async def hold(self, screen: TableScreen) -> None:
+        before = screen.tv.sequence
+        say("holding", sequence=before, deadline_ms=screen.tv.deadline_ms)
+        await self.until(lambda: screen.tv.sequence > before, "the game to move on without me", 60)
 
     async def press(self, screen: TableScreen, keys: tuple[str, ...]) -> None:
         """Press ``keys`` (the last sends a command) and wait for the game to move, or for a refusal (a timer
@@ -250,6 +261,8 @@ if __name__ == "__main__":
     parser.add_argument("--trust", choices=("y", "n"), default="n",
                         help="the answer when asked to trust a TLS server's certificate (its first connection)")
     parser.add_argument("--timeout", type=float, default=30, help="longest wait for any one thing")
+    parser.add_argument("--hold-at", type=int, default=0, metavar="N",
+                        help="leave the Nth decision unanswered (say holding) until the game moves on without it")
     parser.add_argument("--stop-at", choices=("lobby", "end"), default="end",
                         help="lobby: stop once the table is listed (discovery); end: play the game out")
     asyncio.run(main(parser.parse_args()))

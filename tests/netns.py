@@ -81,6 +81,7 @@ class Job:
         self.stamps: list[float] = []  # when each line was read (unix time), for benches
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._seen = 0
+        self.ended = False  # the output ended (the process closed it, or is gone)
         self._reader = threading.Thread(target=self._read, name=f"read {name}", daemon=True)
         self._reader.start()
 
@@ -91,18 +92,29 @@ class Job:
         self._queue.put(None)
 
     def _pull(self, timeout: float) -> bool:
-        """Take the next line into ``lines``; False when none came within ``timeout`` or output ended."""
+        """Take the next line into ``lines``; False when none came within ``timeout`` or the output ended
+        (then ``ended`` is set)."""
+        if self.ended:
+            return False
         try:
             line = self._queue.get(timeout=max(0.0, timeout))
         except queue.Empty:
             return False
         if line is None:
-            self._queue.put(None)  # stays ended
+            self.ended = True
             return False
         stamp, _, text = line.partition(" ")
         self.lines.append(text)
         self.stamps.append(float(stamp))
         return True
+
+    def _gave_up(self, what: str, timeout: float) -> AssertionError:
+        if self.ended:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(5)
+            return AssertionError(f"{self.name} ended (exit {self.process.returncode}) before {what}:\n"
+                                  + self.tail())
+        return AssertionError(f"{self.name}: no {what} within {timeout} s:\n" + self.tail())
 
     def expect(self, matches: Callable[[str], object], what: str, timeout: float) -> str:
         """The next line (after those an earlier ``expect`` returned) for which ``matches`` holds."""
@@ -113,19 +125,8 @@ class Job:
                 self._seen += 1
                 if matches(line):
                     return line
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._pull(left):
-                if self.process.poll() is not None and self._queue.qsize() <= 1 and self._seen >= len(self.lines):
-                    raise AssertionError(f"{self.name} ended (exit {self.process.returncode}) before {what}:\n"
-                                         + self.tail())
-                if time.monotonic() >= deadline:
-                    raise AssertionError(f"{self.name}: no {what} within {timeout} s:\n" + self.tail())
-
-    def drain(self) -> list[str]:
-        """Every line so far (what has come is read in)."""
-        while self._pull(0):
-            pass
-        return self.lines
+            if not self._pull(deadline - time.monotonic()) and (self.ended or time.monotonic() >= deadline):
+                raise self._gave_up(what, timeout)
 
     def find(self, at: str, matches: Callable[[dict[str, Any]], object], timeout: float) -> dict[str, Any]:
         """The first ``at`` record of all (those ``expect`` passed over too) for which ``matches`` holds."""
@@ -136,9 +137,19 @@ class Job:
                 if _at(line) == at and matches(record := json.loads(line)):
                     return dict(record)
             checked = len(self.lines)
-            left = deadline - time.monotonic()
-            if left <= 0 or (not self._pull(left) and self.process.poll() is not None):
-                raise AssertionError(f"{self.name}: no such {at!r} line within {timeout} s:\n" + self.tail())
+            if not self._pull(deadline - time.monotonic()) and (self.ended or time.monotonic() >= deadline):
+                raise self._gave_up(f"such {at!r} line", timeout)
+
+    def read_until(self, moment: float) -> None:
+        """Read what comes until ``moment`` (unix time), or until the output ends."""
+        while (left := moment - time.time()) > 0 and (self._pull(left) or not self.ended):
+            pass
+
+    def drain(self) -> list[str]:
+        """Every line so far (what has come is read in)."""
+        while self._pull(0):
+            pass
+        return self.lines
 
     def record(self, at: str, timeout: float) -> dict[str, Any]:
         """The next JSON line whose ``at`` is ``at`` (the drivers' and lan_ctl's output)."""
@@ -153,8 +164,7 @@ class Job:
         except subprocess.TimeoutExpired:
             raise AssertionError(f"{self.name} still running after {timeout} s:\n" + self.tail()) from None
         self._reader.join(timeout=5)
-        while self._pull(0):
-            pass
+        self.drain()
         return code
 
     def tail(self, lines: int = 30) -> str:

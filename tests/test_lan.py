@@ -129,7 +129,7 @@ def test_discovery_finds_the_server_across_the_bridge(lan: Lan, tmp_path: Path) 
 def test_two_terminal_clients_and_a_bot_on_separate_hosts_play_to_the_end(lan: Lan, tmp_path: Path) -> None:
     served = serve(lan, tmp_path)
     table_id, host_token = make_table(lan, served, max_turns=9)
-    starter = ctl_job(lan, "b", served, "start", "--table", table_id, "--host-token", host_token)
+    starter = ctl_job(lan, "b", served, "start", "--table", table_id, f"--host-token={host_token}")
     ann = player(lan, "b", served, table_id, "Ann", tmp_path)
     bob = player(lan, "c", served, table_id, "Bob", tmp_path)
     seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
@@ -141,7 +141,7 @@ def test_two_terminal_clients_and_a_bot_on_separate_hosts_play_to_the_end(lan: L
         assert job.finish(15) == 0, job.tail()
     assert {seated["Ann"]["seat"], seated["Bob"]["seat"], robot_seat(robot)} == {0, 1, 2}
     assert ends["Ann"]["scores"] == ends["Bob"]["scores"]
-    histories = {name: ctl_job(lan, "c", served, "history", "--table", table_id, "--token", seated[name]["token"])
+    histories = {name: ctl_job(lan, "c", served, "history", "--table", table_id, f"--token={seated[name]['token']}")
                  for name in ("Ann", "Bob")}
     for name, job in (("Ann", ann), ("Bob", bob)):
         assert records(job, "move"), f"{name} made no move by keys"
@@ -158,7 +158,7 @@ def test_a_client_cut_off_for_ten_seconds_reconnects_and_resumes_with_nothing_lo
     live subscription for takeover_seconds (1 s) a bot plays it; her return takes the seat back."""
     served = serve(lan, tmp_path)
     table_id, host_token = make_table(lan, served, max_turns=24, decision=3, takeover=TAKEOVER)
-    starter = ctl_job(lan, "b", served, "start", "--table", table_id, "--host-token", host_token)
+    starter = ctl_job(lan, "b", served, "start", "--table", table_id, f"--host-token={host_token}")
     ann = player(lan, "b", served, table_id, "Ann", tmp_path, "--hold-at", "3")
     bob = player(lan, "c", served, table_id, "Bob", tmp_path)
     seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
@@ -177,7 +177,7 @@ def test_a_client_cut_off_for_ten_seconds_reconnects_and_resumes_with_nothing_lo
     end = ann.record("over", 60)
     for job in (ann, bob, robot):
         assert job.finish(15) == 0, job.tail()
-    history = ctl_job(lan, "c", served, "history", "--table", table_id, "--token", seated["Ann"]["token"])
+    history = ctl_job(lan, "c", served, "history", "--table", table_id, f"--token={seated['Ann']['token']}")
     result(watcher, "finished")
     me = seated["Ann"]["seat"]
     seats = [(r["t"], r["connected"][me], r["bot_playing"][me]) for r in records(watcher, "seats")]
@@ -208,11 +208,11 @@ def test_over_tls_a_client_that_does_not_trust_the_server_is_refused_and_one_tha
     served = serve(lan, tmp_path, "--tls")
     line = served.job.expect(lambda text: "certificate fingerprint" in text, "the fingerprint", 10)
     fingerprint = line.split("certificate fingerprint ")[1].split()[0].rstrip(":,")
-    trusted = ("--fingerprint", fingerprint)
+    trusted = (f"--fingerprint={fingerprint}",)
     made = ctl(lan, "b", served, *trusted, "table", "--seats", "3", "--rounds", "1", "--max-turns", "9",
                "--seed", "5", at="table")
     table_id, host_token = made["table_id"], made["host_token"]
-    starter = ctl_job(lan, "b", served, *trusted, "start", "--table", table_id, "--host-token", host_token)
+    starter = ctl_job(lan, "b", served, *trusted, "start", "--table", table_id, f"--host-token={host_token}")
     bob = player(lan, "c", served, table_id, "Bob", tmp_path, "--trust", "n")
     stranger = bot(lan, "c", served, table_id, "--name", "stranger")
     ann = player(lan, "b", served, table_id, "Ann", tmp_path, "--trust", "y")
@@ -233,7 +233,7 @@ def test_over_tls_a_client_that_does_not_trust_the_server_is_refused_and_one_tha
     end = ann.record("over", 60)
     for job in (ann, *robots):
         assert job.finish(15) == 0, job.tail()
-    history = ctl_job(lan, "c", served, *trusted, "history", "--table", table_id, "--token", seated["token"])
+    history = ctl_job(lan, "c", served, *trusted, "history", "--table", table_id, f"--token={seated['token']}")
     check_against_server(result(history, "history"), end)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from tenpennies.client import bot, replay, tournament
 from tenpennies.client.arguments import address, player_name
+from tenpennies.client.trust import fingerprint_argument
 from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import BOTS, play_game
@@ -203,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     web.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN (default: this machine only)")
     web.add_argument("--port", type=int, default=8000, help="the web port (0: any free one)")
     web.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS game server")
+    web.add_argument("--fingerprint", type=fingerprint_argument, metavar="SHA256:...",
+                     help="trust a TLS game server whose certificate has this fingerprint (the server prints it)")
     web.add_argument("--public-url", metavar="URL",
                      help="the URL browsers use, if not the address they ask for (behind a reverse proxy)")
     web.add_argument("--visitors", type=int, default=12, metavar="N", help="open pages (client processes) at once")

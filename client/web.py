@@ -12,6 +12,10 @@ game server, as for a terminal client that quit).
 The first screen asks the visitor's name (a page cannot pass ``--name``), offering the remembered one,
 else a ``guest-XXXX`` name.
 
+A TLS game server is trusted by whoever runs ``tenpennies web``, once, as ``tenpennies bot`` does: the
+servers in its ``known_servers`` and ``--fingerprint`` (else it stops, saying how); each visitor's home
+gets that certificate, so no visitor is asked about it.
+
 The page's links: textual-serve writes absolute URLs (the page's web socket) from one public URL. By
 default they are made from the address the browser asked for (its Host header), so the page works by IP
 address, by name and on every interface; ``--public-url`` fixes them (behind a reverse proxy).
@@ -43,8 +47,11 @@ from textual.widgets import Input, Label
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from tenpennies.server.certs import pem_to_der
+
 from .arguments import address, player_name
 from .local import HOME_VARIABLE, ClientConfig
+from .trust import KnownServers, Pinned, TrustError, settle
 from .tui.app import Launch, TenPenniesApp
 
 log = logging.getLogger("tenpennies.web")
@@ -79,12 +86,14 @@ class WebSeats(Server):
     """textual-serve's server, with a client home per browser (``COOKIE``), page links made from the
     address the browser used, and at most ``visitors`` client processes at once."""
 
-    def __init__(self, server: str, homes: Path, *, tls_ca: str | None = None, host: str = "127.0.0.1",
-                 port: int = DEFAULT_PORT, public_url: str | None = None, visitors: int = DEFAULT_VISITORS) -> None:
+    def __init__(self, server: str, homes: Path, *, tls_ca: str | None = None, pinned: Pinned | None = None,
+                 host: str = "127.0.0.1", port: int = DEFAULT_PORT, public_url: str | None = None,
+                 visitors: int = DEFAULT_VISITORS) -> None:
         super().__init__(visitor_command(server, homes, tls_ca), host=host, port=port, title="Ten Pennies",
                          public_url=public_url)
         self.server = server
         self.tls_ca = tls_ca
+        self.pinned = pinned
         self.homes = homes
         self.fixed_url = public_url
         self.visitors = visitors
@@ -114,21 +123,27 @@ class WebSeats(Server):
             visitor = secrets.token_hex(16)
         home = self.homes / visitor
         home.mkdir(mode=0o700, exist_ok=True)
+        known = KnownServers.at(home)
+        if self.pinned is not None and known.get(self.server) is None:
+            known.remember(self.server, pem_to_der(self.pinned.pem))  # trusted by whoever runs tenpennies web
         return home
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One visitor: a client process for as long as the web socket stays open (textual-serve's own
         handler, with the visitor's home in the command and a cap on visitors at once)."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        if not websocket.can_prepare(request).ok:
+            raise web.HTTPBadRequest(text="This is the page's web socket: open / in a browser.")
         if len(self.pages) >= self.visitors:
-            raise web.HTTPServiceUnavailable(text=f"{self.visitors} visitors are playing already: try later")
+            raise web.HTTPServiceUnavailable(text=f"{self.visitors} visitors are playing already: try later.")
         width = _clamp(request.query.get("width", "80"), COLUMNS, 80)
         height = _clamp(request.query.get("height", "24"), ROWS, 24)
         command = visitor_command(self.server, self.visitor_home(request), self.tls_ca)
-        websocket = web.WebSocketResponse(heartbeat=15)
         app_service: AppService | None = None
         self.pages.add(websocket)
         try:
             await websocket.prepare(request)
+
             async def close() -> None:
                 await websocket.close()
             app_service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
@@ -172,7 +187,8 @@ async def serve_pages(seats: WebSeats) -> None:
         where = f"http://{seats.host}:{port}/"
         if seats.host in ("127.0.0.1", "localhost", "::1"):
             where += " (this machine only: --host 0.0.0.0 lets the LAN in)"
-    print(f"Ten Pennies for browsers at {where}; each visitor plays on {seats.server}. Ctrl+C stops.",
+    tls = f" (TLS, certificate {seats.pinned.fingerprint})" if seats.pinned else " (TLS)" if seats.tls_ca else ""
+    print(f"Ten Pennies for browsers at {where}; each visitor plays on {seats.server}{tls}. Ctrl+C stops.",
           flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -199,9 +215,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"--public-url {args.public_url!r} is not http(s)://HOST[:PORT][/PATH]", file=sys.stderr)
         return 2
     tls_ca = os.path.abspath(args.tls_ca) if args.tls_ca else None
+    try:
+        pinned = None if tls_ca else settle(args.server, args.fingerprint)
+    except TrustError as error:
+        print(error, file=sys.stderr)
+        return 1
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     with tempfile.TemporaryDirectory(prefix="tenpennies-web-") as homes:
-        seats = WebSeats(args.server, Path(homes), tls_ca=tls_ca, host=args.host, port=args.port,
+        seats = WebSeats(args.server, Path(homes), tls_ca=tls_ca, pinned=pinned, host=args.host, port=args.port,
                          public_url=args.public_url, visitors=args.visitors)
         asyncio.run(serve_pages(seats))
     return 0
@@ -210,7 +231,9 @@ def run(args: argparse.Namespace) -> int:
 # --- one visitor's client (this module run with -m, by textual-serve) -----------------------------------
 
 class NameScreen(ModalScreen[str]):
-    """A browser seat's first screen: the name to play under (a web page cannot pass ``--name``)."""
+    """A browser seat's first screen: the name to play under (a web page cannot pass ``--name``). The name
+    offered is a placeholder, taken by enter alone: typing always starts a new name (a value would be
+    appended to by a visitor who clicked into the field first)."""
 
     DEFAULT_CSS = """
     NameScreen { align: center middle; }
@@ -229,14 +252,14 @@ class NameScreen(ModalScreen[str]):
         with Vertical(id="name-box"):
             yield Label(f"Ten Pennies · {self.server}")
             yield Label("Your name at the tables:")
-            yield Input(self.suggested, id="name", max_length=40)
+            yield Input(placeholder=self.suggested, id="name", max_length=40)
             yield Label("", id="name-error")
-            yield Label("enter: to the lobby", classes="hint")
+            yield Label(f"type a name, or enter alone to play as {self.suggested}", classes="hint")
 
     @on(Input.Submitted)
     def chosen(self, event: Input.Submitted) -> None:
         try:
-            name = player_name(event.value)
+            name = player_name(event.value or self.suggested)
         except argparse.ArgumentTypeError as error:
             self.query_one("#name-error", Label).update(str(error))
             return

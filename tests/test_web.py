@@ -19,7 +19,7 @@ import pytest
 
 from tenpennies.client.cli import main
 from tenpennies.client.connection import Connection
-from tenpennies.server.app import Server
+from tenpennies.server.app import Options, Server
 
 # Terminal control sequences (cursor moves, colours, modes): what is left is the text on the screen.
 CONTROL = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-B]|[=>78])")
@@ -71,13 +71,21 @@ async def until(condition: object, what: str, timeout: float = TIMEOUT) -> None:
         await asyncio.sleep(0.05)
 
 
+def web_command(server: Server, tmp_path: Path, *extra: str) -> tuple[list[str], dict[str, str]]:
+    """``tenpennies web`` on a free port, its temporary files under tmp_path/tmp and the home of whoever
+    runs it (its known_servers) tmp_path/operator."""
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    return ([sys.executable, "-m", "tenpennies.client.cli", "web", "--server", f"127.0.0.1:{server.port}",
+             "--port", "0", *extra],
+            {**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path / "tmp"),
+             "TENPENNIES_HOME": str(tmp_path / "operator")})
+
+
 async def start_web(server: Server, tmp_path: Path, *extra: str) -> Web:
+    command, env = web_command(server, tmp_path, *extra)
     homes = tmp_path / "tmp"
-    homes.mkdir()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tenpennies.client.cli", "web", "--server", f"127.0.0.1:{server.port}",
-        "--port", "0", *extra, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(homes)})
+    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                   stderr=asyncio.subprocess.STDOUT, env=env)
     assert process.stdout is not None
     line = (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode()
     found = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
@@ -132,7 +140,9 @@ class Page:
         return self.text
 
     async def type(self, keys: str) -> None:
-        await self.websocket.send_str(json.dumps(["stdin", keys]))
+        """Keys as the page sends them: one message a keystroke (xterm.js's onData)."""
+        for key in keys:
+            await self.websocket.send_str(json.dumps(["stdin", key]))
 
 
 async def open_page(session: aiohttp.ClientSession, web: Web) -> Page:
@@ -158,6 +168,8 @@ async def test_a_browser_names_itself_and_gets_the_lobby(web: Web, server: Serve
     await connection.create_table("Porch table", 3)
     address = f"127.0.0.1:{server.port}"
     async with browser() as session:
+        async with session.get(web.url + "ws") as plain:  # the socket's address opened as a page
+            assert plain.status == 400 and "open / in a browser" in await plain.text()
         page = await open_page(session, web)
         first = await page.screen_with("Your name at the tables", address)
         assert "guest-" in first  # a name is offered; the visitor may keep it or type another
@@ -178,6 +190,10 @@ async def test_a_browser_names_itself_and_gets_the_lobby(web: Web, server: Serve
     async with browser() as other:  # another browser: another player, offered a guest name
         page = await open_page(other, web)
         await page.screen_with("Your name at the tables", "guest-")
+        await page.type("   \r")
+        await page.screen_with("a name is 1 to 40 printable characters")  # and the screen stays
+        await page.type("Bea\r")  # after the spaces: a name is taken without the blanks round it
+        await page.screen_with("playing as Bea")
         await page.websocket.close()
     await until(lambda: not visitor_processes(web.process.pid), "every visitor's client ends with its page")
 
@@ -217,6 +233,32 @@ async def test_a_killed_web_server_leaves_no_client_behind(server: Server, tmp_p
         await stop_web(web)
         for orphan in filter(alive, clients):  # (only when the test failed)
             os.kill(orphan, signal.SIGKILL)
+
+
+async def test_a_tls_server_is_trusted_by_whoever_runs_web_and_no_visitor_is_asked(tmp_path: Path) -> None:
+    secure = Server(Options(port=0, db=str(tmp_path / "games.db"), tls=True, advertise=False))
+    await secure.start()
+    try:
+        command, env = web_command(secure, tmp_path)
+        refused = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                       stderr=asyncio.subprocess.STDOUT, env=env)
+        output = (await asyncio.wait_for(refused.communicate(), TIMEOUT))[0].decode()
+        assert refused.returncode == 1 and f"pass --fingerprint {secure.fingerprint}" in output, output
+
+        assert secure.fingerprint is not None
+        web = await start_web(secure, tmp_path, "--fingerprint", secure.fingerprint)
+        assert f"TLS, certificate {secure.fingerprint}" in web.output[0]
+        try:
+            async with browser() as session:
+                page = await open_page(session, web)
+                await page.screen_with("Your name at the tables")
+                await page.type("Ann\r")
+                await page.screen_with("playing as Ann", "live")  # the lobby over TLS, nothing asked
+                await page.websocket.close()
+        finally:
+            await stop_web(web)
+    finally:
+        await secure.stop(0)
 
 
 @pytest.mark.parametrize("flags, says", [

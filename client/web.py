@@ -82,6 +82,18 @@ def _clamp(text: str, bounds: tuple[int, int], default: int) -> int:
     return min(max(value, bounds[0]), bounds[1])
 
 
+async def _ended(process: asyncio.subprocess.Process | None, grace: float = 5.0) -> None:
+    """Wait for a visitor's client to exit (killed after ``grace`` s), so that none outlives its page and
+    none is left for the event loop to reap after it closed. (textual-serve waits for its output alone.)"""
+    if process is None:
+        return
+    try:
+        await asyncio.wait_for(process.wait(), grace)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+
+
 class WebSeats(Server):
     """textual-serve's server, with a client home per browser (``COOKIE``), page links made from the
     address the browser used, and at most ``visitors`` client processes at once."""
@@ -158,6 +170,7 @@ class WebSeats(Server):
             self.pages.discard(websocket)
             if app_service is not None:
                 await app_service.stop()  # asks the client to quit and waits until its output ends
+                await _ended(app_service._process)
         return websocket
 
     async def on_startup(self, app: web.Application) -> None:

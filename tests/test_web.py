@@ -34,6 +34,7 @@ class Web:
     port: int
     homes: Path
     output: list[str] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
 
     @property
     def url(self) -> str:
@@ -96,7 +97,7 @@ async def start_web(server: Server, tmp_path: Path, *extra: str) -> Web:
         assert process.stdout is not None
         while chunk := await process.stdout.readline():
             web.output.append(chunk.decode(errors="replace"))
-    asyncio.get_running_loop().create_task(drain())
+    web.reader = asyncio.get_running_loop().create_task(drain())
     return web
 
 
@@ -104,6 +105,8 @@ async def stop_web(web: Web) -> None:
     if web.process.returncode is None:
         web.process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(web.process.wait(), TIMEOUT)
+    if web.reader is not None:
+        await asyncio.wait_for(web.reader, TIMEOUT)  # all it printed
 
 
 @pytest.fixture
@@ -210,7 +213,9 @@ async def test_stopping_the_web_server_ends_every_visitor(server: Server, tmp_pa
             assert refused.value.status == 503
             await stop_web(web)
             assert web.process.returncode == 0
-            await until(lambda: not alive(client), "the visitor's client ends with the web server")
+            said = "".join(web.output)
+            assert "Traceback" not in said and "asyncio" not in said, said  # (a client left to reap, say)
+            assert not alive(client)  # web waited for its visitors' clients to end before it did
             assert list(web.homes.iterdir()) == []  # the visitors' homes go with it
     finally:
         await stop_web(web)

@@ -35,6 +35,8 @@ from tenpennies.server.advertise import SERVICE_TYPE, interface_addresses
 
 RESOLVE_MS = 3000  # a server's record (address, port, properties) is asked for this long at most
 QUEUE = 256        # changes kept for a listener that has not read them (the oldest go first)
+MAX_DIGITS = 6     # a count in a record longer than this is no count
+MAX_TEXT = 63      # characters of a record's text shown (a server's own name is at most 63 bytes)
 
 Kind = Literal["found", "updated", "gone"]
 
@@ -61,12 +63,25 @@ class Change:
 
 
 def _number(properties: dict[bytes, bytes | None], key: bytes) -> int:
+    """A count from the record; 0 for anything else (not digits, or more than any server holds)."""
     value = properties.get(key) or b""
-    return int(value) if value.isdigit() else 0
+    return int(value) if value.isdigit() and len(value) <= MAX_DIGITS else 0
+
+
+def plain(text: str) -> str:
+    """Text from the LAN as it may be shown: anything but printable characters (escape sequences, line
+    breaks) becomes a space, runs of spaces one, and no more than ``MAX_TEXT`` characters."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:MAX_TEXT]
 
 
 def _text(properties: dict[bytes, bytes | None], key: bytes) -> str:
-    return (properties.get(key) or b"").decode(errors="replace")
+    return plain((properties.get(key) or b"").decode(errors="replace"))
+
+
+def _reachable(address: str) -> bool:
+    """An address a server on the LAN may be at: not this machine (loopback, 0.0.0.0), not multicast."""
+    ip = ipaddress.IPv4Address(address)
+    return not (ip.is_unspecified or ip.is_loopback or ip.is_multicast or ip.is_reserved)
 
 
 def _networks() -> list[ipaddress.IPv4Network]:
@@ -76,14 +91,15 @@ def _networks() -> list[ipaddress.IPv4Network]:
 
 
 def server_of(info: AsyncServiceInfo, networks: list[ipaddress.IPv4Network]) -> FoundServer | None:
-    """A resolved record as a server (None: it has no IPv4 address or port)."""
-    addresses = info.parsed_addresses(IPVersion.V4Only)
+    """A resolved record as a server (None: it has no IPv4 address a server on the LAN may have, or no port).
+    Whatever it says is shown plainly (``plain``): anyone on the LAN may announce anything."""
+    addresses = [a for a in info.parsed_addresses(IPVersion.V4Only) if _reachable(a)]
     if not addresses or not info.port:
         return None
     near = [a for a in addresses if any(ipaddress.IPv4Address(a) in n for n in networks)]
     properties = info.properties
     key = info.name.removesuffix(f".{SERVICE_TYPE}")
-    return FoundServer(key=key, name=_text(properties, b"name") or key,
+    return FoundServer(key=key, name=_text(properties, b"name") or plain(key),
                        address=f"{(near or addresses)[0]}:{info.port}",
                        version=_text(properties, b"version"), tables=_number(properties, b"tables"),
                        seats_free=_number(properties, b"seats"), tls=_text(properties, b"tls") == "on")
@@ -102,6 +118,7 @@ class Browser:
         self.changed = asyncio.Event()  # set at each change (``until`` clears it as it looks)
         self.resolving: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # records that changed while being looked up
+        self.closed = False
 
     async def start(self) -> None:
         """Start browsing; ValueError for an interface this machine does not have."""
@@ -120,6 +137,8 @@ class Browser:
 
     def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str,
                    state_change: ServiceStateChange) -> None:
+        if self.closed:  # a record heard while closing: no lookup is started that nobody would end
+            return
         if state_change is ServiceStateChange.Removed:
             if (task := self.resolving.pop(name, None)) is not None:
                 task.cancel()
@@ -198,14 +217,16 @@ class Browser:
                 await self.changed.wait()
 
     async def close(self) -> None:
-        for task in list(self.resolving.values()):
-            task.cancel()
-        await asyncio.gather(*self.resolving.values(), return_exceptions=True)
-        self.resolving.clear()
+        """Stop browsing: no lookup is started from now on, those under way are cancelled, the sockets closed."""
+        self.closed = True
         if self.browser is not None:
             with contextlib.suppress(Exception):
                 await self.browser.async_cancel()
             self.browser = None
+        for task in list(self.resolving.values()):
+            task.cancel()
+        await asyncio.gather(*self.resolving.values(), return_exceptions=True)
+        self.resolving.clear()
         if self.zeroconf is not None:
             await self.zeroconf.async_close()
             self.zeroconf = None

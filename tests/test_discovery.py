@@ -5,14 +5,17 @@ other servers on the same network (other tests, other people) do not disturb the
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
+from zeroconf import IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
@@ -20,9 +23,17 @@ from tenpennies.client.discovery import Browser, Change, FoundServer
 from tenpennies.client.local import ClientConfig
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
-from tenpennies.client.tui.servers import REMEMBERED, ServersScreen
+from tenpennies.client.tui.servers import REMEMBERED, ServersScreen, row_key
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.server.advertise import Plan, clean_lan_name, interface_addresses, lan_addresses, package_version, plan
+from tenpennies.server.advertise import (
+    SERVICE_TYPE,
+    Plan,
+    clean_lan_name,
+    interface_addresses,
+    lan_addresses,
+    package_version,
+    plan,
+)
 from tenpennies.server.app import Options, Server
 
 SIZE = (80, 24)
@@ -216,7 +227,7 @@ async def test_the_browse_screen_lists_a_found_server_and_opens_its_lobby(lan_se
         await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
         screen = servers_of(app)
         await until(pilot, lambda: any(s.name == lan_server.lan_name for s in screen.found.values()), "the server")
-        key = next(k for k, s in screen.found.items() if s.name == lan_server.lan_name)
+        key = row_key(next(s for s in screen.found.values() if s.name == lan_server.lan_name))
         table = screen.query_one("#servers", DataTable)
         cells = [str(cell) for cell in table.get_row(key)]
         assert cells == [lan_server.lan_name, f"{lan_ip}:{lan_server.port}", "0", "0", "off"]
@@ -272,3 +283,63 @@ async def test_the_browse_screen_plays_locally(tmp_path: Path, lan_ip: str) -> N
         assert app.local is not None and app.launch.mode == "local"
     assert (tmp_path / "local.db").exists()
     assert ClientConfig.load(tmp_path).server is None  # a local game remembers no server
+
+
+# --- what a hostile (or careless) record on the LAN cannot do ------------------------------------------------
+
+@pytest.fixture
+async def hostile(lan_ip: str) -> AsyncIterator[Callable[..., Awaitable[None]]]:
+    """Announce records of one's own making, as anyone on the LAN may; withdrawn at the end."""
+    zeroconf = AsyncZeroconf(interfaces=[lan_ip], ip_version=IPVersion.V4Only)
+
+    async def announce(instance: str, properties: dict[bytes, bytes], addresses: list[str], port: int = 50051) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, f"{instance}.{SERVICE_TYPE}", port=port, properties=properties,
+                                server=f"hostile-{secrets.token_hex(4)}.local.", parsed_addresses=addresses)
+        await (await zeroconf.async_register_service(info))
+
+    try:
+        yield announce
+    finally:
+        await zeroconf.async_close()
+
+
+JUNK = {b"name": b"\x1b[2J\x1b]0;owned\x07[bold red]Evil[/]\n\xff\xfe table", b"tables": b"9" * 200,
+        b"seats": b"-3", b"tls": b"\xff"}
+
+
+async def test_a_record_of_junk_is_listed_plainly_and_one_pointing_nowhere_is_not(
+        hostile: Callable[..., Awaitable[None]], lan_ip: str, browser: Browser, tmp_path: Path) -> None:
+    junk, nowhere = unique("junk"), unique("nowhere")
+    await hostile(junk, JUNK, [lan_ip])
+    await hostile(nowhere, {b"name": b"nowhere"}, ["0.0.0.0", "127.0.0.1", "224.0.0.251"])
+    found = await browser.until(lambda s: s.key == junk, FIND)
+    assert found.name.isprintable() and "\x1b" not in found.name and "Evil" in found.name
+    assert (found.tables, found.seats_free, found.tls) == (0, 0, False)  # no number: none said
+    assert nowhere not in browser.servers  # had as long as the junk one: a server at no address of a LAN
+    # A record named like the screen's own row of the server played last must not take that row's place.
+    await hostile(REMEMBERED, {b"name": b"last"}, [lan_ip], port=50052)
+    app = TenPenniesApp(Launch("browse", name="ann", home=tmp_path, data=tmp_path, interface=lan_ip))
+    ClientConfig("[fd00::5]:50051", "ann", None).save(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
+        screen = servers_of(app)
+        table = screen.query_one("#servers", DataTable)
+        await until(pilot, lambda: {junk, REMEMBERED} <= set(screen.found), "both records")
+        cells = [str(cell) for row in range(table.row_count) for cell in table.get_row_at(row)]
+        assert "[fd00::5]:50051" in cells  # the remembered address as it is, not read as markup
+        assert str(table.get_row(row_key(found))[0]).startswith("[2J ]0;owned [bold red]")  # shown as it came
+        assert all(cell.isprintable() for cell in cells)
+        assert table.row_count == 3  # the remembered server, the junk one and the one named like its row
+
+
+async def test_a_record_heard_while_the_browser_closes_starts_no_lookup(lan_server: Server, lan_ip: str) -> None:
+    browser = Browser(interface=lan_ip)
+    await browser.start()
+    found = await browser.until(named(lan_server), FIND)
+    assert browser.zeroconf is not None
+    zeroconf = browser.zeroconf.zeroconf
+    closing = asyncio.ensure_future(browser.close())
+    await asyncio.sleep(0)  # close() is under way (waiting on the browser's end): a record comes in now
+    browser._on_change(zeroconf, SERVICE_TYPE, f"{found.key}.{SERVICE_TYPE}", ServiceStateChange.Updated)
+    await closing
+    assert not browser.resolving, "a lookup was left running after close"

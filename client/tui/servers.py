@@ -25,6 +25,7 @@ from ..arguments import address as check_address
 from ..discovery import Browser, Change, FoundServer
 
 REMEMBERED = "remembered"  # the row key of the server played on last time
+FOUND = "lan:"  # the row keys of servers found begin so: a record may call itself anything, "remembered" too
 COLUMNS = (("name", "Server"), ("address", "Address"), ("tables", "Tables"), ("seats", "Seats free"),
            ("tls", "TLS"))
 NAME_WIDTH = 26
@@ -44,8 +45,13 @@ class Choice:
 def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
     """A found server's row (``last``: the server played on last time, marked ``*``)."""
     name = server.name if len(server.name) <= NAME_WIDTH else server.name[: NAME_WIDTH - 1] + "…"
-    return (Text(("*" if last else "") + name), server.address, str(server.tables), str(server.seats_free),
+    return (Text(("*" if last else "") + name), Text(server.address), str(server.tables), str(server.seats_free),
             "on" if server.tls else "off")
+
+
+def row_key(server: FoundServer) -> str:
+    """The list's row of a server found (never the remembered server's row, whatever the record says)."""
+    return FOUND + server.key
 
 
 SERVERS_HELP = """\
@@ -117,7 +123,7 @@ class ServersScreen(Screen[Choice]):
         for key, label in COLUMNS:
             table.add_column(label, key=key)
         if self.remembered:
-            table.add_row(Text("*last played", style="italic"), self.remembered, "", "", "", key=REMEMBERED)
+            table.add_row(Text("*last played", style="italic"), Text(self.remembered), "", "", "", key=REMEMBERED)
         yield table
         with Horizontal(id="servers-address"):
             yield Label("Connect to an address:")
@@ -161,14 +167,14 @@ class ServersScreen(Screen[Choice]):
         server = message.change.server
         if message.change.kind == "gone":
             if self.found.pop(server.key, None) is not None:
-                table.remove_row(server.key)
+                table.remove_row(row_key(server))
         else:
             row = server_row(server, server.address == self.remembered)
             if server.key in self.found:
                 for (key, _), cell in zip(COLUMNS, row, strict=True):
-                    table.update_cell(server.key, key, cell)
+                    table.update_cell(row_key(server), key, cell)
             else:
-                table.add_row(*row, key=server.key)
+                table.add_row(*row, key=row_key(server))
             self.found[server.key] = server
         self.query_one("#servers-status", Static).update(self.looking_text())
 
@@ -182,7 +188,7 @@ class ServersScreen(Screen[Choice]):
         key = event.row_key.value
         if key == REMEMBERED and self.remembered:
             self.dismiss(Choice("server", self.remembered))
-        elif key is not None and (server := self.found.get(key)) is not None:
+        elif key is not None and key.startswith(FOUND) and (server := self.found.get(key[len(FOUND):])) is not None:
             self.dismiss(Choice("server", server.address, tls=server.tls))  # TLS: the app asks for trust
 
     @on(Input.Submitted, "#address")

@@ -144,7 +144,7 @@ class KnownServers:
 
     def _lines(self) -> list[str]:
         try:
-            return self.path.read_text(encoding="utf-8").splitlines()
+            return self.path.read_text(encoding="utf-8", errors="replace").splitlines()  # a damaged line trusts nothing
         except FileNotFoundError:
             return []
 
@@ -156,7 +156,7 @@ class KnownServers:
                     der = base64.b64decode(parts[2], validate=True)
                 except (binascii.Error, ValueError):
                     continue  # a damaged line trusts nothing
-                if hmac.compare_digest(fingerprint(der), parts[1]):
+                if hmac.compare_digest(fingerprint(der).encode(), parts[1].encode()):  # bytes: any text compares
                     return KnownServer(parts[1], der)
         return None
 

@@ -5,6 +5,7 @@ plain words. Real servers on loopback (in this process, or ``tenpennies serve`` 
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import re
 import shutil
@@ -368,6 +369,7 @@ async def test_a_tournament_against_an_unknown_tls_server_says_how_to_trust_it(s
 
 NO_ROUTE_CHECK = """
 import asyncio
+import base64
 from tenpennies.client.connection import Connection, ServerError
 from tenpennies.client.trust import explain, probe, unreachable_text
 async def main():
@@ -395,3 +397,17 @@ async def test_no_route_to_the_server_is_said_plainly() -> None:
     lines = output.decode().splitlines()
     expected = "No route to 10.9.9.9: are you on the same network as the server?"
     assert len(lines) == 2 and all(line.startswith(expected) for line in lines), (output, errors)
+
+
+async def test_a_damaged_known_servers_file_trusts_nothing_it_cannot_read_and_does_not_crash(
+        secure: Server, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{secure.port}"
+    seen = await asyncio.to_thread(probe, address)
+    assert seen.certificate is not None
+    known = KnownServers(tmp_path / "known_servers")
+    der = base64.b64encode(seen.certificate)
+    known.path.write_bytes(b"\xff\xfe not text\n" + f"{address} SHA256:\u00e9t\u00e9 ".encode() + der + b"\n")
+    assert known.get(address) is None  # a line whose fingerprint is not even ASCII trusts nothing
+    assert decide(address, seen, known).ask  # so the player is asked, as for a server never met
+    known.remember(address, seen.certificate)
+    assert known.get(address) is not None and not decide(address, seen, known).ask

@@ -43,6 +43,11 @@ MAX_CHAT = 500
 MAX_PASSWORD = 128
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # the standard library's scrypt at the usual interactive cost (16 MiB)
 WRONG_PASSWORD = "wrong password for this private table"
+# A guess at a private table's password costs a slow hash: a table checks one at a time, pausing after a wrong
+# one (a few guesses a second at most, however many connections guess), and turns away guesses beyond a few
+# waiting at once rather than queue them for the server's threads.
+WRONG_PASSWORD_PAUSE = 0.5  # seconds
+PASSWORD_QUEUE = 4          # guesses at one table being checked or waiting to be
 
 STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
           "finished": pb.TABLE_STATUS_FINISHED}
@@ -205,6 +210,8 @@ class Table:
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._lock = asyncio.Lock()
+        self._password_lock = asyncio.Lock()  # one password check at a time (``admit``)
+        self._password_checks = 0             # checks under way or waiting
         self._timer: asyncio.TimerHandle | None = None
         self._bot_scheduled = False
         self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
@@ -400,8 +407,17 @@ class Table:
             return
         if not password:
             raise PermissionDenied("this is a private table: joining or watching it needs its password")
-        if not await asyncio.to_thread(password_matches, self.settings.password_hash, password):
-            raise PermissionDenied(WRONG_PASSWORD)
+        if self._password_checks >= PASSWORD_QUEUE:
+            raise Full("too many tries at this table's password at once: try again in a moment")
+        self._password_checks += 1
+        try:
+            async with self._password_lock:
+                if await asyncio.to_thread(password_matches, self.settings.password_hash, password):
+                    return
+                await asyncio.sleep(WRONG_PASSWORD_PAUSE)
+        finally:
+            self._password_checks -= 1
+        raise PermissionDenied(WRONG_PASSWORD)
 
     async def snapshot(self, token: str, password: str = "") -> pb.Snapshot:
         if not token:

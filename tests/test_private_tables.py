@@ -261,3 +261,19 @@ async def test_play_spectate_asks_for_a_private_tables_password_and_a_public_one
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table, watched without a prompt")
     finally:
         await other.close()
+
+
+async def test_a_flood_of_guesses_is_turned_away_at_once_and_the_right_password_still_joins(
+        connection: Connection) -> None:
+    """Each guess costs the server a deliberately slow hash: guesses at one table are checked one at a time,
+    and those beyond a few waiting are refused at once (RESOURCE_EXHAUSTED), not queued to eat the server."""
+    private = await connection.create_table("Secret", 2, password=PASSWORD)
+    guesses = await asyncio.gather(*(connection.join(private.table_id, "eve", password=f"guess {n}")
+                                     for n in range(40)), return_exceptions=True)
+    assert all(isinstance(g, ServerError) for g in guesses)
+    codes = [g.code() for g in guesses if isinstance(g, ServerError)]
+    assert codes.count(grpc.StatusCode.PERMISSION_DENIED) <= 8, codes
+    assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) >= 30, codes
+    busy = next(g for g in guesses if isinstance(g, ServerError) and g.code() == grpc.StatusCode.RESOURCE_EXHAUSTED)
+    assert "try again in a moment" in busy.message
+    assert (await connection.join(private.table_id, "ann", password=PASSWORD)).seat == 0

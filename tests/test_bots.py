@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from tenpennies.engine import Card, Command, Game, HouseRules, SeatView
 from tenpennies.engine.bots import BOTS, Bot, GreedyBot, play_game
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.commands import Buy, DeclineDiscard, Discard, PassBuy, TakeDiscard
+from tenpennies.engine.game import Phase
 from tenpennies.engine.strategies import PLANS, PlanBot, SamplerBot, buy_helps, contract_distance
 from tenpennies.engine.worlds import SeatMemory
 
@@ -104,6 +106,50 @@ def test_the_sampler_keeps_a_memory_per_seat() -> None:
     assert sorted(bot.memories) == [0, 1, 2]
     assert all(isinstance(m, SeatMemory) for m in bot.memories.values())
 
+
+def test_the_sampler_searches_its_takes_buys_and_discards_only() -> None:
+    """Over real games: the policy's own choice comes first; a take and a buy are searched against the
+    decline and the pass, a discard against the next best discard of another rank; a decline, a pass, a
+    draw and a meld are played without a search."""
+    game = Game(4, HouseRules(rounds=(1, 4)), 21)
+    sampler, policy, wide = SamplerBot(samples=2), PlanBot("early"), SamplerBot(samples=2, max_discards=3)
+    searched: Counter[str] = Counter()
+    while not game.over:
+        for seat in game.to_act():
+            view = game.view(seat)
+            candidates = sampler.candidates(view)
+            assert candidates[0] == policy.choose(view)
+            assert all(c in view.legal for c in candidates)
+            if view.phase is Phase.PICK_UP:
+                wanted = candidates[0] == TakeDiscard(seat)
+                assert candidates == ([TakeDiscard(seat), DeclineDiscard(seat)] if wanted else [DeclineDiscard(seat)])
+            elif view.phase is Phase.BUY:
+                wanted = candidates[0] == Buy(seat)
+                assert candidates == ([Buy(seat), PassBuy(seat)] if wanted else [PassBuy(seat)])
+            elif isinstance(candidates[0], Discard) and len({c.rank for c in view.hand}) >= 3:
+                discards = wide.candidates(view)
+                assert len(candidates) == 2 and discards[:2] == candidates  # the policy's best two, then a third
+                assert len({c.card.rank for c in discards if isinstance(c, Discard)}) == 3
+                searched["three discards"] += 1
+            elif not isinstance(candidates[0], Discard):
+                assert len(candidates) == 1  # a meld is not searched
+            if len(candidates) > 1:
+                searched[view.phase.value] += 1
+        seat = game.to_act()[0]
+        game.apply(BOTS["early"](0).choose(game.view(seat)))
+    assert searched["pick_up"] > 0 and searched["buy"] > 0 and searched["three discards"] > 0, searched
+
+
+def test_the_search_overrules_the_policy_only_on_clear_evidence() -> None:
+    bot = SamplerBot(min_worlds=8, margin=2.0)
+    policy = [float(v) for v in (10, -5, 3, 8, -2, 0, 7, 4, -6, 1)]
+    assert bot._pick([policy, [v + 6 for v in policy]]) == 1            # a steady gain on the same worlds
+    assert bot._pick([policy, [v + 6 for v in policy], [v + 9 for v in policy]]) == 2  # the best gain
+    noisy = [v + g for v, g in zip(policy, (30, -25, 28, -20, 25, -30, 22, -18, 27, -24), strict=True)]
+    assert bot._pick([policy, noisy]) == 0                               # a gain within the noise
+    assert bot._pick([policy, [v - 6 for v in policy]]) == 0             # a loss
+    few = policy[:7]
+    assert bot._pick([few, [v + 6 for v in few]]) == 0                   # too few worlds to overrule
 
 # --- the shared policy's judgement -----------------------------------------------------------------
 

@@ -212,6 +212,9 @@ class Table:
         self._lock = asyncio.Lock()
         self._password_lock = asyncio.Lock()  # one password check at a time (``admit``)
         self._password_checks = 0             # checks under way or waiting
+        # the password last found right, keyed-hashed in memory only: it is let in at once, without scrypt
+        self._password_key = secrets.token_bytes(16)
+        self._password_known = b""
         self._timer: asyncio.TimerHandle | None = None
         self._bot_scheduled = False
         self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
@@ -407,12 +410,16 @@ class Table:
             return
         if not password:
             raise PermissionDenied("this is a private table: joining or watching it needs its password")
+        given = hmac.digest(self._password_key, password.encode(), "sha256")
+        if self._password_known and hmac.compare_digest(given, self._password_known):
+            return
         if self._password_checks >= PASSWORD_QUEUE:
             raise Full("too many tries at this table's password at once: try again in a moment")
         self._password_checks += 1
         try:
             async with self._password_lock:
                 if await asyncio.to_thread(password_matches, self.settings.password_hash, password):
+                    self._password_known = given
                     return
                 await asyncio.sleep(WRONG_PASSWORD_PAUSE)
         finally:

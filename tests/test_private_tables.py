@@ -277,3 +277,7 @@ async def test_a_flood_of_guesses_is_turned_away_at_once_and_the_right_password_
     busy = next(g for g in guesses if isinstance(g, ServerError) and g.code() == grpc.StatusCode.RESOURCE_EXHAUSTED)
     assert "try again in a moment" in busy.message
     assert (await connection.join(private.table_id, "ann", password=PASSWORD)).seat == 0
+    # Those who know it are not turned away together: a crowd of watchers coming back at once (a restart).
+    watchers = [connection.spectate(private.table_id, PASSWORD) for _ in range(20)]
+    snapshots = await asyncio.gather(*(w.snapshot() for w in watchers))
+    assert all(s.table.table_id == private.table_id for s in snapshots)

@@ -106,7 +106,10 @@ def server_of(info: AsyncServiceInfo, networks: list[ipaddress.IPv4Network]) -> 
 
 
 class Browser:
-    """Browses the LAN for Ten Pennies servers: ``servers`` (by instance name) is what is there now."""
+    """Browses the LAN for Ten Pennies servers: ``servers`` (by instance name) is what is there now, the
+    first ``MAX_SERVERS`` of them (a LAN flooded with records costs a bounded list and bounded lookups)."""
+
+    MAX_SERVERS = 256
 
     def __init__(self, interface: str | None = None) -> None:
         self.interface = interface
@@ -148,6 +151,9 @@ class Browser:
             return
         if name in self.resolving:  # one lookup at a time per server: it looks again once it is done
             self.again.add(name)
+        elif name.removesuffix(f".{SERVICE_TYPE}") not in self.servers \
+                and len(self.servers) + len(self.resolving) >= self.MAX_SERVERS:
+            return  # as many as anyone can choose from already: the rest are not looked up
         else:
             self.resolving[name] = asyncio.get_running_loop().create_task(self._resolve(name))
 

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
@@ -35,6 +34,8 @@ from tenpennies.server.advertise import (
     plan,
 )
 from tenpennies.server.app import Options, Server
+
+from tuikit import until
 
 SIZE = (80, 24)
 FIND = 15.0  # seconds: probing takes about one; the rest is room for a busy machine
@@ -202,14 +203,6 @@ def test_serve_refuses_a_bad_interface_and_opens_nothing(tmp_path: Path, capsys:
 
 # --- the first screen of tenpennies play -----------------------------------------------------------------------
 
-async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = FIND) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
-
-
 def browse_app(tmp_path: Path, lan_ip: str, name: str = "ann") -> TenPenniesApp:
     return TenPenniesApp(Launch("browse", name=name, home=tmp_path, data=tmp_path, interface=lan_ip))
 
@@ -343,3 +336,17 @@ async def test_a_record_heard_while_the_browser_closes_starts_no_lookup(lan_serv
     browser._on_change(zeroconf, SERVICE_TYPE, f"{found.key}.{SERVICE_TYPE}", ServiceStateChange.Updated)
     await closing
     assert not browser.resolving, "a lookup was left running after close"
+
+
+async def test_a_flood_of_records_is_listed_no_further_than_the_browsers_bound(
+        lan_server: Server, hostile: Callable[..., Awaitable[None]], lan_ip: str) -> None:
+    async with Browser(interface=lan_ip) as browser:
+        await browser.until(named(lan_server), FIND)
+        browser.MAX_SERVERS = len(browser.servers)  # full (other servers on this LAN may be listed too)
+        flood = [unique("flood") for _ in range(3)]
+        for instance in flood:
+            await hostile(instance, {b"name": instance.encode()}, [lan_ip])
+        async for _ in browser.changes(timeout=3):  # as long as a record takes to be found, and more
+            pass
+        assert not set(flood) & set(browser.servers)
+        assert any(named(lan_server)(s) for s in browser.servers.values())

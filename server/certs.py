@@ -133,9 +133,14 @@ def make_certificate(host: str) -> tuple[bytes, bytes]:
 
 def server_certificate(directory: Path, host: str) -> ServerCertificate:
     """The certificate kept in ``directory``, or a new one made and kept there (the key 0600, the
-    directory 0700). ValueError, saying what to do, when what is kept cannot be used."""
+    directory 0700). ValueError, saying what to do, when what is kept cannot be used (a key others may
+    read is refused, as ssh does)."""
     cert_path, key_path = directory / CERT_FILE, directory / KEY_FILE
     if cert_path.exists() and key_path.exists():
+        if os.name == "posix" and key_path.stat().st_mode & 0o077:
+            raise ValueError(f"{key_path} may be read by others on this machine, who could then pose as this "
+                             f"server: chmod 600 {key_path} (or remove {directory} to make a new certificate; "
+                             f"clients will then have to trust it again)")
         try:
             cert, key = cert_path.read_bytes(), key_path.read_bytes()
             public = x509.load_pem_x509_certificate(cert).public_key()

@@ -411,3 +411,14 @@ async def test_a_damaged_known_servers_file_trusts_nothing_it_cannot_read_and_do
     assert decide(address, seen, known).ask  # so the player is asked, as for a server never met
     known.remember(address, seen.certificate)
     assert known.get(address) is not None and not decide(address, seen, known).ask
+
+
+async def test_a_kept_key_others_can_read_stops_the_server_saying_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    await (await tls_server(db)).stop(0)
+    key = tls_directory(str(db)) / KEY_FILE
+    key.chmod(0o644)  # copied about, say: anyone on the machine could pose as this server
+    with pytest.raises(ValueError, match=re.escape(f"chmod 600 {key}")):
+        Server(Options(port=0, db=str(db), tls=True, advertise=False))
+    key.chmod(0o600)
+    await (await tls_server(db)).stop(0)

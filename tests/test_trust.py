@@ -19,9 +19,10 @@ import grpc
 import pytest
 import trustme
 from cryptography import x509
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tenpennies.client.connection import Connection, ServerError
+from tenpennies.client.local import ClientConfig
 from tenpennies.client.trust import (
     KnownServers,
     Pinned,
@@ -35,6 +36,7 @@ from tenpennies.client.trust import (
 )
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.servers import ServersScreen
 from tenpennies.client.tui.trust import RefusedScreen, TrustScreen
 from tenpennies.server.app import Options, Server
 from tenpennies.server.certs import CERT_FILE, KEY_FILE, tls_directory
@@ -422,3 +424,24 @@ async def test_a_kept_key_others_can_read_stops_the_server_saying_what_to_do(tmp
         Server(Options(port=0, db=str(db), tls=True, advertise=False))
     key.chmod(0o600)
     await (await tls_server(db)).stop(0)
+
+
+async def test_a_no_from_the_servers_screen_goes_back_to_it_and_remembers_no_server(
+        secure: Server, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{secure.port}"
+    app = TenPenniesApp(Launch("browse", name="ann", home=tmp_path, data=tmp_path, interface="127.0.0.1"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
+        app.screen.query_one("#address", Input).value = address
+        await pilot.press("a", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TrustScreen), "the question")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen again")
+        assert app.return_code is None and app.connection is None
+        assert ClientConfig.load(tmp_path).server is None  # a server not trusted is not offered as the last one
+        app.screen.query_one("#address", Input).value = address
+        await pilot.press("a", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TrustScreen), "the question again")
+        await pilot.press("y")
+        await until(pilot, lambda: lobby_live(app), "the lobby over TLS")
+    assert ClientConfig.load(tmp_path).server == address

@@ -32,12 +32,12 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import ClientConfig, LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
-from ..trust import KnownServers, Pinned, TrustError, Verdict
+from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
 from .table import TableScreen
-from .trust import confirm, refuse, verdict_for
+from .trust import RefusedScreen, confirm, refuse, verdict_for
 
 Mode = Literal["local", "server", "spectate", "browse"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
@@ -119,6 +119,7 @@ class TenPenniesApp(App[None]):
         self.local: LocalServer | None = None
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
+        self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -135,15 +136,19 @@ class TenPenniesApp(App[None]):
             self.open_local()
             return
         if self.launch.mode == "browse":
-            config = ClientConfig.load(self.launch.home)
-            self.push_screen(ServersScreen(self.launch.name, remembered=config.server, interface=self.launch.interface),
-                             self.chosen)
+            self.show_servers()
             return
         await self.reach_server()  # awaited: a server needing no question shows its lobby as the app starts
 
+    def show_servers(self) -> None:
+        config = ClientConfig.load(self.launch.home)
+        self.push_screen(ServersScreen(self.launch.name, remembered=config.server, interface=self.launch.interface),
+                         self.chosen)
+
     def chosen(self, choice: Choice | None) -> None:
-        """The servers screen's choice: the local game, or a server's lobby (remembered for next time, with
-        the CA it was reached with; the remembered server keeps its own CA unless --tls-ca says another)."""
+        """The servers screen's choice: the local game, or a server's lobby (remembered for next time once
+        reached, with the CA it was reached with; the remembered server keeps its own CA unless --tls-ca says
+        another)."""
         match choice:
             case Choice(kind="local"):
                 self.launch = replace(self.launch, mode="local", home=self.launch.data)
@@ -152,11 +157,8 @@ class TenPenniesApp(App[None]):
             case Choice(kind="server", address=address):
                 config = ClientConfig.load(self.launch.home)
                 tls_ca = self.launch.tls_ca or (config.tls_ca if address == config.server else None)
+                self.came_from = self.launch
                 self.launch = replace(self.launch, mode="server", address=address, tls_ca=tls_ca)
-                try:
-                    ClientConfig(address, self.launch.name, tls_ca).save(self.launch.home)
-                except OSError:
-                    pass  # not remembered: the game goes on
                 self.open_server()
 
     def open_server(self) -> None:
@@ -170,7 +172,7 @@ class TenPenniesApp(App[None]):
         try:
             verdict = await verdict_for(self.launch.address, self.launch.tls_ca, known)
         except TrustError as error:
-            self.run_worker(refuse(self, error), group="launch", exit_on_error=False)
+            self.run_worker(self.turn_away(error), group="launch", exit_on_error=False)
             return
         if verdict.ask:
             self.run_worker(self.trust_first(verdict, known), group="launch", exit_on_error=False)
@@ -181,9 +183,23 @@ class TenPenniesApp(App[None]):
         try:
             pinned = await confirm(self, self.launch.address, verdict, known)
         except TrustError as error:
-            await refuse(self, error)
+            await self.turn_away(error)
             return
         self.show_lobby(pinned)
+
+    async def turn_away(self, error: TrustError) -> None:
+        """Not connecting: say why and quit (``tui.trust.refuse``); a server chosen on the servers screen,
+        say why and go back to that screen."""
+        if self.came_from is None:
+            await refuse(self, error)
+            return
+        if isinstance(error, TrustRefused):
+            await self.push_screen_wait(RefusedScreen("Not the server you trusted", str(error),
+                                                      hint="Not connected. Enter goes back to the servers."))
+        else:
+            self.notify(str(error), title="Not connected", severity="warning", timeout=8)
+        self.launch, self.came_from = self.came_from, None
+        self.show_servers()
 
     def show_lobby(self, pinned: Pinned | None) -> None:
         """The lobby of ``launch.address`` (and, spectating, the table watched over it)."""
@@ -192,6 +208,12 @@ class TenPenniesApp(App[None]):
         except OSError as error:  # the CA file
             self.exit(return_code=1, message=f"Cannot use the CA file {self.launch.tls_ca}: {error}")
             return
+        if self.came_from is not None:  # chosen on the servers screen: offered first next time
+            try:
+                ClientConfig(self.launch.address, self.launch.name, self.launch.tls_ca).save(self.launch.home)
+            except OSError:
+                pass  # not remembered: the game goes on
+            self.came_from = None
         memory = ServerMemory.load(self.launch.address, self.launch.home)
         lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style, memory=memory)
         self.push_screen(lobby)

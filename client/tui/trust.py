@@ -61,7 +61,7 @@ class TrustScreen(ModalScreen[bool]):
 
 
 class RefusedScreen(ModalScreen[None]):
-    """Why this client will not connect, in red; any of enter, escape or q quits."""
+    """Why this client will not connect, in red; any of enter, escape or q closes it (``hint`` says what then)."""
 
     DEFAULT_CSS = """
     RefusedScreen { align: center middle; }
@@ -70,17 +70,17 @@ class RefusedScreen(ModalScreen[None]):
     #refused-text { margin-top: 1; color: $error; }
     #refused-hint { margin-top: 1; color: $text-muted; }
     """
-    BINDINGS = [Binding("enter,escape,q", "close", "Quit")]
+    BINDINGS = [Binding("enter,escape,q", "close", "Close")]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, *, hint: str = "Not connected. Enter quits.") -> None:
         super().__init__()
-        self.title_text, self.text = title, text
+        self.title_text, self.text, self.hint = title, text, hint
 
     def compose(self) -> ComposeResult:
         with Vertical(id="refused-box"):
             yield Label(self.title_text, id="refused-title")
             yield Static(self.text, id="refused-text")
-            yield Static("Not connected. Enter quits.", id="refused-hint")
+            yield Static(self.hint, id="refused-hint")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -195,7 +195,11 @@ def decide(address: str, probed: Probe, known: KnownServers, fingerprint_given: 
     trusted = known.get(address)
     if probed.certificate is not None:
         seen = fingerprint(probed.certificate)
-        pinned = Pinned.of(probed.certificate)
+        try:
+            pinned = Pinned.of(probed.certificate)
+        except (ValueError, x509.DuplicateExtension, x509.UnsupportedGeneralNameType) as error:
+            raise TrustError(f"{address} shows a certificate this client cannot read ({error}), so it will not "
+                             f"connect: is it a Ten Pennies server?") from None
         expected = fingerprint_given or (trusted.fingerprint if trusted else None)
         if expected is None:
             return Verdict(pinned, ask=True, certificate=probed.certificate)

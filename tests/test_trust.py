@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import os
 import re
 import shutil
@@ -19,6 +20,9 @@ import grpc
 import pytest
 import trustme
 from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID, ObjectIdentifier
 from textual.widgets import Input, Static
 
 from tenpennies.client.connection import Connection, ServerError
@@ -26,6 +30,8 @@ from tenpennies.client.local import ClientConfig
 from tenpennies.client.trust import (
     KnownServers,
     Pinned,
+    Probe,
+    TrustError,
     TrustRefused,
     Untrusted,
     check_fingerprint,
@@ -445,3 +451,25 @@ async def test_a_no_from_the_servers_screen_goes_back_to_it_and_remembers_no_ser
         await pilot.press("y")
         await until(pilot, lambda: lobby_live(app), "the lobby over TLS")
     assert ClientConfig.load(tmp_path).server == address
+
+
+def test_a_certificate_this_client_cannot_read_is_refused_in_words_not_a_crash(tmp_path: Path) -> None:
+    """A TLS stack other than OpenSSL may send any bytes as its certificate (the probe verifies nothing):
+    a duplicated extension, or no certificate at all."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "x")])
+    names = x509.SubjectAlternativeName([x509.DNSName("localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    der = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+           .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+           .add_extension(names, critical=False)
+           .add_extension(x509.UnrecognizedExtension(ObjectIdentifier("2.5.29.18"), names.public_bytes()),
+                          critical=False)
+           .sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+    at = der.index(bytes([0x06, 0x03, 0x55, 0x1D, 0x12]))  # issuerAltName's OID -> subjectAltName's: two SANs
+    twice = der[:at + 4] + b"\x11" + der[at + 5:]
+    known = KnownServers(tmp_path / "known_servers")
+    for certificate in (twice, b"not a certificate"):
+        with pytest.raises(TrustError, match="a certificate this client cannot read"):
+            decide("10.0.0.5:50051", Probe(certificate=certificate), known)
+    assert not known.path.exists()

@@ -239,6 +239,15 @@ async def test_a_bot_joins_a_private_table_only_with_its_password(connection: Co
     code, output = await bot("--password", "nope")
     assert code == 1 and "wrong password for this private table" in output, output
     assert seats_taken(await listed(connection, private.table_id)) == 0
+    # With it, the bot sits down; the host then empties its seat, and the bot ends.
+    seated = asyncio.ensure_future(bot("--password", PASSWORD))
+    async with asyncio.timeout(60):
+        while seats_taken(await listed(connection, private.table_id)) == 0:
+            assert not seated.done(), seated.result()
+            await asyncio.sleep(0.05)  # polling the lobby, bounded by the timeout
+    await connection.remove_seat(private.table_id, private.host_token, 0)
+    code, output = await seated
+    assert code == 0 and f"joined table {private.table_id} as seat 0" in output, output
 
 
 async def test_play_spectate_asks_for_a_private_tables_password_and_a_public_one_opens_at_once(

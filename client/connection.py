@@ -27,6 +27,14 @@ STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM
               "averaging": pb.BOT_STRATEGY_AVERAGING, "early": pb.BOT_STRATEGY_EARLY,
               "holdout": pb.BOT_STRATEGY_HOLDOUT, "sampler": pb.BOT_STRATEGY_SAMPLER}
 # Codes after which following a stream again cannot help: the seat or the table is not ours any more.
+# Why a seat's stream went down, in words a player reads on the table's prompt (gRPC's own are for logs:
+# "Stream removed (recvmsg:Connection timed out (110))"); any other code keeps the server's message.
+LINK_WORDS = {
+    grpc.StatusCode.UNAVAILABLE: "the server is out of reach",
+    grpc.StatusCode.DEADLINE_EXCEEDED: "the server does not answer",
+    grpc.StatusCode.CANCELLED: "the connection was closed",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "this client fell behind the table",
+}
 _FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
           grpc.StatusCode.INVALID_ARGUMENT}
 
@@ -189,7 +197,7 @@ class SeatSession:
                 if error.code() in _FINAL:
                     raise
                 delay = backoff.next()
-                yield Link(False, error.message, delay)
+                yield Link(False, LINK_WORDS.get(error.code(), error.message), delay)
                 await asyncio.sleep(delay)
 
 

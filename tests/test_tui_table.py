@@ -390,7 +390,7 @@ async def test_a_dropped_stream_says_reconnecting_until_it_is_back(tmp_path: Pat
             await until(pilot, lambda: screen.view is not None, "the game")
             await first.stop(0)
             await until(pilot, lambda: "Reconnecting" in text_of(screen, "#prompt"), "the drop shown")
-            assert "retry in" in text_of(screen, "#prompt")
+            assert "the server is out of reach; trying again in" in text_of(screen, "#prompt")
             again = Server(Options(port=port, db=db, allow_seeds=True))
             await again.start()
             await until(pilot, lambda: "Reconnecting" not in text_of(screen, "#prompt"), "back", timeout=15)

@@ -602,7 +602,7 @@ class TableScreen(Screen[None]):
                         style="bold red")
         if self.link is not None and not self.link.up:
             left = max(0, math.ceil(self.retry_at - time.monotonic()))
-            return Text(f"Reconnecting… ({self.link.reason}) retry in {left} s", style="bold yellow")
+            return Text(f"Reconnecting… {self.link.reason}; trying again in {left} s", style="bold yellow")
         if tv.info is None:
             return Text("Connecting…", style="dim")
         if v is None:

@@ -131,10 +131,17 @@ class Lobby:
                     await table.close()
 
     async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
-                     creator: str) -> tuple[Table, str]:
+                     creator: str, *, password: str = "") -> tuple[Table, str]:
         """A new waiting table, and its host's token. Once its slot is taken the table is made whatever
-        happens to the request (a table nobody hears of expires like any idle one)."""
+        happens to the request (a table nobody hears of expires like any idle one). With a ``password``, a
+        private table: its slow hash is made only for a creator with room, holding the slot meanwhile."""
         self._check_room(creator)
+        if password:
+            self._creating.append(creator)
+            try:
+                await settings.lock(password)
+            finally:
+                self._creating.remove(creator)
         return await self._create_now(name, seats, rules, settings, seed, creator)
 
     async def create_hosted(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int,

@@ -163,11 +163,10 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
-        if request.password:  # a private table: only the password's hash is kept
-            await settings.lock(request.password)
         table, host_token = await self.lobby.create(
             request.name, request.seats, mapping.rules_from_pb(request.rules), settings,
-            request.seed if request.HasField("seed") else None, client_address(context.peer()))
+            request.seed if request.HasField("seed") else None, client_address(context.peer()),
+            password=request.password)  # a private table: only the password's hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
     @_rpc()

@@ -290,3 +290,21 @@ async def test_a_flood_of_guesses_is_turned_away_at_once_and_the_right_password_
     watchers = [connection.spectate(private.table_id, PASSWORD) for _ in range(20)]
     snapshots = await asyncio.gather(*(w.snapshot() for w in watchers))
     assert all(s.table.table_id == private.table_id for s in snapshots)
+
+
+async def test_a_client_over_its_share_of_tables_is_refused_before_any_password_work(tmp_path: Path) -> None:
+    """A password's hash is slow on purpose: a client with no room for another table must not make the
+    server hash (a password too long, which the hashing refuses, shows which check comes first)."""
+    server = Server(Options(port=0, db=str(tmp_path / "games.db"), tables_per_address=1, advertise=False))
+    await server.start()
+    connection = Connection(f"127.0.0.1:{server.port}")
+    try:
+        await connection.create_table("Mine", 2)
+        error = await refused(connection.create_table("Another", 2, password="x" * 129))
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "open tables" in error.message, error.message
+        error = await refused(connection.create_table("Another", 2, password=PASSWORD))
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert len(await connection.tables()) == 1
+    finally:
+        await connection.close()
+        await server.stop(0)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Label
 
 from tenpennies.client.connection import Connection, ServerError
 from tenpennies.client.tui.app import Launch, TenPenniesApp
@@ -308,3 +308,23 @@ async def test_a_client_over_its_share_of_tables_is_refused_before_any_password_
     finally:
         await connection.close()
         await server.stop(0)
+
+
+async def test_a_private_table_named_like_markup_is_asked_about_by_its_name(server: Server, tmp_path: Path) -> None:
+    """Anyone names a table: a name such as ``[/]`` is text, not markup (as markup it stopped the client)."""
+    address = f"127.0.0.1:{server.port}"
+    other = Connection(address)
+    try:
+        await other.create_table("[/] [b]odd", 2, password=PASSWORD)
+        app = TenPenniesApp(Launch("server", address=address, name="ann", home=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.screen.tables), "the list")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, PasswordScreen), "the password prompt")
+            await pilot.pause()
+            assert str(app.screen.query_one(Label).render()).startswith("[/] [b]odd is private")
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        assert app.return_code in (None, 0)
+    finally:
+        await other.close()

@@ -1,5 +1,6 @@
 """Who may come in, in the terminal client: a server's certificate on the first connection, a refusal when
-it changed, and a private table's password.
+it changed, and a private table's password. What these screens show of the outside (addresses, paths, a
+table's name) is text, never markup.
 
 ``verdict_for`` is how the app decides how to connect to a server: it probes the address
 (``client.trust``); a TLS server not trusted yet is shown to the player (``confirm``, ``TrustScreen``); a
@@ -41,13 +42,13 @@ class TrustScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="trust-box"):
-            yield Label(f"First connection to {self.address}", id="trust-title")
+            yield Label(f"First connection to {self.address}", id="trust-title", markup=False)
             yield Static("It speaks TLS with a certificate of its own, which nobody has vouched for. "
                          "Its fingerprint:")
             yield Static(self.fingerprint, id="trust-fingerprint")
             yield Static("The server printed its fingerprint when it started (certificate fingerprint "
                          "SHA256:...): ask its owner. Is it the same? Then trust it: it is remembered in "
-                         f"{self.known.path}, and you are not asked again.")
+                         f"{self.known.path}, and you are not asked again.", markup=False)
             with Horizontal(id="trust-buttons"):
                 yield Button("Yes, trust it (y)", id="yes", variant="primary")
                 yield Button("No, do not connect (n)", id="no")
@@ -78,8 +79,8 @@ class RefusedScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="refused-box"):
-            yield Label(self.title_text, id="refused-title")
-            yield Static(self.text, id="refused-text")
+            yield Label(self.title_text, id="refused-title", markup=False)
+            yield Static(self.text, id="refused-text", markup=False)
             yield Static(self.hint, id="refused-hint")
 
     def action_close(self) -> None:
@@ -106,7 +107,7 @@ class PasswordScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="password-box"):
-            yield Label(f"{self.table} is private: its password, to {self.doing} it")
+            yield Label(f"{self.table} is private: its password, to {self.doing} it", markup=False)
             yield Input(id="password", password=True, max_length=128, compact=True)
             yield Static("Wrong password" if self.wrong else "", id="password-error")
             yield Static("enter: go on · escape: cancel (the table's host knows the password)",

@@ -351,3 +351,16 @@ async def test_a_flood_of_records_is_listed_no_further_than_the_browsers_bound(
             pass
         assert not set(flood) & set(browser.servers)
         assert any(named(lan_server)(s) for s in browser.servers.values())
+
+
+async def test_an_address_typed_like_markup_is_refused_in_words(tmp_path: Path) -> None:
+    app = TenPenniesApp(Launch("browse", name="ann", home=tmp_path, data=tmp_path, interface="127.0.0.1"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
+        screen = servers_of(app)
+        await pilot.press("a", *"[/]", "enter")
+        error = screen.query_one("#servers-error", Static)
+        await until(pilot, lambda: error.has_class("shown"), "the error")
+        await pilot.pause()
+        assert "'[/]' is not HOST:PORT" in str(error.render())
+    assert app.return_code in (None, 0)

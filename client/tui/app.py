@@ -197,7 +197,7 @@ class TenPenniesApp(App[None]):
             await self.push_screen_wait(RefusedScreen("Not the server you trusted", str(error),
                                                       hint="Not connected. Enter goes back to the servers."))
         else:
-            self.notify(str(error), title="Not connected", severity="warning", timeout=8)
+            self.notify(str(error), title="Not connected", severity="warning", timeout=8, markup=False)
         self.launch, self.came_from = self.came_from, None
         self.show_servers()
 

@@ -117,8 +117,9 @@ class ServersScreen(Screen[Choice]):
         self.waited = False  # QUIET seconds have passed
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Ten Pennies · servers on the LAN · playing as {self.player_name}", id="servers-title")
-        yield Static(self.looking_text(), id="servers-status")
+        yield Static(f"Ten Pennies · servers on the LAN · playing as {self.player_name}", id="servers-title",
+                     markup=False)
+        yield Static(self.looking_text(), id="servers-status", markup=False)  # an interface's name, an error
         table = ServerList(id="servers", cursor_type="row", zebra_stripes=True)
         for key, label in COLUMNS:
             table.add_column(label, key=key)
@@ -128,7 +129,7 @@ class ServersScreen(Screen[Choice]):
         with Horizontal(id="servers-address"):
             yield Label("Connect to an address:")
             yield Input(placeholder="HOST:PORT", id="address", max_length=260, compact=True)
-        yield Static("", id="servers-error")
+        yield Static("", id="servers-error", markup=False)  # what was typed, as typed
         with Horizontal(id="servers-local"):
             yield Button("Play locally against bots", id="local", compact=True)
         yield Footer(compact=True)

@@ -41,7 +41,7 @@ from tenpennies.client.discovery import FoundServer
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import LobbyScreen
-from tenpennies.client.tui.servers import ServersScreen
+from tenpennies.client.tui.servers import ServersScreen, row_key
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.trust import TrustScreen
 from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
@@ -129,7 +129,7 @@ class Player:
         servers.focus()
         for _ in range(servers.row_count):
             key = servers.coordinate_to_cell_key(servers.cursor_coordinate).row_key.value
-            if key == server.key:
+            if key == row_key(server):
                 break
             await self.pilot.press("down")
         await self.pilot.press("enter")

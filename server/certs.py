@@ -64,24 +64,6 @@ def tls_directory(db: str) -> Path:
     return Path(f"{db}.tls")
 
 
-def lan_addresses() -> list[str]:
-    """This host's IPv4 addresses other than loopback, best first: the one its default route leaves by
-    (a UDP socket's connect sends nothing), then those its name resolves to."""
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass  # no route at all: an isolated machine
-    try:
-        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(str(sockaddr[0]))
-    except OSError:
-        pass
-    return [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback]
-
-
 def _names(host: str) -> tuple[list[str], list[str]]:
     """The DNS names and IP addresses the certificate of a server at ``host`` is made out to."""
     names = ["localhost"]
@@ -91,6 +73,9 @@ def _names(host: str) -> tuple[list[str], list[str]]:
             names.append(name)
     addresses = ["127.0.0.1", "::1"]
     if host in ALL_ADDRESSES:
+        # the interfaces' addresses, as the server announces them (imported here: clients read
+        # fingerprints from this module and need no zeroconf)
+        from .advertise import lan_addresses
         addresses += lan_addresses()
     else:
         try:

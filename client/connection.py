@@ -149,7 +149,8 @@ class SeatSession:
 
     async def chat(self, text: str, name: str = "") -> int:
         response: pb.SendChatResponse = await _call(self.service.SendChat(
-            pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name)))
+            pb.SendChatRequest(table_id=self.table_id, token=self.token, text=text, name=name,
+                               password="" if self.token else self.password)))
         return response.sequence
 
     async def leave(self) -> None:

@@ -237,7 +237,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def SendChat(self, request: pb.SendChatRequest, context: Any) -> pb.SendChatResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text))
+        return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text,
+                                                             request.password))
 
     async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page

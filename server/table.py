@@ -380,13 +380,13 @@ class Table:
             return self.seq
         return await self._change(step)
 
-    async def chat(self, token: str, name: str, text: str) -> int:
+    async def chat(self, token: str, name: str, text: str, password: str = "") -> int:
         text = text.strip()
         if not text or len(text) > MAX_CHAT or not text.isprintable():
             raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
-        if not token and self.locked:
-            raise PermissionDenied("at a private table only the seated may chat")
+        if not token:
+            await self.admit(password)  # a private table's watchers chat with its password, as they watch
 
         async def step() -> int:
             if token:

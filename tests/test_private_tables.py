@@ -89,9 +89,13 @@ async def test_watching_a_private_table_needs_its_password(connection: Connectio
     async for message in watcher.stream():
         assert isinstance(message, pb.Snapshot)
         break
-    # A watcher's chat carries no password, so only the seated chat at a private table.
-    chat = await refused(watcher.chat("hello", name="eve"))
-    assert chat.code() == grpc.StatusCode.PERMISSION_DENIED
+    # A watcher chats with the password it watches with; without it, nothing is said.
+    assert await watcher.chat("hello", name="eve") > 0
+    before = (await watcher.snapshot()).sequence
+    for password in ("", "nope"):
+        chat = await refused(connection.spectate(private.table_id, password).chat("psst", name="mallory"))
+        assert chat.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in chat.message
+    assert (await watcher.snapshot()).sequence == before
     # A public table is watched as before.
     public = await connection.create_table("Open", 2)
     assert (await connection.spectate(public.table_id).snapshot()).table.table_id == public.table_id

@@ -841,16 +841,18 @@ class GetSnapshotResponse(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ...) -> None: ...
 
 class SendChatRequest(_message.Message):
-    __slots__ = ("table_id", "token", "text", "name")
+    __slots__ = ("table_id", "token", "text", "name", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     token: str
     text: str
     name: str
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., text: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    password: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., text: _Optional[str] = ..., name: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
 
 class SendChatResponse(_message.Message):
     __slots__ = ("sequence",)

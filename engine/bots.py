@@ -106,8 +106,9 @@ class GreedyBot:
 
 def safe_default(view: SeatView) -> Command:
     """What the server does for a seat whose decision timer ran out (``view`` is of a seat the game waits
-    for): pass on a buy, decline the discard, draw, and in the meld phase discard the highest-point card
-    (the highest card id among equals). It never melds, so it is always legal and ends the decision."""
+    for): pass on a buy, decline the discard, draw, and in the meld phase discard the highest-point natural
+    card (the highest card id among equals; a wild only when the hand holds nothing else: no player would
+    throw one away). It never melds, so it is always legal and ends the decision."""
     seat = view.seat
     assert seat is not None, "a spectator has no decisions"
     match view.phase:
@@ -118,7 +119,8 @@ def safe_default(view: SeatView) -> Command:
         case Phase.DRAW:
             return Draw(seat)
         case Phase.MELD:
-            return Discard(seat, max(view.hand, key=lambda card: (card.points, card.id)))
+            wild = view.spec.wild_ranks
+            return Discard(seat, max(view.hand, key=lambda card: (card.rank not in wild, card.points, card.id)))
     raise ValueError(f"seat {seat} has no decision in phase {view.phase.value}")
 
 

@@ -273,7 +273,7 @@ def test_full_games_of_every_size_end_after_seven_rounds() -> None:
         assert game.over and game.winners
 
 
-def test_safe_default_passes_declines_draws_and_discards_the_highest_point_card() -> None:
+def test_safe_default_passes_declines_draws_and_discards_the_highest_point_natural() -> None:
     game = position(hands={0: "3C KD KH.1 9D", 1: "4C", 2: "5C", 3: "6C"}, pile="QS", stock="5S 5H",
                     phase=Phase.PICK_UP)
     assert safe_default(game.view(0)) == DeclineDiscard(0)
@@ -285,5 +285,8 @@ def test_safe_default_passes_declines_draws_and_discards_the_highest_point_card(
     game.apply(Draw(0))
     # KD and KH.1 are worth 10 each: the highest card id of the two
     assert safe_default(game.view(0)) == Discard(0, max(Card.parse("KD"), Card.parse("KH.1")))
-    game = position(round=5, hands={0: "AC KD JK 9D"}, down=(0,))
-    assert safe_default(game.view(0)) == Discard(0, Card.parse("JK"))  # 50 points, even though wild
+    # from round 5 jokers, aces and deuces are wild (TP-2.1): worth the most, they are kept
+    game = position(round=5, hands={0: "AC KD JK 9D 2S"}, down=(0,))
+    assert safe_default(game.view(0)) == Discard(0, Card.parse("KD"))
+    game = position(round=5, hands={0: "AC JK 2S"}, down=(0,))
+    assert safe_default(game.view(0)) == Discard(0, Card.parse("JK"))  # nothing but wilds: the highest

@@ -247,7 +247,7 @@ class TableScreen(Screen[None]):
             return
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'}"
         if v is not None:
-            where += f": round {v.round}, turn {v.turn + 1}, {self.whose(v, self.top(v))}"
+            where += f": round {v.round}, turn {v.turn}, {self.whose(v, self.top(v))}"
         self.query_one("#log", RichLog).write(Text(where, style="dim"))
 
     def top(self, v: SeatView) -> str:

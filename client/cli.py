@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from tenpennies.client import bot, replay, tournament
-from tenpennies.client.arguments import address, player_name
-from tenpennies.client.trust import fingerprint_argument
-from tenpennies.engine import Game, HouseRules, RuleError
-from tenpennies.engine import events as ev
-from tenpennies.engine.bots import BOTS, play_game
-from tenpennies.engine.cards import format_cards
+# gRPC's C core logs at INFO to the terminal ("Handshake failed ...", "Got goaway ..."): raw lines in the
+# middle of a game or a server's console. Errors only, unless the user asks for more; set before gRPC loads.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+from tenpennies.client import bot, replay, tournament  # noqa: E402
+from tenpennies.client.arguments import address, player_name  # noqa: E402
+from tenpennies.client.trust import fingerprint_argument  # noqa: E402
+from tenpennies.engine import Game, HouseRules, RuleError  # noqa: E402
+from tenpennies.engine import events as ev  # noqa: E402
+from tenpennies.engine.bots import BOTS, play_game  # noqa: E402
+from tenpennies.engine.cards import format_cards  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch

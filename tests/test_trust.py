@@ -12,6 +12,7 @@ import re
 import shutil
 import socket
 import stat
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID, ObjectIdentifier
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from textual.widgets import Input, Static
 
 from tenpennies.client.connection import Connection, ServerError
@@ -118,6 +120,26 @@ async def test_the_server_process_prints_the_fingerprint_clients_see(tmp_path: P
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_server_console_shows_no_grpc_log_lines_when_a_plaintext_client_knocks(tmp_path: Path) -> None:
+    """gRPC's C core logs each failed handshake at INFO; the command keeps its console to its own lines."""
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}  # as a user's shell has it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db"),
+         "--tls", "--no-advertise"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**env, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())
+        assert match
+        with grpc.insecure_channel(f"127.0.0.1:{match.group(1)}") as channel:
+            with pytest.raises(grpc.RpcError):
+                health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=2)
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+    assert "shutting down" in output and "Handshake failed" not in output, output
 
 
 def test_a_fingerprint_in_another_form_is_refused_with_an_example() -> None:

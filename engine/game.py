@@ -30,7 +30,15 @@ from .commands import (
     PassBuy,
     TakeDiscard,
 )
-from .melds import TableSet, check_layoff, check_set, contract_candidates, layoff_refusal, set_candidates
+from .melds import (
+    TableSet,
+    check_contract_set,
+    check_layoff,
+    check_set,
+    contract_candidates,
+    layoff_refusal,
+    set_candidates,
+)
 from .rules import HouseRules, RoundSpec, RuleError
 
 
@@ -273,10 +281,7 @@ class Game:
                 cards = [c for s in sets for c in s]
                 self._check_in_hand(player, cards, "TP-4.11")
                 for cards_of_set in sets:
-                    if len(cards_of_set) < contract.size:
-                        raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
-                                                   f"a set of {len(cards_of_set)} is too small")
-                    check_set(cards_of_set, spec, self.rules)
+                    check_contract_set(cards_of_set, spec, self.rules)
                 self._check_leaves_a_discard(player, len(cards))
             case LaySet(cards=cards):
                 player = self._check_meld_step(seat, "TP-4.12", "lay a set")

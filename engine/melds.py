@@ -85,6 +85,31 @@ def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules, *, furt
     return rank
 
 
+def check_contract_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules) -> int | None:
+    """Judge one set of the round's contract (TP-4.11): at least the contract's size, then a set
+    (check_set); return its rank or raise RuleError."""
+    contract = spec.contract
+    if len(cards) < contract.size:
+        raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
+                                   f"a set of {len(cards)} is too small")
+    return check_set(cards, spec, rules)
+
+
+def set_error(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules, *,
+              contract: bool = False) -> RuleError | None:
+    """Why ``cards`` are not a set, as the RuleError the engine raises when they are laid, else None:
+    with ``contract`` as one set of the contract (check_contract_set), else as a further set (TP-4.12).
+    A client asks this before it sends, so that it says at once what the server would say later."""
+    try:
+        if contract:
+            check_contract_set(cards, spec, rules)
+        else:
+            check_set(cards, spec, rules, further=True)
+    except RuleError as error:
+        return error
+    return None
+
+
 def layoff_refusal(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> str | None:
     """TP-4.13: None if ``card`` may go on ``target``, else why not (a key of _REFUSALS). Plain strings,
     no exception: legal-command listing asks this of every card and set."""
@@ -109,10 +134,18 @@ _REFUSALS = {
 
 def check_layoff(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> None:
     """TP-4.13: raise RuleError if ``card`` may not go on ``target``."""
+    error = layoff_error(card, target, spec, rules)
+    if error is not None:
+        raise error
+
+
+def layoff_error(card: Card, target: TableSet, spec: RoundSpec, rules: HouseRules) -> RuleError | None:
+    """TP-4.13: why ``card`` may not go on ``target``, as the RuleError check_layoff raises, else None."""
     refusal = layoff_refusal(card, target, spec, rules)
-    if refusal is not None:
-        rule, message = _REFUSALS[refusal]
-        raise RuleError(rule, message.format(set=target.id, cap=spec.wild_cap, card=card.describe()))
+    if refusal is None:
+        return None
+    rule, message = _REFUSALS[refusal]
+    return RuleError(rule, message.format(set=target.id, cap=spec.wild_cap, card=card.describe()))
 
 
 def _cards(cards: Iterable[Card]) -> str:

@@ -5,13 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from tenpennies.engine import Card, HouseRules, LayContract, RoundSpec, RuleError
-from tenpennies.engine.cards import shoe
+from tenpennies.engine import Card, Command, HouseRules, LayContract, LayOff, LaySet, RoundSpec, RuleError
+from tenpennies.engine.cards import parse_cards, shoe
 from tenpennies.engine.game import Phase
-from tenpennies.engine.melds import MAX_CANDIDATES, check_set, contract_candidates, set_candidates
+from tenpennies.engine.melds import (
+    MAX_CANDIDATES,
+    TableSet,
+    check_set,
+    contract_candidates,
+    layoff_error,
+    set_candidates,
+    set_error,
+)
+from tenpennies.engine.rules import LATER_SET_WILDS
 
 from positions import position
 
@@ -91,3 +101,76 @@ def test_candidates_respect_discard_to_go_out() -> None:
     game = position(hands={0: "5C 5D 5H 8C 8D 8H"})
     assert any(isinstance(c, LayContract) for c in game.legal_commands(0))
     assert game.phase is Phase.MELD
+
+
+def refusal(command: Command, **position_of: object) -> RuleError | None:
+    """What the game says to ``command`` in the position: its RuleError, or None when it is laid."""
+    game = position(**position_of)  # type: ignore[arg-type]
+    try:
+        game.apply(command)
+    except RuleError as error:
+        return error
+    return None
+
+
+# a second set good in every round of two sets (3, 4 or 5 cards, a wild where five are needed), of copies
+# that POOL never holds
+SEVENS_AND_WILDS = [i for i in POOL if Card.from_id(i).rank in (7, 2, 14, 15)]  # sets that may well be good
+SECOND_SET = {3: "9C.2 9D.2 9H.2", 4: "9C.2 9D.2 9H.2 9S.2", 5: "9C.2 9D.2 9H.2 9S.2 AC.3"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(st.sampled_from(POOL), min_size=1, max_size=7, unique=True),
+                 st.lists(st.sampled_from(SEVENS_AND_WILDS), min_size=3, max_size=7, unique=True)),
+       st.integers(1, 7), st.sampled_from(["standard", "deuces"]), st.booleans(), st.booleans(),
+       st.sampled_from(LATER_SET_WILDS), st.booleans())
+def test_set_error_is_the_refusal_the_game_gives(ids: list[int], round_no: int, preset: str, distinct: bool,
+                                                 all_wild: bool, later: str, down: bool) -> None:
+    """The client asks set_error before it sends: it must say exactly what the game says when laid."""
+    knobs = dict(preset=preset, distinct_suits=distinct, all_wild_sets=all_wild, later_set_wilds=later)
+    rules = HouseRules(**knobs)  # type: ignore[arg-type]
+    spec = rules.round(round_no)
+    cards = tuple(Card.from_id(i) for i in ids)
+    hand = " ".join(c.text for c in cards) + " KD.2"  # a card left to discard
+    command: Command
+    if down:
+        command = LaySet(0, cards)
+        expected = set_error(command.cards, spec, rules)  # (a command keeps its cards in a canonical order)
+    else:
+        others = () if spec.contract.sets == 1 else (tuple(parse_cards(SECOND_SET[spec.contract.size])),)
+        hand += "".join(" " + c.text for s in others for c in s)
+        command = LayContract(0, (cards, *others))
+        tested = next(s for s in command.sets if set(s) == set(cards))
+        expected = set_error(tested, spec, rules, contract=True)
+    said = refusal(command, seats=8, round=round_no, hands={0: hand}, down=(0,) if down else (), **knobs)
+    event("refused" if said else "laid")
+    assert (str(expected) if expected else None) == (str(said) if said else None)
+
+
+@pytest.mark.parametrize("card, target, knobs, rule", [
+    ("5H", "5C 5D 5S", {}, None),
+    ("5C.1", "5C 5D 5S", {}, "TP-4.9"),
+    ("5C.1", "5C 5D 5S", {"distinct_suits": False}, None),
+    ("7C", "5C 5D 5S", {}, "TP-4.13"),
+    ("JK.1", "5C 5D JK", {}, None),
+    ("JK.1", "5C 5D JK", {"wild_layoff_cap": True}, "TP-4.13"),
+    ("5H", "JK JK.1 JK.2", {}, "TP-4.10"),
+])
+def test_layoff_error_is_the_refusal_the_game_gives(card: str, target: str, knobs: dict[str, object],
+                                                    rule: str | None) -> None:
+    rules = HouseRules(**knobs)  # type: ignore[arg-type]
+    spec = rules.round(1)
+    expected = layoff_error(Card.parse(card), TableSet(0, 1, parse_cards(target), spec.wild_ranks), spec, rules)
+    assert (expected.rule if expected else None) == rule
+    said = refusal(LayOff(0, Card.parse(card), 0), seats=8, hands={0: f"{card} KD.2"}, down=(0,),
+                   sets=[(1, target)], **knobs)
+    assert (str(expected) if expected else None) == (str(said) if said else None)
+
+
+def test_a_contract_set_too_small_cites_tp_4_11_before_the_set_rules() -> None:
+    rules = HouseRules()
+    error = set_error(tuple(parse_cards("JD JS JS.1")), rules.round(2), rules, contract=True)
+    assert error is not None and error.rule == "TP-4.11" and "a set of 3 is too small" in str(error)
+    error = set_error(tuple(parse_cards("JD JS JS.1 JH")), rules.round(1), rules, contract=True)
+    assert error is not None and error.rule == "TP-4.9", error  # the newcomer's four jacks of two decks
+    assert set_error(tuple(parse_cards("JD JS JH")), rules.round(1), rules, contract=True) is None

@@ -120,7 +120,7 @@ async def play_by_keys(pilot: Pilot[None], screen: TableScreen, command: Command
         digits = tuple(str(command.set_id))
         v = screen.view
         assert v is not None
-        if int(command.set_id) * 10 < len(v.table):  # the number could go on: enter ends it
+        if 0 < command.set_id and command.set_id * 10 < len(v.table):  # the number could go on: enter ends it
             digits += ("enter",)
         await moved(pilot, screen, digits)
     elif isinstance(command, Discard):

@@ -25,6 +25,7 @@ from tenpennies.engine import (
     Discard,
     Draw,
     LayContract,
+    LayOff,
     PassBuy,
     Phase,
     TakeDiscard,
@@ -253,6 +254,32 @@ async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
         assert "[0]" in text_of(screen, "#seats")
 
 
+def points_laid(command: LayContract) -> int:
+    return sum(c.points for s in command.sets for c in s)
+
+
+async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(connection: Connection) -> None:
+    """The server lists contracts rank by rank; h shows them most points laid first."""
+    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted, me = await table(connection, rules=rules, seed=4)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
+        if has(screen, TakeDiscard):
+            await pilot.press("t")
+        await until(pilot, lambda: has(screen, LayContract), "a contract to lay")
+        contracts = [c for c in screen.legal if isinstance(c, LayContract)]
+        most = sorted({points_laid(c) for c in contracts}, reverse=True)
+        assert points_laid(contracts[0]) < most[0], "seed 4: the server's first contract is not the best"
+        hinted = []
+        for _ in range(2):
+            await pilot.press("h")
+            hinted.append(points_laid(LayContract(0, tuple(screen.builder))))
+        assert hinted == most[:2]
+        assert text_of(screen, "#message").startswith(f"Hint 2/{len(contracts)}: ")
+
+
 async def select(pilot: Pilot[None], screen: TableScreen, cards: list[Card]) -> None:
     """Select ``cards`` by keys: the cursor to each (home, then right) and space."""
     for card in cards:
@@ -260,40 +287,124 @@ async def select(pilot: Pilot[None], screen: TableScreen, cards: list[Card]) -> 
         await pilot.press("home", *["right"] * index, "space")
 
 
-async def test_a_refused_meld_shows_the_rule_and_changes_nothing(connection: Connection) -> None:
+async def meld_step(pilot: Pilot[None], screen: TableScreen) -> None:
+    """Wait for this seat's turn, take the live discard if it is offered, and wait for the meld step."""
+    await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
+    if has(screen, TakeDiscard):
+        await pilot.press("t")
+    await until(pilot, lambda: has(screen, LayContract), "the meld step")
+
+
+def two_of_a_suit(screen: TableScreen) -> list[Card]:
+    """Three naturals of one rank, two of them of one suit (two decks): a set TP-4.9 forbids."""
+    v = screen.view
+    assert v is not None
+    naturals = [c for c in screen.shown if c.rank not in v.spec.wild_ranks]
+    for twin in naturals:
+        same = [c for c in naturals if (c.rank, c.suit) == (twin.rank, twin.suit)]
+        other = [c for c in naturals if c.rank == twin.rank and c.suit != twin.suit]
+        if len(same) >= 2 and other:
+            return [other[0], *same[:2]]
+    raise AssertionError(f"seed 6 deals a pair of one rank and suit and a third of that rank: {screen.shown}")
+
+
+async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Connection) -> None:
+    """The newcomer's J♦ J♠ J♠ J♥: m says the rule (TP-4.9) at once and adds nothing, rather than
+    building the contract for the server to refuse on enter."""
     rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
-    hosted, me = await table(connection, rules=rules, seed=3)
+    hosted, me = await table(connection, seats=3, bots=2, rules=rules, seed=6)  # two decks
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
         screen = screen_of(app)
-        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
-        if has(screen, TakeDiscard):
-            await pilot.press("t")
-        await until(pilot, lambda: has(screen, LayContract), "the meld step")
+        await meld_step(pilot, screen)
         v = screen.view
         assert v is not None
         hand = v.hand
-        # two sets of three for the contract, the first of three natural cards of three ranks
-        naturals = [c for c in screen.shown if c.rank not in v.spec.wild_ranks]
-        mixed = [next(c for c in naturals if c.rank == rank) for rank in sorted({c.rank for c in naturals})[:3]]
-        await select(pilot, screen, mixed)
+        twins = two_of_a_suit(screen)
+        await select(pilot, screen, twins)
         await pilot.press("m")
-        assert len(screen.builder) == 1 and {c.id for c in screen.builder[0]} == {c.id for c in mixed}
-        await select(pilot, screen, screen.shown[:3])
-        assert "\n" not in text_of(screen, "#builder")  # one line, however much it holds
-        assert screen.query_one("#builder").size.height == 1
-        await pilot.press("m")  # the contract is built
-        assert len(screen.builder) == 2
-        await pilot.press("m")  # lay it
-        await until(pilot, lambda: "TP-4." in text_of(screen, "#message"), "the refusal")
         said = text_of(screen, "#message")
-        assert said.startswith("TP-4.8")  # the rule first, then the cards as the hand draws them
-        assert "(card" not in said and all(CardStyle().text(c) in said for c in mixed), said
+        assert said.startswith("TP-4.9: a set may not hold two naturals of one rank and suit"), said
+        assert "(card" not in said and all(CardStyle().text(c) in said for c in twins), said
+        assert screen.builder == [] and screen.selected == {c.id for c in twins}  # nothing added, nothing lost
+        assert not screen.query_one("#builder").display
+        mixed = [twins[0], next(c for c in screen.shown if c.rank not in v.spec.wild_ranks | {twins[0].rank})]
+        await pilot.press("escape")
+        await select(pilot, screen, mixed)  # too few, and of two ranks: the contract's own rule first
+        await pilot.press("m")
+        assert text_of(screen, "#message").startswith("TP-4.11: the contract of round 1 is 2 sets of 3: a set of 2")
+        assert screen.builder == []
+        await pilot.press("enter")  # nothing built: enter lays nothing
         await pilot.pause()
-        await pilot.pause()  # (a toast would be up by now)
+        await pilot.pause()
         assert not app.screen.query("Toast")  # once, on the message line: no toast over the hand
         assert screen.view is not None and screen.view.hand == hand and has(screen, LayContract)
         assert me.seat is not None and not screen.view.players[me.seat].down
+
+
+async def test_a_legal_set_is_still_added_and_a_built_contract_takes_no_more(connection: Connection) -> None:
+    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted, me = await table(connection, seats=3, bots=2, rules=rules, seed=6)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await meld_step(pilot, screen)
+        contract = next(c for c in screen.legal if isinstance(c, LayContract))
+        first, second = contract.sets
+        await select(pilot, screen, list(first))
+        await pilot.press("m")
+        assert text_of(screen, "#message").startswith("Set 1 of 2 added")
+        assert [set(s) for s in screen.builder] == [set(first)] and not screen.selected
+        await select(pilot, screen, list(second))
+        await pilot.press("m")
+        assert text_of(screen, "#message").startswith("The contract is built")
+        assert len(screen.builder) == 2
+        assert "\n" not in text_of(screen, "#builder")  # one line, however much it holds
+        assert screen.query_one("#builder").size.height == 1
+        await select(pilot, screen, screen.shown[:3])
+        await pilot.press("m")  # a third set: the contract is two
+        assert text_of(screen, "#message").startswith("TP-4.11: the contract (2 sets of 3) is built")
+        assert len(screen.builder) == 2
+        await pilot.press("escape", "enter")  # esc clears the selection and the builder: enter lays nothing
+        assert screen.builder == []
+        await select(pilot, screen, list(first))
+        await pilot.press("m")
+        await select(pilot, screen, list(second))
+        await pilot.press("m", "enter")
+        assert me.seat is not None
+        seat = me.seat
+        await until(pilot, lambda: screen.view is not None and screen.view.players[seat].down, "down")
+
+
+async def test_a_refused_lay_off_shows_the_servers_rule_and_changes_nothing(connection: Connection) -> None:
+    """A lay-off goes to the server as it is asked for: its refusal is said once, the rule first."""
+    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted, me = await table(connection, rules=rules, seed=4)  # after the hint's contract, one lay-off is listed
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
+        screen = screen_of(app)
+        await meld_step(pilot, screen)
+        assert me.seat is not None
+        seat = me.seat
+        await pilot.press("h", "m")  # the hint's contract, laid
+        await until(pilot, lambda: screen.view is not None and screen.view.players[seat].down, "down")
+        await until(pilot, lambda: has(screen, LayOff), "a lay-off to make")
+        v = screen.view
+        assert v is not None
+        hand = v.hand
+        target = v.table[0]
+        card = next(c for c in screen.shown if c.rank not in v.spec.wild_ranks | {target.rank})
+        await select(pilot, screen, [card])
+        assert target.id == 0 and len(v.table) > 1
+        await pilot.press("o", "0")  # set 0 at once: no set's number begins with a 0
+        await until(pilot, lambda: "TP-4." in text_of(screen, "#message"), "the refusal")
+        said = text_of(screen, "#message")
+        assert said.startswith(f"TP-4.13: {CardStyle().text(card)} is not of set {target.id}'s rank"), said
+        assert "(card" not in said
+        await pilot.pause()
+        await pilot.pause()  # (a toast would be up by now)
+        assert not app.screen.query("Toast")  # once, on the message line: no toast over the hand
+        assert screen.view is not None and screen.view.hand == hand and len(screen.view.table) == len(v.table)
 
 
 async def test_the_round_end_and_game_end_screens(connection: Connection) -> None:

@@ -41,6 +41,7 @@ from tenpennies.engine import (
     TakeDiscard,
 )
 from tenpennies.engine.game import Phase
+from tenpennies.engine.melds import set_error
 from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -130,6 +131,21 @@ class Hand(Widget):
 
 def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
     return [c for c in legal if isinstance(c, kinds)]
+
+
+def _shed(command: Command) -> tuple[int, int]:
+    """The points and cards a meld takes out of the hand: the hints come most first, so the first leaves
+    the fewest points in hand (the server lists melds in its own order, rank by rank)."""
+    match command:
+        case LayContract(sets=sets):
+            cards = [c for s in sets for c in s]
+        case LaySet(cards=laid):
+            cards = list(laid)
+        case LayOff(card=card):
+            cards = [card]
+        case _:
+            cards = []
+    return sum(c.points for c in cards), len(cards)
 
 
 def _actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
@@ -831,11 +847,20 @@ class TableScreen(Screen[None]):
                 return
             self.send(LaySet(seat, tuple(chosen)))
             return
+        need = v.spec.contract.sets
         if chosen:
+            if len(self.builder) >= need:
+                self.say(f"TP-4.11: the contract ({v.spec.contract}) is built: enter lays it, esc starts again",
+                         error=True)
+                return
+            # judged at once by the engine's own check, as the server will judge it when it is laid
+            error = set_error(chosen, v.spec, v.rules, contract=True)
+            if error is not None:  # the rule and the cards as drawn; nothing added, the selection kept
+                self.say(self.card_style.words(str(error)), error=True)
+                return
             self.builder.append(tuple(chosen))
             self.selected.clear()
             self.refresh_table()
-            need = v.spec.contract.sets
             if len(self.builder) < need:
                 self.say(f"Set {len(self.builder)} of {need} added; select the next one.")
             else:
@@ -857,8 +882,9 @@ class TableScreen(Screen[None]):
             return
         self.pending_set += str(n)
         number = int(self.pending_set)
-        # Past set 9 a digit may begin a longer number: wait until no set could be named by more digits.
-        if number * 10 < len(v.table):
+        # Past set 9 a digit may begin a longer number: wait until no set could be named by more digits
+        # (a 0 begins none: it names set 0 at once)
+        if 0 < number and number * 10 < len(v.table):
             self.say(f"lay off on set {self.pending_set}_? another digit, or enter (esc cancels)")
             return
         self.lay_off(number)
@@ -892,6 +918,7 @@ class TableScreen(Screen[None]):
         """Show (and select) one meld or lay-off the server lists; pressed again, the next one."""
         v = self.view
         hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet, LayOff)
+        hints.sort(key=_shed, reverse=True)  # stable: ties keep the server's order
         if v is None or not hints:
             self.say(NOTHING_TO_LAY)
             return

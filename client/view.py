@@ -84,6 +84,7 @@ class TableView:
         self.rules: HouseRules | None = None
         self._penalty_before_rebuild = 0  # penalty cards a buy drew before the stock was rebuilt
         self._timed_out: int | None = None  # the seat a timer just acted for, until its line is logged
+        self._arriving: set[int] = set()  # seats joined but not yet here: their first coming is the joining
 
     # --- the stream ------------------------------------------------------------------------------
 
@@ -369,9 +370,15 @@ class TableView:
         self.info.seat_info[index].CopyFrom(seat)
         name = self.name(index)
         if seat.kind == pb.SEAT_KIND_EMPTY:
+            self._arriving.discard(index)
             return f"{before.name or f'seat {index}'} left" if before.kind != pb.SEAT_KIND_EMPTY else None
         if before.kind != seat.kind or before.name != seat.name:
+            if seat.kind == pb.SEAT_KIND_PLAYER and not seat.connected:
+                self._arriving.add(index)
             return f"{name} joined"
+        arrived = seat.connected and index in self._arriving
+        if seat.connected:
+            self._arriving.discard(index)
         if seat.bot_playing and not before.bot_playing:
             return f"a bot plays for {name}"
         if index == self.seat:
@@ -380,8 +387,8 @@ class TableView:
             return f"{name} is back"
         if before.connected and not seat.connected:
             return f"{name} is away"
-        if seat.connected and not before.connected:
-            return f"{name} is here"
+        if seat.connected and not before.connected and not arrived:
+            return f"{name} is here"  # (one just joined: "joined" said it)
         return None
 
 

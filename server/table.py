@@ -86,6 +86,15 @@ class Unavailable(TableError):
     """The change could not be stored; nothing changed, and asking again may work (UNAVAILABLE)."""
 
 
+def empty_seats(seats: list[int]) -> str:
+    """Why a table cannot start, in words: its empty seats numbered as the clients show them (from 0, as
+    on the wire), ``seat 3 is empty`` or ``2 seats are empty (seats 2 and 3)``."""
+    if len(seats) == 1:
+        return f"seat {seats[0]} is empty: fill it with a player or a bot first"
+    numbers = ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+    return f"{len(seats)} seats are empty (seats {numbers}): fill them with players or bots first"
+
+
 class StreamEnd(Enum):
     """Put in a subscriber's queue, last, to end its stream."""
     FELL_BEHIND = "fell behind"   # it resumes from the last sequence number it received
@@ -352,7 +361,7 @@ class Table:
                 raise Conflict("the game has already started")
             empty = [s for s, seat in enumerate(self.seats) if seat.kind == "empty"]
             if empty:
-                raise Conflict(f"seats {empty} are empty: fill them with players or bots first")
+                raise Conflict(empty_seats(empty))
             self.game = Game(self.n, self.rules, self.seed)
             self.status = "playing"
             for seat, state in enumerate(self.seats):

@@ -34,6 +34,11 @@ KEYS = (
     ("h", "hint: a meld or lay-off you can make (again: the next one)"),
     ("c / ?", "chat / this help"),
 )
+# A watcher has no hand and makes no move: only these keys do anything for one.
+WATCHER_KEYS = (
+    ("c / ?", "chat / this help"),
+    ("enter", "the standings, once the game is over"),
+)
 
 
 def round_rules(spec: RoundSpec, style: CardStyle) -> str:
@@ -42,9 +47,12 @@ def round_rules(spec: RoundSpec, style: CardStyle) -> str:
             f"({cap}); a set is 3 or more cards of one rank.")
 
 
-def marks(style: CardStyle) -> str:
-    """What the marks in the seats' first column and under the hand mean."""
-    return (f"{style.turn_mark} whose turn; $ the seats a declined card is offered to (until bought or dead). "
+def marks(style: CardStyle, watching: bool = False) -> str:
+    """What the marks in the seats' first column and under the hand mean (a watcher has no hand)."""
+    seats = f"{style.turn_mark} whose turn; $ the seats a declined card is offered to (until bought or dead)."
+    if watching:
+        return f"Watching: you see the table and the discards, no hand. {seats}"
+    return (f"{seats} "
             f"Under your hand: {'^' if style.ascii else '▲'} the cursor, {'=' if style.ascii else '═'} "
             "selected, + just received.")
 
@@ -64,21 +72,25 @@ class Dismissable(ModalScreen[None]):
 
 
 class HelpScreen(Dismissable):
-    def __init__(self, view: SeatView | None, style: CardStyle, extra: Sequence[tuple[str, str]] = ()) -> None:
+    """The table's keys: a seat's, or (``watching``) a watcher's, who has no hand and makes no move."""
+
+    def __init__(self, view: SeatView | None, style: CardStyle, extra: Sequence[tuple[str, str]] = (), *,
+                 watching: bool = False) -> None:
         super().__init__()
         self.seat_view = view
         self.style = style
         self.extra = extra
+        self.watching = watching
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column()
-        for key, what in (*KEYS, *self.extra):
+        for key, what in (*(WATCHER_KEYS if self.watching else KEYS), *self.extra):
             grid.add_row(key, what)
         with Vertical(id="dialog"):
             yield Static(grid)
-            yield Static(marks(self.style), classes="rules")
+            yield Static(marks(self.style, self.watching), classes="rules")
             if self.seat_view is not None:
                 yield Static(round_rules(self.seat_view.spec, self.style))
             yield Static("Any key closes this help.", classes="dim")

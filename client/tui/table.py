@@ -261,7 +261,8 @@ class TableScreen(Screen[None]):
         info, v = self.tv.info, self.tv.view
         if info is None:
             return
-        where = f"{'Back at' if again else 'At'} {info.name or 'the table'}"
+        # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
+        where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
         if v is not None:
             where += f": round {v.round}, turn {v.turn}, {self.whose(v, self.top(v))}"
         self.query_one("#log", RichLog).write(Text(where, style="dim"))
@@ -272,10 +273,11 @@ class TableScreen(Screen[None]):
     def fold_event(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
         before = {c.id for c in self.tv.view.hand} if self.tv.view is not None else set()
+        unstarted = self.tv.view is None  # not started: a seat changed makes a host's refusal old news
         line = self.tv.apply_event(event)
         self.mark_received(event, kind, before)
-        if kind in ("turn_started", "round_started", "game_ended"):
-            self.say("")  # what the message line said was about the turn before
+        if kind in ("turn_started", "round_started", "game_ended") or (kind == "seat_changed" and unstarted):
+            self.say("")  # what the message line said was about the turn before (or the seats before)
         if line is not None:
             style = "bold cyan" if kind == "chat_posted" else ("bold" if kind in ("round_ended", "game_ended") else "")
             self.query_one("#log", RichLog).write(Text(line, style=style))
@@ -683,6 +685,9 @@ class TableScreen(Screen[None]):
             return text
         if v.phase is Phase.DRAW:
             return f"{name}: drawing"
+        if v.phase is Phase.GAME_OVER:
+            won = " and ".join(self.who(s) for s in self.tv.winners) or "?"
+            return f"the game is over: {won} won"
         return f"{name}: playing"
 
     def say(self, text: str, error: bool = False) -> None:
@@ -993,7 +998,7 @@ class TableScreen(Screen[None]):
         if self.host is not None and self.waiting:
             extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
-        self.app.push_screen(HelpScreen(self.view, self.card_style, extra))
+        self.app.push_screen(HelpScreen(self.view, self.card_style, extra, watching=self.session.seat is None))
 
     def action_leave(self) -> None:
         if not self.leave_to_lobby:

@@ -264,6 +264,44 @@ async def test_connect_to_an_address_and_the_remembered_server(server: Server, t
         assert again.connection is not None and again.connection.address == address
 
 
+async def test_the_last_played_server_found_on_the_lan_is_one_row_and_its_lobby_says_its_name(
+        tmp_path: Path, lan_ip: str) -> None:
+    server = await started(tmp_path, lan_ip, unique("Kitchen table"))
+    address = f"{lan_ip}:{server.port}"
+    ClientConfig(address, "ann", None).save(tmp_path)
+    app = browse_app(tmp_path, lan_ip)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")
+            screen = servers_of(app)
+            table = screen.query_one("#servers", DataTable)
+            assert [str(cell) for cell in table.get_row_at(0)][:2] == ["*last played", address]  # not found yet
+            await until(pilot, lambda: any(s.name == server.lan_name for s in screen.found.values()), "the server")
+            found = next(s for s in screen.found.values() if s.name == server.lan_name)
+            await pilot.pause()
+            rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+            assert [row for row in rows if address in row] == [[f"*{server.lan_name}", address, "0", "0", "off"]]
+            assert REMEMBERED not in [key.value for key in table.rows] and table.get_row_index(row_key(found)) == 0
+            assert table.cursor_row == 0
+            await server.stop(0)  # gone from the LAN: the remembered row is back, first
+            await until(pilot, lambda: REMEMBERED in [key.value for key in table.rows], "the remembered row",
+                        timeout=FIND)
+            assert table.get_row_index(REMEMBERED) == 0 and row_key(found) not in [k.value for k in table.rows]
+            server = Server(Options(host=lan_ip, port=server.port, db=str(tmp_path / "again.db"),
+                                    name=server.lan_name))  # and back again
+            await server.start()
+            await until(pilot, lambda: REMEMBERED not in [key.value for key in table.rows], "one row again",
+                        timeout=FIND)
+            found = next(s for s in screen.found.values() if s.address == address)
+            table.move_cursor(row=table.get_row_index(row_key(found)))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            title = str(app.screen.query_one("#lobby-title", Static).render())
+            assert title == f"Ten Pennies · {server.lan_name} · {address} · playing as ann"
+    finally:
+        await server.stop(0)
+
+
 async def test_the_browse_screen_plays_locally(tmp_path: Path, lan_ip: str) -> None:
     app = browse_app(tmp_path, lan_ip)
     async with app.run_test(size=SIZE) as pilot:

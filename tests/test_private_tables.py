@@ -12,7 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Input, Label
 
 from tenpennies.client.connection import Connection, ServerError
 from tenpennies.client.tui.app import Launch, TenPenniesApp
@@ -190,6 +190,10 @@ async def test_the_lobby_asks_for_a_private_tables_password_and_says_when_it_is_
             await until(pilot, lambda: "#Secret" in str(rows.get_row_at(0)[0]), "the lock mark")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, PasswordScreen), "the password prompt")
+            # the field shows before anything is typed: a border round it, and what to type in it
+            field = app.screen.query_one("#password", Input)
+            assert field.has_focus and field.value == "" and field.placeholder
+            assert field.styles.border_top[0] not in ("", "none", "hidden") and field.region.height == 3
             await pilot.press(*"wrong", "enter")
             await until(pilot, lambda: isinstance(app.screen, PasswordScreen) and app.screen.wrong,
                         "the prompt again, saying the password was wrong")

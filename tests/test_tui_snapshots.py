@@ -7,14 +7,16 @@ that loop, by the app itself as it mounts (``ServedApp``), before the app's own 
 The pictures are stable because nothing on them depends on time or chance: the tables are seeded, have no
 decision timer (``decision_seconds=0``: no countdown) and no takeover, the bots are the deterministic greedy
 ones, every wait polls a condition (bounded) for a state in which the game waits for this client, and the
-one random thing shown, the server's port in the lobby's title, is masked. Table ids and tokens are never
-drawn. ``pytest --snapshot-update`` writes the pictures again (tests/__snapshots__/).
+one random thing shown, the server's port in the lobby's title, is masked. Table ids are drawn (the lobby's
+line under the list, the table's first line): the server makes them counted here (``FixedIds``), not at
+random. Tokens are never drawn. ``pytest --snapshot-update`` writes the pictures again (tests/__snapshots__/).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.engine import Buy, DeclineDiscard, Discard, Draw, LayContract, PassBuy, TakeDiscard
+from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -38,6 +41,25 @@ SnapCompare = Callable[..., bool]
 MASKED_PORT = "PORT"
 TIMEOUT = 20.0
 TUI = Path(app_module.__file__).parent
+
+
+class FixedIds:
+    """``secrets`` as the server's lobby uses it, but with table ids counted (00000001, 00000002...)."""
+
+    def __init__(self) -> None:
+        self.made = 0
+
+    def token_hex(self, nbytes: int) -> str:
+        self.made += 1
+        return f"{self.made:0{2 * nbytes}x}"
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(secrets, name)
+
+
+@pytest.fixture(autouse=True)
+def fixed_table_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_lobby, "secrets", FixedIds())
 
 
 class ServedApp(TenPenniesApp):

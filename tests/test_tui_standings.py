@@ -7,13 +7,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+from textual.app import App
 from textual.widgets import DataTable, Static
 
 from tenpennies.client.connection import Connection
+from tenpennies.client.tui import lobby as lobby_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.standings import StandingsScreen
 from tenpennies.server.app import Server
+from tenpennies.v1 import tenpennies_pb2 as pb
 
 from test_tournament_server import Bot, start_server, write_config
 from tuikit import until
@@ -69,3 +73,48 @@ async def test_a_lobby_without_a_tournament_has_no_standings_key(server: Server,
         await pilot.press("t")
         await pilot.pause()
         assert app.screen is lobby
+
+
+class StandingsApp(App[None]):
+    """The standings window alone, styled as the real app styles it (lobby.tcss)."""
+
+    CSS_PATH = str(Path(lobby_module.__file__).with_name("lobby.tcss"))
+
+    def __init__(self, connection: Connection, standings: pb.GetStandingsResponse) -> None:
+        super().__init__()
+        self.connection, self.standings = connection, standings
+
+    async def on_mount(self) -> None:
+        await self.push_screen(StandingsScreen(self.connection, self.standings))
+
+
+def eight_bots() -> pb.GetStandingsResponse:
+    names = ["averaging", "greedy", "early", "random", "cautious", "a bot named at length", "hoarder", "z"]
+    return pb.GetStandingsResponse(
+        tournament="Sunday cup", games_played=40, games_total=48, games_playing=2,
+        standings=[pb.Standing(name=name, games=40, wins=12 - n, mean_score=123.4 + n, mean_score_margin=45.6,
+                               pennies=-25 + n, buys=30 + n, illegal=n, timed_out=100 + n, rating_mu=24.87,
+                               rating_sigma=1.23) for n, name in enumerate(names)])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_standings_window_fits_the_terminal(server: Server, size: tuple[int, int]) -> None:
+    connection = Connection(f"127.0.0.1:{server.port}")  # a server with no tournament: nothing refreshes
+    app = StandingsApp(connection, eight_bots())
+    try:
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the standings")
+            await pilot.pause()
+            box = app.screen.query_one("#standings").region
+            assert box.x >= 0 and box.right <= size[0] and box.bottom <= size[1], box  # the border whole
+            table = app.screen.query_one("#standings-table", DataTable)
+            assert table.row_count == 8
+            assert table.virtual_size.width <= table.content_size.width  # every column shown, Rating too
+            assert [str(c) for c in table.get_row("averaging")][4:] == ["123.4±45.6", "-25", "30", "0", "100",
+                                                                        "24.9±1.2"]
+            assert str(table.get_row("a bot named at length")[1]) == "a bot named…"
+            note = app.screen.query_one("#standings-note", Static)
+            assert note.region.bottom <= box.bottom and note.region.height >= 2  # wrapped, not cut
+            assert str(note.render()).endswith("Escape closes.")
+    finally:
+        await connection.close()

@@ -76,6 +76,7 @@ class Launch:
     home: Path = field(default_factory=data_dir)
     data: Path = field(default_factory=data_dir)
     interface: str | None = None
+    server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
 
 
 class ContinueScreen(ModalScreen[bool]):
@@ -154,11 +155,12 @@ class TenPenniesApp(App[None]):
                 self.launch = replace(self.launch, mode="local", home=self.launch.data)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
-            case Choice(kind="server", address=address):
+            case Choice(kind="server", address=address, name=server_name):
                 config = ClientConfig.load(self.launch.home)
                 tls_ca = self.launch.tls_ca or (config.tls_ca if address == config.server else None)
                 self.came_from = self.launch
-                self.launch = replace(self.launch, mode="server", address=address, tls_ca=tls_ca)
+                self.launch = replace(self.launch, mode="server", address=address, tls_ca=tls_ca,
+                                      server_name=server_name)
                 self.open_server()
 
     def open_server(self) -> None:
@@ -215,7 +217,8 @@ class TenPenniesApp(App[None]):
                 pass  # not remembered: the game goes on
             self.came_from = None
         memory = ServerMemory.load(self.launch.address, self.launch.home)
-        lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style, memory=memory)
+        lobby = LobbyScreen(self.connection, self.launch.name, style=self.launch.style, memory=memory,
+                            server_name=self.launch.server_name)
         self.push_screen(lobby)
         if self.launch.mode == "spectate":
             lobby.watch_table(self.launch.table_id)  # a private table's password is asked first

@@ -49,6 +49,11 @@ RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the lobby's reconnect backoff: jittered, s
 UNANSWERED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence does, so that another may follow it."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def unanswered(error: ServerError) -> bool:
     return error.code() in UNANSWERED
 
@@ -98,11 +103,12 @@ def players_text(info: pb.TableInfo, mine: int | None) -> str:
     return ", ".join(parts) or "-"
 
 
-def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool = False) -> tuple[Text | str, ...]:
+def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool = False,
+              players_width: int = PLAYERS_WIDTH) -> tuple[Text | str, ...]:
     """The lobby's row for a table: its name (``*`` marks a table this client hosts, a lock a private
     one: ``#`` under ``ascii``), seats filled of all, status, preset, decision timer, the seed of a seeded
     table, and who sits there (``>`` marks this client's own seat), each cut with ``…`` so that a row fits
-    80 columns."""
+    80 columns (``players_width``: the room the lobby found for the Players column)."""
     lock = ("#" if ascii else "🔒") if info.locked else ""
     name = Text(lock) + Text(_clip(info.name or info.table_id, NAME_WIDTH - len(lock) * (1 if ascii else 2)))
     if hosted:
@@ -110,7 +116,17 @@ def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool
     timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
     return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
             PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
-            str(info.seed) if info.HasField("seed") else "", _clip(players_text(info, mine), PLAYERS_WIDTH))
+            str(info.seed) if info.HasField("seed") else "", _clip(players_text(info, mine), players_width))
+
+
+def players_room(rows: list[tuple[Text | str, ...]], width: int) -> int:
+    """The cells left for the Players column when the other columns are as wide as ``rows`` make them
+    (each column also takes a space either side); never less than ``PLAYERS_WIDTH``."""
+    def cells(value: Text | str) -> int:
+        return (value if isinstance(value, Text) else Text(value)).cell_len
+
+    others = sum(max([len(label), *(cells(row[i]) for row in rows)]) + 2 for i, (_, label) in enumerate(COLUMNS[:-1]))
+    return max(PLAYERS_WIDTH, width - others - 2)
 
 
 # --- the create-table form ----------------------------------------------------------------------------
@@ -365,10 +381,12 @@ class LobbyScreen(Screen[None]):
             self.error = error
 
     def __init__(self, connection: Connection, name: str, *, style: CardStyle | None = None,
-                 memory: ServerMemory | None = None) -> None:
+                 memory: ServerMemory | None = None, server_name: str = "") -> None:
         super().__init__()
         self.connection = connection
         self.player_name = name
+        self.server_name = server_name  # as found on the LAN ("": reached by its address)
+        self.players_width = PLAYERS_WIDTH  # the Players column's room, as the other columns leave it
         self.style = style or CardStyle()
         self.tables: dict[str, pb.TableInfo] = {}
         self.hosted: dict[str, HostedTable] = {}
@@ -389,17 +407,21 @@ class LobbyScreen(Screen[None]):
                 self.hosted[table_id] = HostedTable(pb.TableInfo(table_id=table_id), host_token)
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Ten Pennies · {self.connection.address} · playing as {self.player_name}", id="lobby-title")
+        server = f"{_clip(self.server_name, 26)} · " if self.server_name else ""
+        yield Static(f"Ten Pennies · {server}{self.connection.address} · playing as {self.player_name}",
+                     id="lobby-title", markup=False)
         yield Static(f"Connecting to {self.connection.address}…", id="lobby-status")
         table = TableList(id="tables", cursor_type="row", zebra_stripes=True)
         for key, label in COLUMNS:
             table.add_column(label, key=key)
         yield table
+        yield Static("", id="lobby-selected", markup=False)  # the selected table's id, for bots and --spectate
         yield Static("No tables yet: press c to make one.", id="lobby-empty")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#lobby-empty").display = False  # until the server has said there are none
+        self.query_one("#lobby-selected").display = False  # until a table is listed
         self.set_interval(0.5, self.show_retry)
         self.watch_lobby()
 
@@ -436,7 +458,8 @@ class LobbyScreen(Screen[None]):
                 self.forget(info.table_id, gone=False)
             if info.table_id in self.hosted:  # its info as listed now
                 self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
-            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii)
+            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii,
+                              players_width=self.players_width)
             if info.table_id in self.tables:
                 for (key, _), value in zip(COLUMNS, cells, strict=True):
                     table.update_cell(info.table_id, key, value, update_width=True)
@@ -452,6 +475,8 @@ class LobbyScreen(Screen[None]):
         empty = self.query_one("#lobby-empty", Static)
         empty.update("No tables yet: press c to make one.")
         empty.display = not self.tables
+        self.refit()
+        self.show_selected()
         self.refresh_bindings()
 
     def on_lobby_screen_lost(self, message: Lost) -> None:
@@ -472,10 +497,11 @@ class LobbyScreen(Screen[None]):
         self.query_one("#tables", DataTable).clear()
         empty = self.query_one("#lobby-empty", Static)
         plain = explain(error, address) if error is not None else None
-        empty.update(f"{plain} The tables show here once it answers. q quits." if plain
+        empty.update(f"{sentence(plain)} The tables show here once it answers. q quits." if plain
                      else "The tables show here once the server answers. q quits.")
         empty.display = True
         self.retry_at = time.monotonic() + delay
+        self.show_selected()
         self.show_retry()
         self.set_timer(delay, self.watch_lobby)
         self.refresh_bindings()
@@ -512,10 +538,40 @@ class LobbyScreen(Screen[None]):
         info = self.tables.get(table_id)
         if info is None:
             return
-        cells = table_row(info, table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii)
+        cells = table_row(info, table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii,
+                          players_width=self.players_width)
         table = self.query_one("#tables", DataTable)
         for (key, _), value in zip(COLUMNS, cells, strict=True):
             table.update_cell(table_id, key, value, update_width=True)
+
+    def refit(self) -> None:
+        """Give the Players column the room the other columns leave it (names are cut only when they must)."""
+        width = self.query_one("#tables", DataTable).size.width or self.app.size.width
+        rows = [table_row(info, info.table_id in self.hosted, None, ascii=self.style.ascii)
+                for info in self.tables.values()]
+        room = players_room(rows, width)
+        if room != self.players_width:
+            self.players_width = room
+            for table_id in self.tables:
+                self.redraw(table_id)
+
+    def on_resize(self) -> None:
+        self.refit()
+        self.show_selected()
+
+    def show_selected(self) -> None:
+        """The selected table's name and id under the list: the id is what ``tenpennies bot --table`` and
+        ``tenpennies play --spectate`` take."""
+        line = self.query_one("#lobby-selected", Static)
+        info = self.selected
+        line.display = info is not None
+        if info is None:
+            return
+        width = (self.query_one("#tables", DataTable).size.width or self.app.size.width) - 2
+        tail = f" · table id {info.table_id}"
+        hint = " (for bot --table, play --spectate)"
+        name = _clip(info.name or "Table", max(8, width - len(tail) - len(hint)))
+        line.update(_clip(name + tail + (hint if len(name + tail + hint) <= width else ""), width))
 
     # --- what this client holds, remembered across runs ---
 
@@ -606,6 +662,7 @@ class LobbyScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted)
     def highlighted(self) -> None:
+        self.show_selected()
         self.refresh_bindings()
 
     @on(DataTable.RowSelected)
@@ -640,6 +697,8 @@ class LobbyScreen(Screen[None]):
             self.open_table(session)
         elif info.status == pb.TABLE_STATUS_WAITING:
             self.join(info.table_id)
+        elif info.status == pb.TABLE_STATUS_FINISHED:
+            self.action_watch()  # the table's first line says the game is over, and who won
         else:
             self.notify("The game has started: watching it.")
             self.action_watch()

@@ -34,12 +34,13 @@ QUIET = 5.0  # seconds of browsing with nothing found before the status line sug
 
 @dataclass(frozen=True)
 class Choice:
-    """What the player chose: a server's lobby (``address``; ``tls``: it serves TLS, as far as known),
-    or the local game against bots."""
+    """What the player chose: a server's lobby (``address``; ``tls``: it serves TLS, as far as known;
+    ``name``: its name, when it was found on the LAN), or the local game against bots."""
 
     kind: Literal["server", "local"]
     address: str = ""
     tls: bool = False
+    name: str = ""
 
 
 def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
@@ -124,7 +125,7 @@ class ServersScreen(Screen[Choice]):
         for key, label in COLUMNS:
             table.add_column(label, key=key)
         if self.remembered:
-            table.add_row(Text("*last played", style="italic"), Text(self.remembered), "", "", "", key=REMEMBERED)
+            self.add_remembered(table)
         yield table
         with Horizontal(id="servers-address"):
             yield Label("Connect to an address:")
@@ -163,6 +164,10 @@ class ServersScreen(Screen[Choice]):
         except (ValueError, OSError) as error:
             self.post_message(self.Failed(str(error)))
 
+    def add_remembered(self, table: DataTable[Text | str]) -> None:
+        assert self.remembered is not None
+        table.add_row(Text("*last played", style="italic"), Text(self.remembered), "", "", "", key=REMEMBERED)
+
     def on_servers_screen_changed(self, message: Changed) -> None:
         table = self.query_one("#servers", DataTable)
         server = message.change.server
@@ -177,7 +182,28 @@ class ServersScreen(Screen[Choice]):
             else:
                 table.add_row(*row, key=row_key(server))
             self.found[server.key] = server
+        self.one_row_for_the_remembered(table)
         self.query_one("#servers-status", Static).update(self.looking_text())
+
+    def one_row_for_the_remembered(self, table: DataTable[Text | str]) -> None:
+        """The server played on last time has one row: the found one (marked ``*``) while it is found at
+        that address, else its own; either way the first row."""
+        if not self.remembered:
+            return
+        found = any(s.address == self.remembered for s in self.found.values())
+        listed = REMEMBERED in table.rows
+        if found == listed:
+            cursor = table.coordinate_to_cell_key(table.cursor_coordinate).row_key if table.row_count else None
+            if found:
+                table.remove_row(REMEMBERED)
+            else:
+                self.add_remembered(table)
+            # rows keep the order they were found in, the last played first
+            table.sort(key=lambda row: not (isinstance(row[0], Text) and row[0].plain.startswith("*")
+                                            and str(row[1]) == self.remembered))
+            # the cursor stays on its row; on the last played one's, it goes with it to the row that replaced it
+            row = table.get_row_index(cursor) if cursor is not None and cursor in table.rows else 0
+            table.move_cursor(row=row)
 
     def on_servers_screen_failed(self, message: Failed) -> None:
         status = self.query_one("#servers-status", Static)
@@ -190,7 +216,7 @@ class ServersScreen(Screen[Choice]):
         if key == REMEMBERED and self.remembered:
             self.dismiss(Choice("server", self.remembered))
         elif key is not None and key.startswith(FOUND) and (server := self.found.get(key[len(FOUND):])) is not None:
-            self.dismiss(Choice("server", server.address, tls=server.tls))  # TLS: the app asks for trust
+            self.dismiss(Choice("server", server.address, tls=server.tls, name=server.name))  # TLS: the app asks
 
     @on(Input.Submitted, "#address")
     def address_given(self, event: Input.Submitted) -> None:

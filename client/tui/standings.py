@@ -19,7 +19,12 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from ..connection import Connection, ServerError
 
 REFRESH_SECONDS = 2.0
-COLUMNS = ("#", "Bot", "Games", "Wins", "Mean score", "Pennies", "Buys", "Illegal", "Timed out", "Rating")
+# Short headers (the note says what they mean), so that the window fits 80 columns: each column takes a
+# space either side, and the window a border and a space either side.
+COLUMNS = ("#", "Bot", "Games", "Wins", "Mean", "Pen.", "Buys", "Ill.", "T/o", "Rating")
+BOT_WIDTH = 12  # a longer bot's name is cut with …
+NOTE = ("Mean: mean score a game ± its margin (lower is better); Pen.: pennies won or lost; Ill.: commands "
+        "the rules refused; T/o: decisions the timer or the takeover bot made. Escape closes.")
 
 
 def progress(standings: pb.GetStandingsResponse) -> str:
@@ -32,13 +37,14 @@ def progress(standings: pb.GetStandingsResponse) -> str:
 
 def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
     if standing.HasField("mean_score"):
-        margin = f" ± {standing.mean_score_margin:.1f}" if standing.games > 1 else ""
+        margin = f"±{standing.mean_score_margin:.1f}" if standing.games > 1 else ""
         mean = f"{standing.mean_score:.1f}{margin}"
     else:
         mean = "-"
-    return (str(place), standing.name, str(standing.games), str(standing.wins), Text(mean, justify="right"),
+    name = standing.name if len(standing.name) <= BOT_WIDTH else standing.name[: BOT_WIDTH - 1] + "…"
+    return (str(place), Text(name), str(standing.games), str(standing.wins), Text(mean, justify="right"),
             f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal), str(standing.timed_out),
-            f"{standing.rating_mu:.2f} ± {standing.rating_sigma:.2f}")
+            f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")
 
 
 class StandingsScreen(ModalScreen[None]):
@@ -58,9 +64,7 @@ class StandingsScreen(ModalScreen[None]):
             for label in COLUMNS:
                 table.add_column(label, key=label)
             yield table
-            yield Static("[dim]Lower scores are better; illegal: commands the rules refused; timed out: "
-                         "decisions the timer or the takeover bot made. Escape closes.[/dim]",
-                         id="standings-note")
+            yield Static(NOTE, id="standings-note", markup=False)
 
     def on_mount(self) -> None:
         self.show(self.standings)

@@ -108,7 +108,8 @@ class PasswordScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="password-box"):
             yield Label(f"{self.table} is private: its password, to {self.doing} it", markup=False)
-            yield Input(id="password", password=True, max_length=128, compact=True)
+            # bordered, with a placeholder: a compact field on the panel shows nothing until typed in
+            yield Input(id="password", password=True, max_length=128, placeholder="the table's password")
             yield Static("Wrong password" if self.wrong else "", id="password-error")
             yield Static("enter: go on · escape: cancel (the table's host knows the password)",
                          id="password-hint")

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog, Static
 
@@ -145,8 +146,25 @@ async def test_a_finished_game_watched_says_it_is_over(connection: Connection) -
         screen = screen_of(app)
         await until(pilot, lambda: log_lines(screen), "the first line")
         first = " ".join(log_lines(screen))  # (wrapped at 78 columns)
-        assert "the game is over:" in first and " won" in first and ": playing" not in first, first
+        assert first.startswith(f"At Bots' table (table {hosted.table_id}): the game is over: ")
+        assert first.endswith(" won; this is how it ended") and ": playing" not in first, first
         assert text_of(screen, "#prompt").startswith("Game over:")
+
+
+async def test_the_logs_lines_wrap_where_they_are_seen_whole(connection: Connection) -> None:
+    """A wrapped line of the log loses no letters at the right edge (under a hidden scrollbar's gutter)."""
+    hosted, me = await waiting_table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, host=hosted))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: log_lines(screen), "the first line")
+        log = screen.query_one("#log", RichLog)
+        for _ in range(30):  # enough to scroll
+            log.write(Text("x" * 70 + " greedy bot 1 won the round"))
+        await pilot.pause()
+        seen = log.scrollable_content_region.width
+        assert max(len(line) for line in log_lines(screen)) <= seen
+        assert log.max_scroll_y > 0  # and it still scrolls
 
 
 # --- the lobby ------------------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def marks(style: CardStyle, watching: bool = False) -> str:
     """What the marks in the seats' first column and under the hand mean (a watcher has no hand)."""
     seats = f"{style.turn_mark} whose turn; $ the seats a declined card is offered to (until bought or dead)."
     if watching:
-        return f"Watching: you see the table and the discards, no hand. {seats}"
+        return f"Watching: you see the table, not any hand. {seats}"
     return (f"{seats} "
             f"Under your hand: {'^' if style.ascii else '▲'} the cursor, {'=' if style.ascii else '═'} "
             "selected, + just received.")

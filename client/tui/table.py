@@ -263,7 +263,9 @@ class TableScreen(Screen[None]):
             return
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
-        if v is not None:
+        if v is not None and v.phase is Phase.GAME_OVER:
+            where += f": {self.whose(v, self.top(v))}; this is how it ended"
+        elif v is not None:
             where += f": round {v.round}, turn {v.turn}, {self.whose(v, self.top(v))}"
         self.query_one("#log", RichLog).write(Text(where, style="dim"))
 

@@ -64,6 +64,8 @@ async def test_the_table_screen_says_the_tables_id_on_its_first_line(connection:
         await until(pilot, lambda: log_lines(screen), "the first line")
         assert log_lines(screen)[0] == f"At Ann's table (table {hosted.table_id})"
         assert len(log_lines(screen)[0]) <= 78
+        screen.ended = "Lost the table: the server went away"  # (as a stream's end says it) and a key after it
+        assert str(screen.prompt()) == "Lost the table: the server went away.  L: back to the lobby"
 
 
 async def test_a_hosts_refusal_goes_once_the_seats_change_and_names_the_seats_as_shown(

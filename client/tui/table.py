@@ -47,7 +47,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
 from .help import ConfirmScreen, GameEndScreen, HelpScreen, RoundEndScreen
-from .lobby import RETRY_FIRST, RETRY_MOST
+from .lobby import RETRY_FIRST, RETRY_MOST, sentence
 
 SORTS = ("rank", "suit", "own")
 SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
@@ -618,7 +618,7 @@ class TableScreen(Screen[None]):
     def prompt(self) -> Text:
         tv, v, dot = self.tv, self.view, f" {self.card_style.dot} "
         if self.ended:
-            return Text(self.ended + ("" if self.leave_to_lobby is False else "  L: back to the lobby"),
+            return Text(sentence(self.ended) + ("" if self.leave_to_lobby is False else "  L: back to the lobby"),
                         style="bold red")
         if self.link is not None and not self.link.up:
             left = max(0, math.ceil(self.retry_at - time.monotonic()))

@@ -55,6 +55,9 @@ async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) 
                                       str(standing.timed_out)]
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
+            await pilot.resize_terminal(80, 24)  # the status line keeps to one line: the numbers stay
+            await until(pilot, lambda: "tournament: 3/3 games (over) · t: standings" in status_of(app), "short")
+            assert len(status_of(app)) <= 78
     finally:
         await connection.close()
         await server.stop(0)

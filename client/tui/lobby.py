@@ -507,8 +507,17 @@ class LobbyScreen(Screen[None]):
         self.refresh_bindings()
 
     def show_live(self) -> None:
-        tournament = f" · {progress(self.tournament)} (t: standings)" if self.tournament else ""
-        self.set_status(f"{len(self.tables)} table(s) · live{tournament}", lost=False)
+        live = f"{len(self.tables)} table(s) · live"
+        if self.tournament is None:
+            self.set_status(live, lost=False)
+            return
+        text = f"{live} · {progress(self.tournament)} (t: standings)"
+        width = (self.query_one("#lobby-status", Static).content_size.width or self.app.size.width - 2)
+        if len(text) > width:  # one line: the numbers stay, the words go
+            t = self.tournament
+            over = " (over)" if t.games_played >= t.games_total else ""
+            text = f"{live} · tournament: {t.games_played}/{t.games_total} games{over} · t: standings"
+        self.set_status(text, lost=False)
 
     @work(exclusive=True, group="standings", exit_on_error=False)
     async def refresh_standings(self) -> None:
@@ -558,6 +567,8 @@ class LobbyScreen(Screen[None]):
     def on_resize(self) -> None:
         self.refit()
         self.show_selected()
+        if self.retry_at is None and self.connected_once:
+            self.show_live()
 
     def show_selected(self) -> None:
         """The selected table's name and id under the list: the id is what ``tenpennies bot --table`` and

@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from tenpennies.engine import Game, HouseRules
+from tenpennies.engine import Game, HouseRules, RuleError
 from tenpennies.engine.bots import BOTS, Bot, play_game
 from tenpennies.engine.strategies import DEFAULT_SAMPLES, SamplerBot
 
@@ -64,10 +64,14 @@ def rounds_of(text: str) -> tuple[int, ...]:
     """``7``: rounds 1 to 7; ``1,5``: those rounds."""
     try:
         if "," in text:
-            return tuple(int(r) for r in text.split(","))
+            rounds = tuple(int(r) for r in text.split(","))
+            HouseRules(rounds=rounds).validate(4)
+            return rounds
         count = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"rounds are a count (7) or a list (1,5), not {text!r}") from None
+    except RuleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     if not 1 <= count <= 7:
         raise argparse.ArgumentTypeError(f"a game has 1 to 7 rounds, not {count}")
     return tuple(range(1, count + 1))

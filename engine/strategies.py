@@ -313,10 +313,11 @@ def _layoff_order(card: Card) -> tuple[int, int]:
 # --- the searching bot -------------------------------------------------------------------------------
 
 DEFAULT_SAMPLES = 300
-"""Rollouts a decision gets by default (spread over its candidate commands): tuned so that a decision
-with a choice takes about 0.5 s of one core's time on the 2-core development machine (2026-11-30:
-~1.7 ms a rollout; 48 rollouts 0.10 s, 200 rollouts 0.34 s of CPU a decision; a loaded machine takes
-longer by the clock). ``bench/engine_bench.py`` measures decisions per second. A number of rollouts,
+"""Rollouts a decision gets by default (spread over its candidate commands): tuned so that a searched
+decision takes about half a second of one core's time on the 2-core development machine (2026-11-30:
+~1.7 ms a rollout; 48 rollouts 0.10 s, 200 rollouts 0.34 s of CPU a decision; since only takes, buys
+and discards are searched, whose rollouts are longer, 300 rollouts take about 0.65 s; a loaded machine
+takes longer by the clock). ``bench/engine_bench.py`` measures decisions per second. A number of rollouts,
 not a time, so that the bot is deterministic from its seed (``seconds=`` trades that for a clock)."""
 
 
@@ -336,9 +337,10 @@ class SamplerBot:
     else the policy's best ``max_discards`` discards, one per rank. Declines, passes and draws are not
     searched: their alternatives (taking or buying a card the policy does not want) rarely pay, and
     searching them cost most of the old budget for nothing. Measured against greedy on full games
-    (README, *Bots and tournaments*), the best four discards, 16 rollouts a decision and a margin of one
-    standard error lost to the policy by some 160 points a deal on the four deals tried: most discards
-    differ by a few points a round, below what a few rollouts can tell apart, so the noise decided.
+    (README, *Bots and tournaments*) at 16 rollouts a decision, searching every decision with four
+    discards and a margin of one standard error lost to the policy, and so did takes, buys and four
+    discards at two: most discards differ by a few points a round, below what a few rollouts can tell
+    apart, so the noise decided. Two discards at 48 rollouts do not lose to it.
 
     Budget: ``samples`` rollouts a decision (default ``DEFAULT_SAMPLES``; each candidate gets
     ``samples // candidates`` worlds, at least one), deterministic from ``seed``; or ``seconds``, a time

@@ -75,7 +75,7 @@ class Delivered:
 
         def on_snapshot(tv: view_module.TableView, snapshot: pb.Snapshot) -> None:
             self.snapshots.append(snapshot.sequence)
-            say("snapshot", sequence=snapshot.sequence)
+            say("snapshot", sequence=snapshot.sequence, over=snapshot.game.phase == pb.PHASE_GAME_OVER)
             apply_snapshot(tv, snapshot)
 
         view_module.TableView.apply_event = on_event  # type: ignore[method-assign, assignment]
@@ -196,6 +196,10 @@ class Player:
             keys = next((k for kind, k in KEYS if any(isinstance(c, kind) for c in screen.legal)), None)
             if keys is None:
                 raise AssertionError(f"no plain key for {screen.legal}")
+            if self.args.think:
+                await self.pilot.pause(self.args.think)  # a person's pace
+                if self.over() or not screen.legal:
+                    continue  # the decision went (the timer, a nearer seat's buy) while it thought
             await self.press(screen, keys)
 
     async def hold(self, screen: TableScreen) -> None:
@@ -263,6 +267,8 @@ if __name__ == "__main__":
     parser.add_argument("--timeout", type=float, default=30, help="longest wait for any one thing")
     parser.add_argument("--hold-at", type=int, default=0, metavar="N",
                         help="leave the Nth decision unanswered (say holding) until the game moves on without it")
+    parser.add_argument("--think", type=float, default=0, metavar="SECONDS",
+                        help="wait this long before each answer, as a person would")
     parser.add_argument("--stop-at", choices=("lobby", "end"), default="end",
                         help="lobby: stop once the table is listed (discovery); end: play the game out")
     asyncio.run(main(parser.parse_args()))

@@ -7,9 +7,9 @@ X - Y, each with a 95% interval (1.96 standard errors over the deals). Lower sco
 negative difference whose interval is clear of zero means X is the stronger.
 
 Deal ``d`` is dealt from seed ``seed + d`` and the bot at seat ``s`` is made with seed ``10 * d + s``
-(as tests/test_bots.py's ``duplicate`` does), so a run is reproducible from its options, and a long one
-can be split (``--start``) with every deal played as in one run; games are played
-with ``bots.play_game`` (every bot is shown its seat's view after every command).
+(``bots.play_duplicate_deal``, which tests/test_bots.py's ``duplicate`` also plays), so a run is
+reproducible from its options, and a long one can be split (``--start``) with every deal played as in one
+run; games are played with ``bots.play_game`` (every bot is shown its seat's view after every command).
 
     python bench/strength.py sampler greedy --deals 40 --rounds 7 --samples 48 --seed 1000
 """
@@ -22,8 +22,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from tenpennies.engine import Game, HouseRules, RuleError
-from tenpennies.engine.bots import BOTS, Bot, play_game
+from tenpennies.engine import HouseRules, RuleError
+from tenpennies.engine.bots import BOTS, Bot, play_duplicate_deal
 from tenpennies.engine.strategies import DEFAULT_SAMPLES, SamplerBot
 
 
@@ -42,22 +42,6 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
         return mean, 0.0
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     return mean, 1.96 * sd / math.sqrt(n)
-
-
-def play_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: HouseRules, seed: int,
-              deal: int) -> tuple[float, float]:
-    """One deal, both seatings: (X's mean score, Y's mean score) over their four seat-games."""
-    x_total = y_total = 0.0
-    for rotation in (0, 1):
-        is_x = [(s + rotation) % 2 == 0 for s in range(4)]
-        bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
-        game = play_game(Game(4, rules, seed + deal), bots)
-        for s, player in enumerate(game.players):
-            if is_x[s]:
-                x_total += player.score / 4
-            else:
-                y_total += player.score / 4
-    return x_total, y_total
 
 
 def rounds_of(text: str) -> tuple[int, ...]:
@@ -104,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     first = args.start
     for deal in range(first, first + args.deals):
-        x, y = play_deal(make_x, make_y, rules, args.seed, deal)
+        x, y = play_duplicate_deal(make_x, make_y, rules, args.seed, deal)
         xs.append(x)
         ys.append(y)
         if not args.quiet:

@@ -21,6 +21,7 @@ from .cards import Card
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .events import Event
 from .game import Game, Phase, SeatView
+from .rules import HouseRules
 
 
 class Bot(Protocol):
@@ -164,3 +165,21 @@ def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
         if on_events is not None:
             on_events(events)
     raise RuntimeError("the game did not end")
+
+
+def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: HouseRules,
+                        seed: int, deal: int) -> tuple[float, float]:
+    """Deal ``deal`` (dealt from ``seed + deal``) played twice at 4 seats, seatings X Y X Y and Y X Y X,
+    the bot at seat ``s`` made with seed ``10 * deal + s``: (X's mean score, Y's mean score) over their
+    four seat-games. ``bench/strength.py`` and the strength tests measure bots with it."""
+    x_total = y_total = 0.0
+    for rotation in (0, 1):
+        is_x = [(s + rotation) % 2 == 0 for s in range(4)]
+        bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
+        game = play_game(Game(4, rules, seed + deal), bots)
+        for s, player in enumerate(game.players):
+            if is_x[s]:
+                x_total += player.score / 4
+            else:
+                y_total += player.score / 4
+    return x_total, y_total

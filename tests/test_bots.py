@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from tenpennies.engine import Card, Command, Game, HouseRules, SeatView
-from tenpennies.engine.bots import BOTS, Bot, GreedyBot, play_game
+from tenpennies.engine.bots import BOTS, Bot, GreedyBot, play_duplicate_deal, play_game
 from tenpennies.engine.cards import decks_for
 from tenpennies.engine.commands import Buy, DeclineDiscard, Discard, PassBuy, TakeDiscard
 from tenpennies.engine.game import Phase
@@ -181,16 +181,7 @@ def duplicate(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], deals:
     x - y per deal, its 95% half-interval)."""
     diffs, xs, ys = [], [], []
     for deal in range(deals):
-        x_total = y_total = 0.0
-        for rotation in (0, 1):
-            is_x = [(s + rotation) % 2 == 0 for s in range(4)]
-            bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
-            game = play_game(Game(4, rules, first_seed + deal), bots)
-            for s, player in enumerate(game.players):
-                if is_x[s]:
-                    x_total += player.score / 4
-                else:
-                    y_total += player.score / 4
+        x_total, y_total = play_duplicate_deal(make_x, make_y, rules, first_seed, deal)
         xs.append(x_total)
         ys.append(y_total)
         diffs.append(x_total - y_total)

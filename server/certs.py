@@ -33,7 +33,6 @@ KEY_FILE = "key.pem"
 COMMON_NAME = "Ten Pennies server"
 # RFC 5280 4.1.2.5: a certificate with no well-defined end. A pinned certificate has no reason to expire.
 NO_END = datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.UTC)
-ALL_ADDRESSES = ("0.0.0.0", "::", "")
 
 
 def fingerprint(der: bytes) -> str:
@@ -72,15 +71,15 @@ def _names(host: str) -> tuple[list[str], list[str]]:
         if name and name not in names:
             names.append(name)
     addresses = ["127.0.0.1", "::1"]
+    # the host read as the advertiser reads it ([::] serves every address; [v6] is an address), and the
+    # interfaces' addresses as it announces them (imported here: clients read fingerprints from this
+    # module and need no zeroconf)
+    from .advertise import ALL_ADDRESSES, lan_addresses
     if host in ALL_ADDRESSES:
-        # the interfaces' addresses, as the server announces them (imported here: clients read
-        # fingerprints from this module and need no zeroconf)
-        from .advertise import lan_addresses
         addresses += lan_addresses()
     else:
         try:
-            ipaddress.ip_address(host)
-            addresses.append(host)
+            addresses.append(str(ipaddress.ip_address(host.strip("[]"))))
         except ValueError:
             names.append(host)
     return [n for n in dict.fromkeys(names) if _dns_name(n)], list(dict.fromkeys(addresses))

@@ -46,6 +46,7 @@ from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import ServersScreen
 from tenpennies.client.tui.trust import RefusedScreen, TrustScreen
+from tenpennies.server import advertise, certs
 from tenpennies.server.app import Options, Server
 from tenpennies.server.certs import CERT_FILE, KEY_FILE, tls_directory
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -147,6 +148,17 @@ def test_a_fingerprint_in_another_form_is_refused_with_an_example() -> None:
         check_fingerprint("AB:CD:EF")
     with pytest.raises(ValueError):
         check_fingerprint("SHA256:tooshort")
+
+
+def test_a_certificate_names_the_addresses_the_server_is_announced_at_however_the_host_is_written(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--host [::] serves every address, as :: does, and [2001:db8::5] is that address (the advertiser
+    reads the host so): the certificate names what the LAN is told."""
+    monkeypatch.setattr(advertise, "lan_addresses", lambda: ["192.0.2.7"])
+    for host in ("0.0.0.0", "::", "[::]"):
+        assert "192.0.2.7" in certs._names(host)[1], host
+    assert "2001:db8::5" in certs._names("[2001:db8::5]")[1]
+    assert "192.0.2.9" in certs._names("192.0.2.9")[1]
 
 
 async def test_a_kept_certificate_without_its_key_stops_the_server_saying_what_to_do(tmp_path: Path) -> None:

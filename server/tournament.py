@@ -467,7 +467,8 @@ class Tournament:
                     self._end(bot.link, LinkEnd.OVER)
 
     def _busy(self) -> set[str]:
-        return {name for row in self.games.values() if row.result is None for name in row.names}
+        """The bots at an unfinished game (one being played, or made and not yet started)."""
+        return {name for number in [*self._playing.values(), *self._unready] for name in self.games[number].names}
 
     async def _seat_idle_bots(self) -> None:
         while len(self.games) < self.config.games:
@@ -481,7 +482,7 @@ class Tournament:
             if len(self.games) > self.finished and \
                     self._pair_sum(group) > self._pair_sum(self.best_group(sorted(connected), seats)):
                 return  # better meetings come when the games being played end: wait for them
-            await self._open_game(min(n for n in range(self.config.games) if n not in self.games), group)
+            await self._open_game(next(n for n in range(self.config.games) if n not in self.games), group)
 
     def _pair_sum(self, group: Iterable[str]) -> int:
         return sum(self.meetings.get(_pair(a, b), 0) for a, b in combinations(group, 2))

@@ -16,7 +16,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -41,6 +41,8 @@ from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from tuikit import status_of, until
+
 SIZE = (80, 24)
 
 
@@ -50,15 +52,6 @@ async def other(server: Server) -> AsyncIterator[Connection]:
     connection = Connection(f"127.0.0.1:{server.port}")
     yield connection
     await connection.close()
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = 15) -> None:
-    """Let the app run until ``condition()`` holds, polling; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
 
 
 def lobby_app(server: Server, tmp_path: Path, name: str = "ann") -> TenPenniesApp:
@@ -251,10 +244,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def status_of(app: TenPenniesApp) -> str:
-    return str(app.screen.query_one("#lobby-status", Static).render())
 
 
 async def test_a_server_that_never_answered_is_said_so_plainly_and_joined_when_it_comes(tmp_path: Path) -> None:

@@ -21,14 +21,10 @@ from tenpennies.client.tui.table import TableScreen
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from tuikit import TableApp, screen_of, until
+from tuikit import TableApp, screen_of, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=6)
-
-
-def text_of(screen: object, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())  # type: ignore[attr-defined]
 
 
 def log_lines(screen: TableScreen) -> list[str]:

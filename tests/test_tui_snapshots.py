@@ -14,7 +14,6 @@ random. Tokens are never drawn. ``pytest --snapshot-update`` writes the pictures
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import secrets
 from collections.abc import Awaitable, Callable
@@ -35,6 +34,8 @@ from tenpennies.engine import Buy, DeclineDiscard, Discard, Draw, LayContract, P
 from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+
+import tuikit
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SnapCompare = Callable[..., bool]
@@ -99,13 +100,8 @@ class ServedApp(TenPenniesApp):
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
-    """Let the app run until ``condition()`` holds, polling; fail after ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while not condition():
-        if loop.time() > give_up:
-            pytest.fail(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
+    """tuikit's bounded wait, with this file's longer default."""
+    await tuikit.until(pilot, condition, what, timeout)
 
 
 def lobby_of(app: ServedApp) -> LobbyScreen:

@@ -20,13 +20,9 @@ from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from test_tournament_server import Bot, start_server, write_config
-from tuikit import until
+from tuikit import status_of, until
 
 SIZE = (120, 40)
-
-
-def status_of(app: TenPenniesApp) -> str:
-    return str(app.screen.query_one("#lobby-status", Static).render())
 
 
 async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) -> None:

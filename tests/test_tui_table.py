@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 from rich.console import Console, RenderableType
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
@@ -35,33 +33,14 @@ from tenpennies.server.app import Options, Server
 from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from tuikit import TableApp, screen_of, until
+from tuikit import TableApp, screen_of, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    running = Server(Options(port=0, db=str(tmp_path / "t.db"), allow_seeds=True))
-    await running.start()
-    yield running
-    await running.stop(0)
-
-
-@pytest.fixture
-async def connection(server: Server) -> AsyncIterator[Connection]:
-    c = Connection(f"127.0.0.1:{server.port}")
-    yield c
-    await c.close()
-
-
 def on_top(app: TableApp) -> object:
     return app.screen
-
-
-def text_of(screen: TableScreen, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
 
 
 def plain(renderable: RenderableType, width: int = 78) -> str:
@@ -239,10 +218,7 @@ async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
-        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
-        if has(screen, TakeDiscard):
-            await pilot.press("t")
-        await until(pilot, lambda: has(screen, LayContract), "a contract to lay")
+        await meld_step(pilot, screen)
         await pilot.press("h")
         assert screen.builder and "Hint" in text_of(screen, "#message")
         await pilot.press("m")
@@ -265,10 +241,7 @@ async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(conn
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
-        await until(pilot, lambda: has(screen, TakeDiscard) or has(screen, LayContract), "my turn")
-        if has(screen, TakeDiscard):
-            await pilot.press("t")
-        await until(pilot, lambda: has(screen, LayContract), "a contract to lay")
+        await meld_step(pilot, screen)
         contracts = [c for c in screen.legal if isinstance(c, LayContract)]
         most = sorted({points_laid(c) for c in contracts}, reverse=True)
         assert points_laid(contracts[0]) < most[0], "seed 4: the server's first contract is not the best"

@@ -1,4 +1,5 @@
-"""Helpers for Pilot tests of the table screen: the smallest app around it, and a bounded wait."""
+"""Helpers for Pilot tests of the screens: the smallest app around the table screen, a bounded wait, and the
+text of a widget."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
+from textual.dom import DOMNode
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.table import TableScreen
@@ -41,3 +44,13 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, 
 def screen_of(app: TableApp) -> TableScreen:
     assert app.table is not None
     return app.table
+
+
+def text_of(node: DOMNode, selector: str) -> str:
+    """The text a Static under ``node`` shows."""
+    return str(node.query_one(selector, Static).render())
+
+
+def status_of(app: App[None]) -> str:
+    """The lobby's status line."""
+    return text_of(app.screen, "#lobby-status")

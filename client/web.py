@@ -45,7 +45,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 from textual_serve.app_service import AppService
-from textual_serve.server import Server
+from textual_serve.server import Server, to_int
 
 from tenpennies.server.certs import pem_to_der
 
@@ -61,7 +61,7 @@ VISITOR_ID = re.compile(r"[0-9a-f]{32}")
 DEFAULT_PORT = 8000
 DEFAULT_VISITORS = 12
 TUI = Path(__file__).parent / "tui"
-# The terminal size a page may ask for when it opens (textual-serve takes any number).
+# The terminal size a page may ask for, when it opens and when it resizes (textual-serve takes any number).
 COLUMNS, ROWS = (20, 400), (10, 200)
 
 
@@ -74,12 +74,23 @@ def visitor_command(server: str, home: Path, tls_ca: str | None) -> str:
     return "exec " + shlex.join(words)
 
 
-def _clamp(text: str, bounds: tuple[int, int], default: int) -> int:
+def _clamp(text: str | int, bounds: tuple[int, int], default: int) -> int:
     try:
         value = int(text)
-    except ValueError:
+    except (TypeError, ValueError):  # (TypeError: a resize message may hold any JSON value)
         return default
     return min(max(value, bounds[0]), bounds[1])
+
+
+class SizedAppService(AppService):
+    """textual-serve's client process, whose terminal stays within COLUMNS and ROWS: the size asked for
+    when the page opens (the web socket's query) and on every resize (a message from the page)."""
+
+    async def start(self, width: int, height: int) -> None:
+        await super().start(_clamp(width, COLUMNS, 80), _clamp(height, ROWS, 24))
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        await super().set_terminal_size(_clamp(width, COLUMNS, 80), _clamp(height, ROWS, 24))
 
 
 async def _ended(process: asyncio.subprocess.Process | None, grace: float = 5.0) -> None:
@@ -148,8 +159,8 @@ class WebSeats(Server):
             raise web.HTTPBadRequest(text="This is the page's web socket: open / in a browser.")
         if len(self.pages) >= self.visitors:
             raise web.HTTPServiceUnavailable(text=f"{self.visitors} visitors are playing already: try later.")
-        width = _clamp(request.query.get("width", "80"), COLUMNS, 80)
-        height = _clamp(request.query.get("height", "24"), ROWS, 24)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
         command = visitor_command(self.server, self.visitor_home(request), self.tls_ca)
         app_service: AppService | None = None
         self.pages.add(websocket)
@@ -158,7 +169,7 @@ class WebSeats(Server):
 
             async def close() -> None:
                 await websocket.close()
-            app_service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+            app_service = SizedAppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                      close=close, download_manager=self.download_manager)
             await app_service.start(width, height)
             await self._process_messages(websocket, app_service)

@@ -275,3 +275,28 @@ async def test_a_tls_server_is_trusted_by_whoever_runs_web_and_no_visitor_is_ask
 def test_bad_flags_are_named(flags: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--server", "127.0.0.1:50051", *flags]) == 2
     assert says in capsys.readouterr().err
+
+
+async def test_a_page_cannot_resize_its_terminal_past_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size a page asks for is kept within COLUMNS and ROWS on a resize as when it opens."""
+    from textual_serve.app_service import AppService
+
+    from tenpennies.client.web import COLUMNS, ROWS, SizedAppService
+
+    told: list[tuple[int, int]] = []
+
+    async def record(self: AppService, width: int, height: int) -> None:
+        told.append((width, height))
+
+    monkeypatch.setattr(AppService, "set_terminal_size", record)
+    monkeypatch.setattr(AppService, "start", record)
+
+    async def nothing(*args: object) -> None:
+        return None
+
+    service = SizedAppService("true", write_bytes=nothing, write_str=nothing, close=nothing,
+                              download_manager=None)  # type: ignore[arg-type]
+    await service.start(10**6, 0)
+    await service.set_terminal_size(10**6, 10**6)
+    await service.set_terminal_size("wide", 30)  # type: ignore[arg-type]
+    assert told == [(COLUMNS[1], ROWS[0]), (COLUMNS[1], ROWS[1]), (80, 30)]

@@ -34,7 +34,7 @@ import grpc
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
-from tenpennies.client.view import TableView
+from tenpennies.client.view import TableView, round_end_why
 from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
 from tenpennies.engine.bots import BOTS, Bot, safe_default
 from tenpennies.engine.commands import COMMAND_TYPES
@@ -528,9 +528,7 @@ def _print_round_ends(item: StreamItem, table: TableView) -> None:
 
 
 def round_line(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
-    why = (f"{name(end.out)} went out" if end.HasField("out")
-           else {pb.ROUND_END_REASON_STOCK: "the stock ran out",
-                 pb.ROUND_END_REASON_MAX_TURNS: "the turns ran out"}.get(end.reason, "it ended"))
+    why = round_end_why(end, name)
     points = ", ".join(f"{name(s)}: {end.points[s]} ({end.scores[s]})" for s in range(len(end.scores)))
     return f"round {end.round}: {why}; points (totals) {points}; pot {end.pot}"
 

@@ -304,8 +304,7 @@ class TableView:
                 players = [p._replace(score=m.scores[s], paid=p.paid + len(m.hands[s].cards))
                            for s, p in enumerate(players)]
                 v.pot = m.pot
-                why = (f"{self.name(m.out)} went out" if m.HasField("out")
-                       else _ROUND_END_WORDS.get(m.reason, "it ended"))
+                why = round_end_why(m, self.name)
                 scores = ", ".join(f"{self.name(s)} {m.points[s]} ({m.scores[s]})" for s in range(len(m.scores)))
                 line = f"Round {m.round} over, {why}: {scores}"
             case pb.GameEnded() as m:
@@ -390,6 +389,11 @@ class TableView:
         if seat.connected and not before.connected and not arrived:
             return f"{name} is here"  # (one just joined: "joined" said it)
         return None
+
+
+def round_end_why(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
+    """Why a round ended, in words: who went out, else what ran out."""
+    return f"{name(end.out)} went out" if end.HasField("out") else _ROUND_END_WORDS.get(end.reason, "it ended")
 
 
 def _seat_of(event: pb.Event, kind: str) -> int | None:

@@ -529,15 +529,17 @@ class Table:
         """When this table closes if it stays idle (None: it is not idle, or never expires)."""
         return self.idle_since + self.ttl if self.ttl and self.idle else None
 
-    def _note_idle(self) -> None:
+    def _note_idle(self) -> bool:
         """Start the idle clock when the table becomes idle (the last player left, the last watcher
-        went), and tell the lobby, whose TableInfo shows when the table expires."""
+        went), and tell the lobby, whose TableInfo shows when the table expires. True if it told it."""
         idle = self.idle
         if idle and not self._was_idle:
             self.idle_since = time.time()
-        if idle != self._was_idle:
-            self._was_idle = idle
-            self._tell_lobby()
+        if idle == self._was_idle:
+            return False
+        self._was_idle = idle
+        self._tell_lobby()
+        return True
 
     def _tell_lobby(self) -> None:
         if self.on_change is not None:
@@ -664,8 +666,8 @@ class Table:
             self.recent.append((message.sequence, audience, message))
         self._publish(items)
         if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
-            self._note_idle()
-            self._tell_lobby()
+            if not self._note_idle():  # else the lobby has heard of this change already
+                self._tell_lobby()
         self._after_change()
 
     def _bookkeeping(self) -> Bookkeeping:

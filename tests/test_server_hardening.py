@@ -254,6 +254,24 @@ async def test_idle_waiting_tables_expire_and_one_address_holds_only_its_share(t
         await again.stop(0)
 
 
+async def test_the_lobby_hears_once_of_a_seat_change_that_makes_a_table_idle_or_not(tmp_path: Path) -> None:
+    """Becoming idle (or no longer) changes what TableInfo shows, as the seat does: one change, told once."""
+    server = await running_server(tmp_path / "once.db", waiting_table_ttl=60)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    try:
+        table_id = (await service.CreateTable(pb.CreateTableRequest(name="t", seats=2))).table.table_id
+        heard: list[str] = []
+        server.lobby.listeners.append(lambda table: heard.append(table.id))
+        for _ in range(2):
+            token = (await join(service, table_id, "ann")).token
+            await service.LeaveTable(pb.LeaveTableRequest(table_id=table_id, token=token))
+        assert heard == [table_id] * 4
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
 async def _eq(result: Any, expected: Any) -> bool:
     return bool((await result) == expected)
 

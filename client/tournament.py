@@ -52,7 +52,7 @@ import sys
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -223,8 +223,7 @@ class Standing:
     rating_sigma: float
 
 
-STANDING_FIELDS = ("name", "games", "wins", "mean_score", "score_ci95", "pennies_per_game", "buys_per_game",
-                   "illegal", "timeouts", "rating_mu", "rating_sigma")
+STANDING_FIELDS = tuple(f.name for f in fields(Standing))  # the columns of --out, in this order
 
 
 @dataclass(frozen=True)

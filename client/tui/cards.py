@@ -25,6 +25,12 @@ WILD_MARK = "*"
 WIRE_CARD = re.compile(r"[0-9A-Z][0-9A-Z.]* \(card (\d+)\)")
 
 
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells with ``…`` when it is longer."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 @dataclass(frozen=True)
 class CardStyle:
     """How cards are drawn. ``ascii``: ``7H TD JK`` (the engine's notation, without copy numbers) instead

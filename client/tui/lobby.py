@@ -31,7 +31,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..local import ServerMemory
 from ..trust import explain, wrong_password
-from .cards import CardStyle
+from .cards import CardStyle, clip
 from .standings import StandingsScreen, progress
 from .trust import PasswordScreen
 
@@ -84,10 +84,6 @@ def seat_name(seat: pb.SeatInfo) -> str:
     return seat.name
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -110,13 +106,13 @@ def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool
     table, and who sits there (``>`` marks this client's own seat), each cut with ``…`` so that a row fits
     80 columns (``players_width``: the room the lobby found for the Players column)."""
     lock = ("#" if ascii else "🔒") if info.locked else ""
-    name = Text(lock) + Text(_clip(info.name or info.table_id, NAME_WIDTH - len(lock) * (1 if ascii else 2)))
+    name = Text(lock) + Text(clip(info.name or info.table_id, NAME_WIDTH - len(lock) * (1 if ascii else 2)))
     if hosted:
         name = Text("*", style="bold") + name
     timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
     return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
             PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
-            str(info.seed) if info.HasField("seed") else "", _clip(players_text(info, mine), players_width))
+            str(info.seed) if info.HasField("seed") else "", clip(players_text(info, mine), players_width))
 
 
 def players_room(rows: list[tuple[Text | str, ...]], width: int) -> int:
@@ -407,7 +403,7 @@ class LobbyScreen(Screen[None]):
                 self.hosted[table_id] = HostedTable(pb.TableInfo(table_id=table_id), host_token)
 
     def compose(self) -> ComposeResult:
-        server = f"{_clip(self.server_name, 26)} · " if self.server_name else ""
+        server = f"{clip(self.server_name, 26)} · " if self.server_name else ""
         yield Static(f"Ten Pennies · {server}{self.connection.address} · playing as {self.player_name}",
                      id="lobby-title", markup=False)
         yield Static(f"Connecting to {self.connection.address}…", id="lobby-status")
@@ -491,7 +487,7 @@ class LobbyScreen(Screen[None]):
         elif unanswered(error):
             why = ""  # the usual case: nothing listens there (yet); gRPC's own words say no more
         else:
-            why = f" ({_clip(error.message, 24)})"
+            why = f" ({clip(error.message, 24)})"
         self.lost_text = f"{head} at {address}{why}"
         self.tables.clear()
         self.query_one("#tables", DataTable).clear()
@@ -581,8 +577,8 @@ class LobbyScreen(Screen[None]):
         width = (self.query_one("#tables", DataTable).size.width or self.app.size.width) - 2
         tail = f" · table id {info.table_id}"
         hint = " (for bot --table, play --spectate)"
-        name = _clip(info.name or "Table", max(8, width - len(tail) - len(hint)))
-        line.update(_clip(name + tail + (hint if len(name + tail + hint) <= width else ""), width))
+        name = clip(info.name or "Table", max(8, width - len(tail) - len(hint)))
+        line.update(clip(name + tail + (hint if len(name + tail + hint) <= width else ""), width))
 
     # --- what this client holds, remembered across runs ---
 

@@ -23,6 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
 from ..arguments import address as check_address
 from ..discovery import Browser, Change, FoundServer
+from .cards import clip
 
 REMEMBERED = "remembered"  # the row key of the server played on last time
 FOUND = "lan:"  # the row keys of servers found begin so: a record may call itself anything, "remembered" too
@@ -45,7 +46,7 @@ class Choice:
 
 def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
     """A found server's row (``last``: the server played on last time, marked ``*``)."""
-    name = server.name if len(server.name) <= NAME_WIDTH else server.name[: NAME_WIDTH - 1] + "…"
+    name = clip(server.name, NAME_WIDTH)
     return (Text(("*" if last else "") + name), Text(server.address), str(server.tables), str(server.seats_free),
             "on" if server.tls else "off")
 

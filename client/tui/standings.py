@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, ServerError
+from .cards import clip
 
 REFRESH_SECONDS = 2.0
 # Short headers (the note says what they mean), so that the window fits 80 columns: each column takes a
@@ -41,7 +42,7 @@ def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
         mean = f"{standing.mean_score:.1f}{margin}"
     else:
         mean = "-"
-    name = standing.name if len(standing.name) <= BOT_WIDTH else standing.name[: BOT_WIDTH - 1] + "…"
+    name = clip(standing.name, BOT_WIDTH)
     return (str(place), Text(name), str(standing.games), str(standing.wins), Text(mean, justify="right"),
             f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal), str(standing.timed_out),
             f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")

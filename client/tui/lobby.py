@@ -454,14 +454,12 @@ class LobbyScreen(Screen[None]):
                 self.forget(info.table_id, gone=False)
             if info.table_id in self.hosted:  # its info as listed now
                 self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
-            cells = table_row(info, info.table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii,
-                              players_width=self.players_width)
-            if info.table_id in self.tables:
-                for (key, _), value in zip(COLUMNS, cells, strict=True):
-                    table.update_cell(info.table_id, key, value, update_width=True)
-            else:
-                table.add_row(*cells, key=info.table_id)
+            listed = info.table_id in self.tables
             self.tables[info.table_id] = info
+            if listed:
+                self.redraw(info.table_id)
+            else:
+                table.add_row(*self.row_of(info), key=info.table_id)
         self.show_live()
         if message.fresh or any(info.tournament for info in message.tables):
             self.refresh_standings()  # a tournament's game started or ended: its standings may have moved
@@ -539,14 +537,17 @@ class LobbyScreen(Screen[None]):
         status.update(text)
         status.set_class(lost, "lost")
 
+    def row_of(self, info: pb.TableInfo) -> tuple[Text | str, ...]:
+        """A listed table's row as this client sees it (its ``*``, its ``>``, the Players column's room)."""
+        return table_row(info, info.table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii,
+                         players_width=self.players_width)
+
     def redraw(self, table_id: str) -> None:
         info = self.tables.get(table_id)
         if info is None:
             return
-        cells = table_row(info, table_id in self.hosted, self._my_seat(info), ascii=self.style.ascii,
-                          players_width=self.players_width)
         table = self.query_one("#tables", DataTable)
-        for (key, _), value in zip(COLUMNS, cells, strict=True):
+        for (key, _), value in zip(COLUMNS, self.row_of(info), strict=True):
             table.update_cell(table_id, key, value, update_width=True)
 
     def refit(self) -> None:

@@ -454,9 +454,9 @@ class LobbyScreen(Screen[None]):
                 self.forget(info.table_id, gone=False)
             if info.table_id in self.hosted:  # its info as listed now
                 self.hosted[info.table_id] = HostedTable(info, self.hosted[info.table_id].host_token)
-            listed = info.table_id in self.tables
+            known = info.table_id in self.tables
             self.tables[info.table_id] = info
-            if listed:
+            if known:
                 self.redraw(info.table_id)
             else:
                 table.add_row(*self.row_of(info), key=info.table_id)

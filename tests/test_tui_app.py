@@ -58,6 +58,13 @@ def lobby_app(server: Server, tmp_path: Path, name: str = "ann") -> TenPenniesAp
     return TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name=name, home=tmp_path))
 
 
+async def create_form(pilot: Pilot[None], app: TenPenniesApp) -> None:
+    """Wait for the lobby, and open the create-table form with c."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+
+
 def lobby_of(app: TenPenniesApp) -> LobbyScreen:
     screen = app.screen
     assert isinstance(screen, LobbyScreen), screen
@@ -133,9 +140,7 @@ async def test_creating_a_table_from_the_form_shows_the_servers_refusal_with_its
         server: Server, other: Connection, tmp_path: Path) -> None:
     app = lobby_app(server, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await create_form(pilot, app)
         form = app.screen
         form.query_one("#name", Input).value = ""
         await pilot.press(*"Big table")
@@ -186,9 +191,7 @@ async def test_join_add_bots_and_start_from_the_lobby_reach_the_table(
         server: Server, other: Connection, tmp_path: Path) -> None:
     app = lobby_app(server, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await create_form(pilot, app)
         await pilot.press("ctrl+s")  # the defaults: 4 seats, standard
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.hosted, "the table")
         lobby = lobby_of(app)
@@ -220,9 +223,7 @@ async def test_the_host_starts_a_table_of_bots_from_the_lobby_and_watches_it(
         server: Server, other: Connection, tmp_path: Path) -> None:
     app = lobby_app(server, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await create_form(pilot, app)
         app.screen.query_one("#seats", Select).value = 2
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.hosted, "the table")

@@ -134,8 +134,10 @@ class Lobby:
                      creator: str, *, password: str = "") -> tuple[Table, str]:
         """A new waiting table, and its host's token. Once its slot is taken the table is made whatever
         happens to the request (a table nobody hears of expires like any idle one). With a ``password``, a
-        private table: its slow hash is made only for a creator with room, holding the slot meanwhile."""
+        private table: its slow hash is made only for a creator with room and a request otherwise good, holding
+        the slot meanwhile."""
         self._check_room(creator)
+        name = self._checked(name, seats, rules, settings, seed)
         if password:
             self._creating.append(creator)
             try:
@@ -149,12 +151,26 @@ class Lobby:
         """A table the server itself hosts (a tournament's): the server's seed, which the table does not
         show, and no per-address share (the server's limit on open tables still holds)."""
         self._check_room(host, share=False)
+        name = self._checked(name, seats, rules, settings, seed, own_seed=True)
         return await self._create_now(name, seats, rules, settings, seed, host, own_seed=True)
+
+    def _checked(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+                 own_seed: bool = False) -> str:
+        """Every cheap refusal of a new table (its rules, timers, seed, name), before anything slow; the
+        table's name, cleaned."""
+        rules.validate(seats)
+        settings.validate()
+        if seed is not None and not own_seed:
+            if not self.allow_seeds:
+                raise PermissionDenied("this server does not take client-chosen seeds: whoever knows the seed "
+                                       "foresees every deal (a server for tests or tournaments is started "
+                                       "with --allow-seeds)")
+            if not 0 <= seed <= MAX_SEED:
+                raise Conflict(f"a seed is 0 to {MAX_SEED}")
+        return clean_name(name or "table")
 
     async def _create_now(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
                           creator: str, own_seed: bool = False) -> tuple[Table, str]:
-        rules.validate(seats)
-        settings.validate()
         self._creating.append(creator)  # holds the slot while the row is written
         try:
             return await asyncio.shield(self._spawn(self._create(name, seats, rules, settings, seed, creator,
@@ -179,15 +195,7 @@ class Lobby:
 
     async def _create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
                       creator: str, own_seed: bool = False) -> tuple[Table, str]:
-        if seed is not None and not own_seed:
-            if not self.allow_seeds:
-                raise PermissionDenied("this server does not take client-chosen seeds: whoever knows the seed "
-                                       "foresees every deal (a server for tests or tournaments is started "
-                                       "with --allow-seeds)")
-            if not 0 <= seed <= MAX_SEED:
-                raise Conflict(f"a seed is 0 to {MAX_SEED}")
         await self._forget_finished()
-        name = clean_name(name or "table")
         host_token = secrets.token_urlsafe(24)
         settings.seeded = seed is not None and not own_seed
         settings.host_token_hash = hash_token(host_token)

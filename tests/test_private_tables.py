@@ -318,6 +318,19 @@ async def test_a_client_over_its_share_of_tables_is_refused_before_any_password_
         await server.stop(0)
 
 
+async def test_a_request_refused_anyway_is_refused_before_any_password_work(connection: Connection) -> None:
+    """Bad rules or timers, or a name that is no name, cost no slow hash: they are refused
+    first (a password too long, which the hashing refuses, shows which check comes first)."""
+    too_long = "x" * 129
+    error = await refused(connection.create_table("Another", 9, password=too_long))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "password" not in error.message, error.message
+    error = await refused(connection.create_table("Another", 2, decision_seconds=86401, password=too_long))
+    assert "decision_seconds" in error.message, error.message
+    error = await refused(connection.create_table("\x07", 2, password=too_long))
+    assert "a name is" in error.message, error.message
+    assert not await connection.tables()
+
+
 async def test_a_private_table_named_like_markup_is_asked_about_by_its_name(server: Server, tmp_path: Path) -> None:
     """Anyone names a table: a name such as ``[/]`` is text, not markup (as markup it stopped the client)."""
     address = f"127.0.0.1:{server.port}"

@@ -203,12 +203,11 @@ class Advertiser:
             loop = asyncio.get_running_loop()
             last = loop.time() - self.interval  # the first change goes out at once
             while True:
-                changed, removed = await watcher.next()
-                # coalesce: whatever changes until a second after the last announcement goes out as one
+                await watcher.wake.wait()
+                # coalesce: whatever changes until a second after the last announcement goes out as one (the
+                # watcher keeps each table's latest)
                 await asyncio.sleep(max(0.0, last + self.interval - loop.time()))
-                while watcher.wake.is_set():
-                    more, gone = await watcher.next()
-                    changed, removed = changed + more, removed + gone
+                changed, removed = await watcher.next()
                 for table in changed:
                     known[table.table_id] = table
                 for table_id in removed:

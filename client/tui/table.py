@@ -47,7 +47,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
 from .help import ConfirmScreen, GameEndScreen, HelpScreen, RoundEndScreen
-from .lobby import RETRY_FIRST, RETRY_MOST, sentence
+from .lobby import RETRY_FIRST, RETRY_MOST, filled, sentence
 
 SORTS = ("rank", "suit", "own")
 SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
@@ -502,7 +502,7 @@ class TableScreen(Screen[None]):
         if info is None:
             return Text("Connecting…", style="dim")
         seat_info = {s.seat: s for s in info.seat_info}
-        rows: list[tuple[str, str, list[str]]] = []
+        rows: list[tuple[str, list[str]]] = []
         for s in range(info.seats):
             si = seat_info.get(s)
             flags: list[str] = []
@@ -510,20 +510,18 @@ class TableScreen(Screen[None]):
                 name = "(empty)"
             else:
                 name = self.who(s)
-                if si.kind == pb.SEAT_KIND_BOT:
-                    flags.append("bot")
-                elif si.bot_playing:
+                if si.kind == pb.SEAT_KIND_BOT or si.bot_playing:
                     flags.append("bot")
                 elif not si.connected:
                     flags.append("away")
             if v is not None and v.players[s].down:
                 flags.insert(0, "down")
-            rows.append((name[:14], "", flags))
-        width = max(8, *(len(n) for n, _, _ in rows))
+            rows.append((name[:14], flags))
+        width = max(8, *(len(n) for n, _ in rows))
         out = Text(no_wrap=True, overflow="ellipsis")
-        total = (self.query_one("#seats").content_size.width if self.is_mounted else 0) or 78
+        total = self.width_of("#seats")
         if v is None:
-            for s, (name, _, flags) in enumerate(rows):
+            for s, (name, flags) in enumerate(rows):
                 if s:
                     out.append("\n")
                 out.append(f"  {name:<{width}}  {' '.join(flags)}")
@@ -532,7 +530,7 @@ class TableScreen(Screen[None]):
         out.append(head + "Sets on the table", style="dim")
         indent = len(head)
         room = max(12, total - indent)
-        for s, (name, _, flags) in enumerate(rows):
+        for s, (name, flags) in enumerate(rows):
             p = v.players[s]
             active = v.phase is not Phase.GAME_OVER and s == v.turn_seat
             # $: the seats the declined card is offered to, the same for every view until it settles (who has
@@ -626,7 +624,7 @@ class TableScreen(Screen[None]):
         if tv.info is None:
             return Text("Connecting…", style="dim")
         if v is None:
-            seated = sum(1 for s in tv.info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
+            seated = filled(tv.info)
             waiting = tv.info.status == pb.TABLE_STATUS_WAITING
             if waiting and seated >= tv.info.seats:
                 start = "start [g]" if self.host is not None else "waiting for the host to start"

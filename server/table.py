@@ -132,6 +132,7 @@ class Bookkeeping:
 
     seats: list[tuple[str, bool, bool]]  # token hash, taken over, auto draw
     asked: dict[int, tuple[Command, ...]]
+    last_asked: dict[int, tuple[Command, ...]]
     deadlines: dict[int, int]
     defaulted: list[int]
 
@@ -674,7 +675,7 @@ class Table:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and
         the open decisions with their deadlines."""
         return Bookkeeping([(s.token_hash, s.taken_over, s.auto_draw) for s in self.seats],
-                           dict(self.asked), dict(self.deadlines), list(self.defaulted))
+                           dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted))
 
     async def _rebuild(self, before: Bookkeeping) -> None:
         """Go back to what the store holds, and to the bookkeeping as it was, after a change the store
@@ -696,7 +697,8 @@ class Table:
             state.streams = sum(1 for s in self.subscribers if s.seat == seat)
             if self.status == "playing" and state.kind == "player" and not state.streams and not state.taken_over:
                 self._watch_gone(seat)
-        self.asked, self.deadlines, self.defaulted = before.asked, before.deadlines, before.defaulted
+        self.asked, self.last_asked = before.asked, before.last_asked
+        self.deadlines, self.defaulted = before.deadlines, before.defaulted
         self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
     def _publish(self, items: list[Item]) -> None:

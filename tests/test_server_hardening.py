@@ -17,6 +17,7 @@ from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tenpennies.client.connection import join, open_channel, stub
+from tenpennies.server import mapping
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -509,6 +510,26 @@ async def test_a_subscribe_whose_connection_cannot_be_stored_leaves_no_connected
     assert not live.subscribers and live.seats[0].streams == 0
     assert not (await spectator_snapshot(service, table.table_id)).table.seat_info[0].connected
     await until(lambda: live.seats[0].taken_over, "the seat nobody holds is taken over")
+
+
+async def test_a_command_the_store_refused_leaves_no_decision_asked_of_anyone(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    """The decisions a refused change would have asked were never sent: a seat's latest question (which
+    tells a late answer from an illegal command, for the tournament's counts) stays the one it was sent."""
+    table = await full_table(service, seats=2, rules=SHORT, seed=5)
+    await start(service, table)
+    live = server.lobby.tables[table.table_id]
+    assert live.game is not None
+    seat = live.game.to_act()[0]
+    asked = dict(live.last_asked)
+    with sqlite3.connect(tmp_path / "games.db") as conn:
+        conn.execute(f"CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.table_id = '{table.table_id}' "
+                     "BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+    command = mapping.command_to_pb(live.asked[seat][0])
+    call = service.SendCommand(pb.SendCommandRequest(table_id=table.table_id, token=table.sessions[seat].token,
+                                                     command=command))
+    assert await code_of(call) == grpc.StatusCode.UNAVAILABLE
+    assert live.last_asked == asked and live.asked == asked
 
 
 async def test_one_address_cannot_make_more_than_its_share_of_open_tables_even_all_at_once(tmp_path: Path) -> None:

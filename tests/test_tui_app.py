@@ -41,7 +41,7 @@ from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from tuikit import status_of, until
+from tuikit import lobby_of, status_of, until
 
 SIZE = (80, 24)
 
@@ -63,12 +63,6 @@ async def create_form(pilot: Pilot[None], app: TenPenniesApp) -> None:
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
     await pilot.press("c")
     await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
-
-
-def lobby_of(app: TenPenniesApp) -> LobbyScreen:
-    screen = app.screen
-    assert isinstance(screen, LobbyScreen), screen
-    return screen
 
 
 def row(app: TenPenniesApp, table_id: str) -> list[str]:

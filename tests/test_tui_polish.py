@@ -21,7 +21,7 @@ from tenpennies.client.tui.table import TableScreen
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from tuikit import TableApp, screen_of, text_of, until
+from tuikit import TableApp, lobby_of, screen_of, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=6)
@@ -170,11 +170,6 @@ async def test_the_logs_lines_wrap_where_they_are_seen_whole(connection: Connect
 def lobby_app(server: Server, tmp_path: Path, **launch: object) -> TenPenniesApp:
     return TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name="ann", home=tmp_path,
                                 **launch))  # type: ignore[arg-type]
-
-
-def lobby_of(app: TenPenniesApp) -> LobbyScreen:
-    assert isinstance(app.screen, LobbyScreen), app.screen
-    return app.screen
 
 
 async def live(pilot: Pilot[None], app: TenPenniesApp) -> LobbyScreen:

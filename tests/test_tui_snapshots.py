@@ -36,6 +36,7 @@ from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import tuikit
+from tuikit import lobby_of
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SnapCompare = Callable[..., bool]
@@ -102,12 +103,6 @@ class ServedApp(TenPenniesApp):
 async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
     """tuikit's bounded wait, with this file's longer default."""
     await tuikit.until(pilot, condition, what, timeout)
-
-
-def lobby_of(app: ServedApp) -> LobbyScreen:
-    screen = app.screen
-    assert isinstance(screen, LobbyScreen), screen
-    return screen
 
 
 def rows(app: ServedApp) -> list[list[str]]:

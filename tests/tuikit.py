@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tenpennies.client.tui import table as table_module
+from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 
 
@@ -54,3 +55,10 @@ def text_of(node: DOMNode, selector: str) -> str:
 def status_of(app: App[None]) -> str:
     """The lobby's status line."""
     return text_of(app.screen, "#lobby-status")
+
+
+def lobby_of(app: App[None]) -> LobbyScreen:
+    """The lobby, which must be the screen on top."""
+    screen = app.screen
+    assert isinstance(screen, LobbyScreen), screen
+    return screen

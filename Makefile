@@ -30,8 +30,10 @@ lint:
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The whole suite, then the linter and the type checker (the engine under --strict): all must be clean.
+# The layer contracts (pyproject's [tool.importlinter]), the whole suite, then the linter and the type checker
+# (the engine under --strict): all must be clean.
 test: install
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from tenpennies.client.connection import Connection
 from tenpennies.client.discovery import Browser
-from tenpennies.server.advertise import lan_addresses
 from tenpennies.server.app import Options, Server
+from tenpennies.wire.common import lan_addresses
 
 from benchkit import start_server
 

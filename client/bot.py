@@ -38,8 +38,8 @@ from tenpennies.client.view import TableView, round_end_why
 from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
 from tenpennies.engine.bots import BOTS, Bot, safe_default
 from tenpennies.engine.commands import COMMAND_TYPES
-from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import command_to_pb
 
 MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""

@@ -75,10 +75,10 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     ValueError for flags that do not go together. No --server nor --local: the servers on the LAN (and the
     remembered one) to choose from. Remembers the server and name for next time (a --local game leaves the
     remembered server alone)."""
-    from tenpennies.client.local import ClientConfig, config_dir, data_dir
+    from tenpennies.client.settings import ClientConfig
     from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
-    from tenpennies.server.advertise import interface_addresses
+    from tenpennies.wire.common import config_dir, data_dir, interface_addresses
 
     config = ClientConfig.load(config_dir())
     if args.local and args.spectate:
@@ -130,7 +130,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
-    from tenpennies.server.app import Options, serve
+    from tenpennies.client.local import Options, serve
     if bool(args.tls_cert) != bool(args.tls_key):
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2

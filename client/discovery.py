@@ -31,7 +31,7 @@ import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from tenpennies.server.advertise import SERVICE_TYPE, interface_addresses
+from tenpennies.wire.common import SERVICE_TYPE, interface_addresses
 
 RESOLVE_MS = 3000  # a server's record (address, port, properties) is asked for this long at most
 QUEUE = 256        # changes kept for a listener that has not read them (the oldest go first)

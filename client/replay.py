@@ -9,82 +9,24 @@ a round's end. The file is opened read-only, so a running server's file may be r
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 from tenpennies.engine import (
     Buy,
     Card,
     Command,
     Game,
-    HouseRules,
     PassBuy,
     RuleError,
-    parse_command,
 )
 from tenpennies.engine import events as ev
 from tenpennies.engine.cards import sort_key
-from tenpennies.server.store import seed_from_db
+
+from .local import NoSuchGame, StoredGame, read_game
 
 _WHY = {"stock": "the stock ran out (TP-4.19)", "max_turns": "the turns ran out (TP-4.20)"}
-
-
-@dataclass
-class StoredGame:
-    """One table as the store keeps it."""
-
-    table_id: str
-    name: str
-    seats: int
-    rules: HouseRules
-    seed: int
-    status: str  # waiting, playing, finished, expired
-    names: list[str]
-    commands: list[Command]
-
-    def seat_name(self, seat: int) -> str:
-        """The seat's name, with its number where two seats share it (bots do); "seat N" when empty."""
-        name = self.names[seat] if seat < len(self.names) else ""
-        if not name:
-            return f"seat {seat}"
-        return f"{name} {seat}" if self.names.count(name) > 1 else name
-
-
-class NoSuchGame(LookupError):
-    pass
-
-
-def load(db: str | Path, game_id: str) -> StoredGame:
-    """The table ``game_id`` (or the one table whose id starts with it) from the file, opened read-only.
-    Raises NoSuchGame, or sqlite3.Error for a file that is not a readable store."""
-    path = Path(db)
-    if not path.is_file():
-        raise NoSuchGame(f"no such file: {path}")
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        query = "SELECT id, name, seats, rules, seed, status FROM tables WHERE "
-        rows = conn.execute(query + "id = ?", (game_id,)).fetchall()
-        if not rows:
-            pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (pattern,)).fetchall()
-        if len(rows) != 1:
-            raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
-                             else f"more than one game in {path} starts with {game_id!r}")
-        table_id, name, seats, rules, seed, status = rows[0]
-        names = [""] * seats
-        for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
-            if 0 <= seat < seats:
-                names[seat] = seat_name
-        commands = [parse_command(text) for (text,) in conn.execute(
-            "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
-    finally:
-        conn.close()
-    return StoredGame(table_id, name, seats, HouseRules.from_dict(json.loads(rules)), seed_from_db(seed), status,
-                      names, commands)
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -233,7 +175,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """0: printed (finished or not); 1: no such game, or a file that is not a store."""
     try:
-        stored = load(args.db, args.game_id)
+        stored = read_game(args.db, args.game_id)
     except NoSuchGame as error:
         print(error, file=sys.stderr)
         return 1

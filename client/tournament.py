@@ -430,7 +430,7 @@ class _WireSeat:
 
     async def _act(self, view: SeatView) -> None:
         from tenpennies.client.connection import ServerError
-        from tenpennies.server.mapping import command_to_pb
+        from tenpennies.wire.mapping import command_to_pb
         try:
             command: Command | None = self.bot.choose(view)
             if not isinstance(command, COMMAND_TYPES) or command.seat != self.seat:
@@ -457,8 +457,8 @@ class _WireSeat:
 async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any]) -> GameResult:
     """Game ``index`` on the server: a seeded table, every seat joined and subscribed, then started."""
     from tenpennies.client.connection import _call, join
-    from tenpennies.server.mapping import rules_to_pb
     from tenpennies.v1 import tenpennies_pb2 as pb
+    from tenpennies.wire.mapping import rules_to_pb
     spec = game_spec(config, index)
     registry = config.registry if config.registry is not None else BOTS
     request = pb.CreateTableRequest(name=f"tournament {config.seed} game {index}", seats=config.seats,

@@ -33,7 +33,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.x509.oid import NameOID
 
-from tenpennies.server.certs import fingerprint
+from tenpennies.wire.common import config_dir, fingerprint
 
 KNOWN_FILE = "known_servers"
 PROBE_SECONDS = 3.0
@@ -139,7 +139,6 @@ class KnownServers:
 
     @classmethod
     def at(cls, directory: Path | None = None) -> KnownServers:
-        from .local import config_dir
         return cls((directory or config_dir()) / KNOWN_FILE)
 
     def _lines(self) -> list[str]:

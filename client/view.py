@@ -3,7 +3,7 @@
 The terminal client and remote bots read the game through ``TableView.view``, an engine ``SeatView``
 (the same value the engine's own bots play from), kept up to date event by event. Nothing here asks
 the engine what is legal: the legal commands are the server's (the snapshot's, then each private
-``DecisionRequest``). The wire and the engine meet in one place, ``tenpennies.server.mapping``.
+``DecisionRequest``). The wire and the engine meet in one place, ``tenpennies.wire.mapping``.
 
 Each event that changes the game makes a new ``SeatView`` (``dataclasses.replace``, then changed): a
 view once handed out never changes, so a screen may keep the one it drew and compare.
@@ -28,8 +28,8 @@ import dataclasses
 from collections.abc import Callable
 
 from tenpennies.engine import Card, HouseRules, Meld, Phase, PlayerInfo, SeatView
-from tenpennies.server import mapping
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 LOG_LINES = 200
 CHAT_LINES = 100

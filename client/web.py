@@ -47,10 +47,10 @@ from textual.widgets import Input, Label
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from tenpennies.server.certs import pem_to_der
+from tenpennies.wire.common import HOME_VARIABLE, pem_to_der
 
 from .arguments import address, player_name
-from .local import HOME_VARIABLE, ClientConfig
+from .settings import ClientConfig
 from .trust import KnownServers, Pinned, TrustError, settle
 from .tui.app import Launch, TenPenniesApp
 

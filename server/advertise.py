@@ -27,21 +27,19 @@ import socket
 from dataclasses import dataclass
 from importlib import metadata
 
-import ifaddr
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.common import ALL_ADDRESSES, SERVICE_TYPE, interface_addresses, lan_addresses
 
 from .lobby import Lobby
 
 log = logging.getLogger(__name__)
 
-SERVICE_TYPE = "_tenpennies._tcp.local."
 MAX_NAME_BYTES = 63  # a DNS-SD instance name is one DNS label
 TTL = 120  # seconds: a server gone without its goodbye (killed, unplugged) leaves browsers within two minutes
 WATCHER = "zeroconf"  # the advertiser's lobby watcher, as the lobby counts watchers per client address
-ALL_ADDRESSES = ("0.0.0.0", "::", "[::]", "")
 
 
 def clean_lan_name(text: str) -> str:
@@ -65,41 +63,6 @@ def package_version() -> str:
         return metadata.version("tenpennies")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
-
-
-def _ipv4(ip: ifaddr.IP) -> str | None:
-    return ip.ip if isinstance(ip.ip, str) else None
-
-
-def interface_addresses(choice: str) -> list[str]:
-    """The IPv4 addresses of the interface ``choice`` names (``eth0``) or has (``192.168.1.5``);
-    ValueError naming what is wrong, with the interfaces this machine has."""
-    adapters = ifaddr.get_adapters()
-    known = ", ".join(f"{a.nice_name} ({', '.join(filter(None, map(_ipv4, a.ips))) or 'no IPv4'})"
-                      for a in adapters)
-    try:
-        wanted = ipaddress.ip_address(choice)
-    except ValueError:
-        wanted = None
-    if wanted is not None:
-        if wanted.version != 4:
-            raise ValueError(f"--interface {choice}: discovery is IPv4; name an IPv4 address or an interface")
-        if any(_ipv4(ip) == str(wanted) for a in adapters for ip in a.ips):
-            return [str(wanted)]
-        raise ValueError(f"--interface {choice}: no interface of this machine has that address (it has {known})")
-    for adapter in adapters:
-        if choice in (adapter.nice_name, adapter.name):
-            found = [address for ip in adapter.ips if (address := _ipv4(ip))]
-            if not found:
-                raise ValueError(f"--interface {choice}: that interface has no IPv4 address")
-            return found
-    raise ValueError(f"--interface {choice}: this machine has no such interface (it has {known})")
-
-
-def lan_addresses() -> list[str]:
-    """Every IPv4 address of this machine's interfaces but loopback."""
-    return [address for adapter in ifaddr.get_adapters() for ip in adapter.ips
-            if (address := _ipv4(ip)) and not ipaddress.ip_address(address).is_loopback]
 
 
 @dataclass(frozen=True)

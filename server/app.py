@@ -15,9 +15,10 @@ from grpc_reflection.v1alpha import reflection
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import fingerprint, pem_to_der
 
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
-from .certs import ServerCertificate, fingerprint, pem_to_der, server_certificate, tls_directory
+from .certs import ServerCertificate, server_certificate, tls_directory
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store

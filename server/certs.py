@@ -14,9 +14,7 @@ OpenSSH writes them (``SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU``): th
 
 from __future__ import annotations
 
-import base64
 import datetime
-import hashlib
 import ipaddress
 import os
 import socket
@@ -28,20 +26,13 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from tenpennies.wire.common import ALL_ADDRESSES, fingerprint, lan_addresses, pem_to_der
+
 CERT_FILE = "cert.pem"
 KEY_FILE = "key.pem"
 COMMON_NAME = "Ten Pennies server"
 # RFC 5280 4.1.2.5: a certificate with no well-defined end. A pinned certificate has no reason to expire.
 NO_END = datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.UTC)
-
-
-def fingerprint(der: bytes) -> str:
-    """The fingerprint of a certificate (its DER bytes): ``SHA256:`` and unpadded base64, as OpenSSH."""
-    return "SHA256:" + base64.b64encode(hashlib.sha256(der).digest()).decode().rstrip("=")
-
-
-def pem_to_der(pem: bytes) -> bytes:
-    return x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
 
 
 @dataclass(frozen=True)
@@ -74,7 +65,6 @@ def _names(host: str) -> tuple[list[str], list[str]]:
     # the host read as the advertiser reads it ([::] serves every address; [v6] is an address), and the
     # interfaces' addresses as it announces them (imported here: clients read fingerprints from this
     # module and need no zeroconf)
-    from .advertise import ALL_ADDRESSES, lan_addresses
     if host in ALL_ADDRESSES:
         addresses += lan_addresses()
     else:

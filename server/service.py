@@ -12,8 +12,8 @@ import grpc
 from tenpennies.engine import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire import mapping
 
-from . import mapping
 from .lobby import Lobby
 from .store import StoreError
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated

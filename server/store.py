@@ -31,7 +31,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
+
+from tenpennies.engine import Command, HouseRules, parse_command
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -590,3 +593,57 @@ def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -
                 future.set_result(None)
             else:
                 future.set_exception(error)
+
+
+@dataclass
+class StoredGame:
+    """One table as the store keeps it, read back (``read_game``) for a replay."""
+
+    table_id: str
+    name: str
+    seats: int
+    rules: HouseRules
+    seed: int
+    status: str  # waiting, playing, finished, expired
+    names: list[str]
+    commands: list[Command]
+
+    def seat_name(self, seat: int) -> str:
+        """The seat's name, with its number where two seats share it (bots do); "seat N" when empty."""
+        name = self.names[seat] if seat < len(self.names) else ""
+        if not name:
+            return f"seat {seat}"
+        return f"{name} {seat}" if self.names.count(name) > 1 else name
+
+
+class NoSuchGame(LookupError):
+    pass
+
+
+def read_game(db: str | Path, game_id: str) -> StoredGame:
+    """The table ``game_id`` (or the one table whose id starts with it) from the file, opened read-only.
+    Raises NoSuchGame, or sqlite3.Error for a file that is not a readable store."""
+    path = Path(db)
+    if not path.is_file():
+        raise NoSuchGame(f"no such file: {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        query = "SELECT id, name, seats, rules, seed, status FROM tables WHERE "
+        rows = conn.execute(query + "id = ?", (game_id,)).fetchall()
+        if not rows:
+            pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (pattern,)).fetchall()
+        if len(rows) != 1:
+            raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
+                             else f"more than one game in {path} starts with {game_id!r}")
+        table_id, name, seats, rules, seed, status = rows[0]
+        names = [""] * seats
+        for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
+            if 0 <= seat < seats:
+                names[seat] = seat_name
+        commands = [parse_command(text) for (text,) in conn.execute(
+            "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
+    finally:
+        conn.close()
+    return StoredGame(table_id, name, seats, HouseRules.from_dict(json.loads(rules)), seed_from_db(seed), status,
+                      names, commands)

@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 from tenpennies.engine import Command, Draw, Game, HouseRules, PassBuy, Phase, RuleError, format_command, parse_command
 from tenpennies.engine.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
-from . import mapping
 from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped

@@ -32,8 +32,8 @@ from typing import Any
 from openskill.models import BradleyTerryFull
 
 from tenpennies.engine import HouseRules, RuleError
+from tenpennies.wire import mapping
 
-from . import mapping
 from .lobby import Lobby
 from .store import Store, StoreError, TournamentGameRow
 from .table import (

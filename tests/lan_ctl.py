@@ -112,7 +112,7 @@ async def browse(args: argparse.Namespace) -> None:
 async def follow(connection: Connection, args: argparse.Namespace) -> None:
     from tenpennies.client.connection import Backoff
     from tenpennies.client.tui.app import ServerConnection
-    from tenpennies.client.tui.lobby import RETRY_FIRST, RETRY_MOST
+    from tenpennies.client.tui.common import RETRY_FIRST, RETRY_MOST
 
     hosted = await connection.create_table("bench", 2, pb.HouseRules(max_turns=100_000), decision_seconds=1,
                                            takeover_seconds=0)

@@ -37,10 +37,10 @@ from tenpennies.engine import (
 )
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import Bot, GreedyBot, play_game, safe_default
-from tenpennies.server import mapping
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import seed_from_db
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from serverkit import subscribed
 

@@ -34,9 +34,9 @@ from tenpennies.engine import (
     TakeDiscard,
 )
 from tenpennies.engine.bots import Bot, GreedyBot, RandomBot
-from tenpennies.server import mapping
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from serverkit import Service, full_table, start, subscribed
 

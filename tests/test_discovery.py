@@ -19,21 +19,14 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
 from tenpennies.client.discovery import Browser, Change, FoundServer
-from tenpennies.client.local import ClientConfig
+from tenpennies.client.settings import ClientConfig
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import REMEMBERED, ServersScreen, row_key
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.server.advertise import (
-    SERVICE_TYPE,
-    Plan,
-    clean_lan_name,
-    interface_addresses,
-    lan_addresses,
-    package_version,
-    plan,
-)
+from tenpennies.server.advertise import Plan, clean_lan_name, package_version, plan
 from tenpennies.server.app import Options, Server
+from tenpennies.wire.common import SERVICE_TYPE, interface_addresses, lan_addresses
 
 from tuikit import until
 

@@ -18,9 +18,10 @@ from tenpennies.engine import Game, HouseRules
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import GreedyBot
 from tenpennies.engine.cards import sort_key
-from tenpennies.server import mapping
 from tenpennies.server.app import Server
+from tenpennies.server.store import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from serverkit import subscribed
 
@@ -63,7 +64,7 @@ async def test_a_finished_game_is_told_move_by_move_with_every_hand(
     lines = out.splitlines()
 
     # The engine, from the same seed and log, says what the replay must show.
-    stored = replay.load(db, table_id)
+    stored = read_game(db, table_id)
     assert stored.names == ["Ann", "greedy bot", "greedy bot"] and stored.seed == 99
     game = Game(3, RULES, 99)
     deals: list[list[str]] = []

@@ -17,9 +17,9 @@ from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tenpennies.client.connection import join, open_channel, stub
-from tenpennies.server import mapping
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from serverkit import Service, ThinClient, full_table, start
 

@@ -28,7 +28,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from textual.widgets import Input, Static
 
 from tenpennies.client.connection import Connection, ServerError
-from tenpennies.client.local import ClientConfig
+from tenpennies.client.settings import ClientConfig
 from tenpennies.client.trust import (
     KnownServers,
     Pinned,
@@ -46,7 +46,7 @@ from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import ServersScreen
 from tenpennies.client.tui.trust import RefusedScreen, TrustScreen
-from tenpennies.server import advertise, certs
+from tenpennies.server import certs
 from tenpennies.server.app import Options, Server
 from tenpennies.server.certs import CERT_FILE, KEY_FILE, tls_directory
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -154,7 +154,7 @@ def test_a_certificate_names_the_addresses_the_server_is_announced_at_however_th
         monkeypatch: pytest.MonkeyPatch) -> None:
     """--host [::] serves every address, as :: does, and [2001:db8::5] is that address (the advertiser
     reads the host so): the certificate names what the LAN is told."""
-    monkeypatch.setattr(advertise, "lan_addresses", lambda: ["192.0.2.7"])
+    monkeypatch.setattr(certs, "lan_addresses", lambda: ["192.0.2.7"])
     for host in ("0.0.0.0", "::", "[::]"):
         assert "192.0.2.7" in certs._names(host)[1], host
     assert "2001:db8::5" in certs._names("[2001:db8::5]")[1]

@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
-from tenpennies.client.local import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame, ServerMemory
+from tenpennies.client.settings import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame, ServerMemory
 from tenpennies.client.tui.app import FAREWELL, ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import (

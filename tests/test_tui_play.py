@@ -35,8 +35,8 @@ from tenpennies.engine import (
 )
 from tenpennies.engine import events as ev
 from tenpennies.engine.bots import GreedyBot
-from tenpennies.server import mapping
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from tuikit import TableApp, screen_of, until
 

@@ -30,8 +30,8 @@ from tenpennies.engine import (
 )
 from tenpennies.engine.cards import CARDS_PER_DECK
 from tenpennies.server.app import Options, Server
-from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import command_to_pb
 
 from tuikit import TableApp, screen_of, text_of, until
 

@@ -29,9 +29,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.common import data_dir
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError
-from ..local import ClientConfig, LocalGame, LocalServer, ServerMemory, Unfinished, data_dir
+from ..local import LocalServer
+from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal

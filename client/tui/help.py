@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from tenpennies.engine import SeatView
 from tenpennies.engine.rules import RoundSpec
-from tenpennies.server import mapping
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from .cards import CardStyle
 

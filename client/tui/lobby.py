@@ -29,10 +29,12 @@ from textual.widgets.option_list import Option
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
-from ..local import ServerMemory
+from ..settings import ServerMemory
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
+from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
 from .standings import StandingsScreen, progress
+from .table import TableScreen
 from .trust import PasswordScreen
 
 STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
@@ -44,14 +46,8 @@ COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset
 NAME_WIDTH = 16
 PLAYERS_WIDTH = 19
 DEFAULT_TIMER = 30  # the server's default decision_seconds (TableSettings)
-RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the lobby's reconnect backoff: jittered, so at most 3 s apart
 # Codes that mean the server did not answer at all (rather than answered no).
 UNANSWERED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
-
-
-def sentence(text: str) -> str:
-    """``text`` ending as a sentence does, so that another may follow it."""
-    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def unanswered(error: ServerError) -> bool:
@@ -72,10 +68,6 @@ def failure(error: ServerError, address: str) -> str:
     if unanswered(error):
         return explain(error, address) or f"The server at {address} does not answer"
     return f"Refused: {refusal(error)}"
-
-
-def filled(info: pb.TableInfo) -> int:
-    return sum(1 for s in info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
 
 
 def seat_name(seat: pb.SeatInfo) -> str:
@@ -692,7 +684,6 @@ class LobbyScreen(Screen[None]):
         self.notify(text, title=f"Could not {doing}", severity="error", timeout=8)
 
     def open_table(self, session: SeatSession) -> None:
-        from .table import TableScreen
         self.app.push_screen(TableScreen(self.connection, session, style=self.style,
                                          host=self.hosted.get(session.table_id), leave_to_lobby=True))
 
@@ -756,7 +747,6 @@ class LobbyScreen(Screen[None]):
     async def watch_table(self, table_id: str) -> None:
         """Watch a table; a private one once its password is given and found right (a table not listed
         yet, as with ``play --spectate``, is asked about first)."""
-        from .table import TableScreen
         refused: str | None = None
         while True:
             password = await self.password_for(table_id, "watch", refused=refused)

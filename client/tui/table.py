@@ -42,12 +42,12 @@ from tenpennies.engine import (
 )
 from tenpennies.engine.game import Phase
 from tenpennies.engine.melds import set_error
-from tenpennies.server.mapping import command_to_pb
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import command_to_pb
 
 from .cards import CardStyle
+from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
 from .help import ConfirmScreen, GameEndScreen, HelpScreen, RoundEndScreen
-from .lobby import RETRY_FIRST, RETRY_MOST, filled, sentence
 
 SORTS = ("rank", "suit", "own")
 SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between

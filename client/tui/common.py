@@ -1,0 +1,16 @@
+"""What the lobby and the table screen both use: the reconnect backoff, a table's filled seats, a sentence."""
+
+from __future__ import annotations
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
+
+
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence does, so that another may follow it."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def filled(info: pb.TableInfo) -> int:
+    return sum(1 for s in info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))

@@ -1,0 +1,83 @@
+"""What server and client both need, and neither may take from the other: where the program keeps its files,
+a certificate's fingerprint, and the name and addresses of the LAN service.
+
+A fingerprint is ``SHA256:`` and the unpadded base64 of the SHA-256 of the certificate's DER bytes, as
+OpenSSH writes them (``SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU``): the same text everywhere
+(the server prints it, clients show and remember it, ``--fingerprint`` takes it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import ipaddress
+import os
+from pathlib import Path
+
+import ifaddr
+import platformdirs
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+HOME_VARIABLE = "TENPENNIES_HOME"
+APP_NAME = "tenpennies"
+
+SERVICE_TYPE = "_tenpennies._tcp.local."  # DNS-SD: what a server announces and a client browses for
+ALL_ADDRESSES = ("0.0.0.0", "::", "[::]", "")  # a --host that means every interface
+
+
+def data_dir() -> Path:
+    """Where local games are kept: $TENPENNIES_HOME, else the user's data directory (never the work tree)."""
+    home = os.environ.get(HOME_VARIABLE)
+    return Path(home) if home else Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def config_dir() -> Path:
+    """Where the client's settings (the last server and name, known servers) are kept: $TENPENNIES_HOME,
+    else the user's config directory."""
+    home = os.environ.get(HOME_VARIABLE)
+    return Path(home) if home else Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def fingerprint(der: bytes) -> str:
+    """The fingerprint of a certificate (its DER bytes): ``SHA256:`` and unpadded base64, as OpenSSH."""
+    return "SHA256:" + base64.b64encode(hashlib.sha256(der).digest()).decode().rstrip("=")
+
+
+def pem_to_der(pem: bytes) -> bytes:
+    return x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
+
+
+def _ipv4(ip: ifaddr.IP) -> str | None:
+    return ip.ip if isinstance(ip.ip, str) else None
+
+
+def interface_addresses(choice: str) -> list[str]:
+    """The IPv4 addresses of the interface ``choice`` names (``eth0``) or has (``192.168.1.5``);
+    ValueError naming what is wrong, with the interfaces this machine has."""
+    adapters = ifaddr.get_adapters()
+    known = ", ".join(f"{a.nice_name} ({', '.join(filter(None, map(_ipv4, a.ips))) or 'no IPv4'})"
+                      for a in adapters)
+    try:
+        wanted = ipaddress.ip_address(choice)
+    except ValueError:
+        wanted = None
+    if wanted is not None:
+        if wanted.version != 4:
+            raise ValueError(f"--interface {choice}: discovery is IPv4; name an IPv4 address or an interface")
+        if any(_ipv4(ip) == str(wanted) for a in adapters for ip in a.ips):
+            return [str(wanted)]
+        raise ValueError(f"--interface {choice}: no interface of this machine has that address (it has {known})")
+    for adapter in adapters:
+        if choice in (adapter.nice_name, adapter.name):
+            found = [address for ip in adapter.ips if (address := _ipv4(ip))]
+            if not found:
+                raise ValueError(f"--interface {choice}: that interface has no IPv4 address")
+            return found
+    raise ValueError(f"--interface {choice}: this machine has no such interface (it has {known})")
+
+
+def lan_addresses() -> list[str]:
+    """Every IPv4 address of this machine's interfaces but loopback."""
+    return [address for adapter in ifaddr.get_adapters() for ip in adapter.ips
+            if (address := _ipv4(ip)) and not ipaddress.ip_address(address).is_loopback]

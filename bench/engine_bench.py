@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tenpennies.engine import Game, HouseRules
-from tenpennies.engine.bots import GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import shoe
-from tenpennies.engine.strategies import DEFAULT_SAMPLES, SamplerBot
+from tenpennies.engine.ten_pennies import Game, HouseRules
+from tenpennies.engine.ten_pennies.bots import GreedyBot, RandomBot, play_game
+from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # for positions, imported where it is used
 

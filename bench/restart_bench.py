@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tenpennies.engine import Game, HouseRules, format_command, parse_command
-from tenpennies.engine.bots import GreedyBot
+from tenpennies.engine.ten_pennies import Game, HouseRules, format_command, parse_command
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.store import EventRow, SeatRow, Store, TableRow
 
 SEATS = 4

@@ -22,9 +22,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from tenpennies.engine import HouseRules, RuleError
-from tenpennies.engine.bots import BOTS, Bot, play_duplicate_deal
-from tenpennies.engine.strategies import DEFAULT_SAMPLES, SamplerBot
+from tenpennies.engine.ten_pennies import HouseRules, RuleError
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot, play_duplicate_deal
+from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
 
 
 def maker(name: str, samples: int | None) -> Callable[[int], Bot]:

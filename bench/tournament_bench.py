@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
-from tenpennies.engine.bots import BOTS
+from tenpennies.engine.ten_pennies.bots import BOTS
 
 from benchkit import start_server  # the bench folder is the script's own: on sys.path
 from server_bench import loadgen

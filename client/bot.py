@@ -1,6 +1,6 @@
 """The bot SDK: one bot interface for everywhere, and ``tenpennies bot``.
 
-A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.bots.Bot``): it sees
+A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.ten_pennies.bots.Bot``): it sees
 what its seat may know and picks from ``view.legal``. The same object plays in-process
 (``engine.bots.play_game``) and over gRPC against any server (``play_seat``), where ``view`` is the
 engine ``SeatView`` the seat's stream folds into (``client.view.TableView``), with the server's legal
@@ -35,9 +35,9 @@ from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
 from tenpennies.client.view import TableView, round_end_why
-from tenpennies.engine import Command, Discard, LayContract, LaySet, Phase, SeatView
-from tenpennies.engine.bots import BOTS, Bot, safe_default
-from tenpennies.engine.commands import COMMAND_TYPES
+from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Phase, SeatView
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
+from tenpennies.engine.ten_pennies.commands import COMMAND_TYPES
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 

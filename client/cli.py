@@ -15,10 +15,10 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 from tenpennies.client import bot, replay, tournament  # noqa: E402
 from tenpennies.client.arguments import address, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
-from tenpennies.engine import Game, HouseRules, RuleError  # noqa: E402
-from tenpennies.engine import events as ev  # noqa: E402
-from tenpennies.engine.bots import BOTS, play_game  # noqa: E402
 from tenpennies.engine.cards import format_cards  # noqa: E402
+from tenpennies.engine.ten_pennies import Game, HouseRules, RuleError  # noqa: E402
+from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
+from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch

@@ -13,7 +13,8 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 
-from tenpennies.engine import (
+from tenpennies.engine.cards import sort_key
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -21,8 +22,7 @@ from tenpennies.engine import (
     PassBuy,
     RuleError,
 )
-from tenpennies.engine import events as ev
-from tenpennies.engine.cards import sort_key
+from tenpennies.engine.ten_pennies import events as ev
 
 from .local import NoSuchGame, StoredGame, read_game
 

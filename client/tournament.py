@@ -56,9 +56,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from tenpennies.engine import Game, HouseRules, Phase, RuleError, SeatView
-from tenpennies.engine.bots import BOTS, Bot, safe_default
-from tenpennies.engine.commands import COMMAND_TYPES, Command
+from tenpennies.engine.ten_pennies import Game, HouseRules, Phase, RuleError, SeatView
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
+from tenpennies.engine.ten_pennies.commands import COMMAND_TYPES, Command
 
 if TYPE_CHECKING:
     from tenpennies.client.connection import SeatSession

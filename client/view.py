@@ -27,7 +27,7 @@ import collections
 import dataclasses
 from collections.abc import Callable
 
-from tenpennies.engine import Card, HouseRules, Meld, Phase, PlayerInfo, SeatView
+from tenpennies.engine.ten_pennies import Card, HouseRules, Meld, Phase, PlayerInfo, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 

@@ -1,28 +1,5 @@
-"""Ten Pennies rules engine: pure Python, no I/O. See docs/RULES.md for the numbered rules."""
+"""The rules engines: pure Python, no I/O, no protobuf, no gRPC.
 
-from .cards import ACE, JOKER, Card, format_cards, parse_cards
-from .commands import (
-    Buy,
-    Command,
-    DeclineDiscard,
-    Discard,
-    Draw,
-    LayContract,
-    LayOff,
-    LaySet,
-    PassBuy,
-    TakeDiscard,
-    format_command,
-    parse_command,
-)
-from .events import Event, Meld
-from .game import Game, Phase, PlayerInfo, SeatView
-from .rules import Contract, HouseRules, RoundSpec, RuleError
-
-__all__ = [
-    "ACE", "JOKER", "Card", "format_cards", "parse_cards",
-    "Buy", "Command", "DeclineDiscard", "Discard", "Draw", "LayContract", "LayOff", "LaySet",
-    "PassBuy", "TakeDiscard", "format_command", "parse_command",
-    "Event", "Meld", "Game", "Phase", "PlayerInfo", "SeatView",
-    "Contract", "HouseRules", "RoundSpec", "RuleError",
-]
+What every game shares lives here (``cards``); each game is a package of its own behind the game interface:
+``ten_pennies`` (docs/RULES.md).
+"""

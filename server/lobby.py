@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tenpennies.engine import HouseRules
+from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .store import SeatRow, Store, TableRow

@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from tenpennies.engine import RuleError
+from tenpennies.engine.ten_pennies import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tenpennies.engine import Command, HouseRules, parse_command
+from tenpennies.engine.ten_pennies import Command, HouseRules, parse_command
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

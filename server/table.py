@@ -23,8 +23,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from tenpennies.engine import Command, Draw, Game, HouseRules, PassBuy, Phase, RuleError, format_command, parse_command
-from tenpennies.engine.bots import BOTS, Bot, safe_default
+from tenpennies.engine.ten_pennies import (
+    Command,
+    Draw,
+    Game,
+    HouseRules,
+    PassBuy,
+    Phase,
+    RuleError,
+    format_command,
+    parse_command,
+)
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 

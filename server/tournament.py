@@ -31,7 +31,7 @@ from typing import Any
 
 from openskill.models import BradleyTerryFull
 
-from tenpennies.engine import HouseRules, RuleError
+from tenpennies.engine.ten_pennies import HouseRules, RuleError
 from tenpennies.wire import mapping
 
 from .lobby import Lobby

@@ -44,8 +44,8 @@ from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import ServersScreen, row_key
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.trust import TrustScreen
-from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
-from tenpennies.engine.game import Phase
+from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, PassBuy
+from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 SIZE = (80, 24)

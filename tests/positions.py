@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tenpennies.engine import Game, HouseRules, parse_cards
 from tenpennies.engine.cards import Card, decks_for, shoe
-from tenpennies.engine.game import Phase
-from tenpennies.engine.melds import TableSet
+from tenpennies.engine.ten_pennies import Game, HouseRules, parse_cards
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.melds import TableSet
 
 
 def position(seats: int = 4, *, round: int = 1, hands: dict[int, str] | None = None,

@@ -21,7 +21,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from tenpennies.client import bot as sdk
 from tenpennies.client.bot import BotLoadError, SeatStats, load_bot, load_script, play_seat
 from tenpennies.client.connection import Backoff, Connection, SeatSession
-from tenpennies.engine import (
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -35,8 +35,8 @@ from tenpennies.engine import (
     SeatView,
     parse_command,
 )
-from tenpennies.engine import events as ev
-from tenpennies.engine.bots import Bot, GreedyBot, play_game, safe_default
+from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, play_game, safe_default
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import seed_from_db
 from tenpennies.v1 import tenpennies_pb2 as pb

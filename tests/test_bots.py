@@ -1,5 +1,5 @@
-"""The built-in strategies (engine/bots.py BOTS, engine/strategies.py): legal, deterministic, and stronger
-than random where they should be, measured on duplicate deals."""
+"""The built-in strategies (engine/ten_pennies/bots.py BOTS, engine/ten_pennies/strategies.py): legal, deterministic,
+and stronger than random where they should be, measured on duplicate deals."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from tenpennies.engine import Card, Command, Game, HouseRules, SeatView
-from tenpennies.engine.bots import BOTS, Bot, GreedyBot, play_duplicate_deal, play_game
 from tenpennies.engine.cards import decks_for
-from tenpennies.engine.commands import Buy, DeclineDiscard, Discard, PassBuy, TakeDiscard
-from tenpennies.engine.game import Phase
-from tenpennies.engine.strategies import PLANS, PlanBot, SamplerBot, buy_helps, contract_distance
-from tenpennies.engine.worlds import SeatMemory
+from tenpennies.engine.ten_pennies import Card, Command, Game, HouseRules, SeatView
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot, GreedyBot, play_duplicate_deal, play_game
+from tenpennies.engine.ten_pennies.commands import Buy, DeclineDiscard, Discard, PassBuy, TakeDiscard
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.strategies import PLANS, PlanBot, SamplerBot, buy_helps, contract_distance
+from tenpennies.engine.ten_pennies.worlds import SeatMemory
 
 from positions import position
 

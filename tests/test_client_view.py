@@ -17,7 +17,7 @@ import pytest
 
 from tenpennies.client.connection import SeatSession
 from tenpennies.client.view import TableView
-from tenpennies.engine import (
+from tenpennies.engine.ten_pennies import (
     Buy,
     Command,
     DeclineDiscard,
@@ -33,7 +33,7 @@ from tenpennies.engine import (
     SeatView,
     TakeDiscard,
 )
-from tenpennies.engine.bots import Bot, GreedyBot, RandomBot
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
@@ -99,7 +99,7 @@ class EngineTable:
     def publish(self, engine_events: list[object], actor: int | None, timed_out: Command | None = None) -> None:
         """Send what the server would; ``timed_out``: the command was the server's, for a late seat (its
         TimerExpired goes first, private while it is a buy answer and the offer is open, as the server's)."""
-        from tenpennies.engine import events as ev
+        from tenpennies.engine.ten_pennies import events as ev
         items: list[tuple[int | None, pb.Event]] = []
         if timed_out is not None:
             unsettled = isinstance(timed_out, PassBuy) and self.game.phase is Phase.BUY

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from tenpennies.engine import Card, Game, HouseRules
-from tenpennies.engine import events as ev
-from tenpennies.engine.bots import Bot, GreedyBot, RandomBot
+from tenpennies.engine.ten_pennies import Card, Game, HouseRules
+from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
 
 
 def cards_in(obj: object) -> set[int]:
@@ -84,7 +84,7 @@ def test_no_event_or_view_names_the_seed_or_the_stock() -> None:
 
 
 def test_a_seat_outside_the_table_has_no_view() -> None:
-    from tenpennies.engine import RuleError
+    from tenpennies.engine.ten_pennies import RuleError
     with pytest.raises(RuleError, match="TP-1.1"):
         Game(2).view(2)
 

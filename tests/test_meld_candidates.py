@@ -9,10 +9,10 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from tenpennies.engine import Card, Command, HouseRules, LayContract, LayOff, LaySet, RoundSpec, RuleError
 from tenpennies.engine.cards import parse_cards, shoe
-from tenpennies.engine.game import Phase
-from tenpennies.engine.melds import (
+from tenpennies.engine.ten_pennies import Card, Command, HouseRules, LayContract, LayOff, LaySet, RoundSpec, RuleError
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.melds import (
     MAX_CANDIDATES,
     TableSet,
     check_set,
@@ -21,7 +21,7 @@ from tenpennies.engine.melds import (
     set_candidates,
     set_error,
 )
-from tenpennies.engine.rules import LATER_SET_WILDS
+from tenpennies.engine.ten_pennies.rules import LATER_SET_WILDS
 
 from positions import position
 

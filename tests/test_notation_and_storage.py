@@ -7,7 +7,8 @@ import pickle
 
 import pytest
 
-from tenpennies.engine import (
+from tenpennies.engine.cards import shoe
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -26,8 +27,7 @@ from tenpennies.engine import (
     parse_cards,
     parse_command,
 )
-from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, play_game
-from tenpennies.engine.cards import shoe
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, play_game
 
 from positions import position
 

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tenpennies.engine import (
+from tenpennies.engine.cards import decks_for
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     DeclineDiscard,
@@ -24,10 +25,9 @@ from tenpennies.engine import (
     RuleError,
     TakeDiscard,
 )
-from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, safe_default
-from tenpennies.engine.cards import decks_for
-from tenpennies.engine.commands import Command
-from tenpennies.engine.game import Phase
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, safe_default
+from tenpennies.engine.ten_pennies.commands import Command
+from tenpennies.engine.ten_pennies.game import Phase
 
 from positions import position
 

@@ -14,10 +14,10 @@ import pytest
 from tenpennies.client import replay
 from tenpennies.client.bot import SeatStats, play_seat
 from tenpennies.client.connection import Connection
-from tenpennies.engine import Game, HouseRules
-from tenpennies.engine import events as ev
-from tenpennies.engine.bots import GreedyBot
 from tenpennies.engine.cards import sort_key
+from tenpennies.engine.ten_pennies import Game, HouseRules
+from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.app import Server
 from tenpennies.server.store import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb

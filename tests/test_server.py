@@ -15,8 +15,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from tenpennies.client.connection import join, open_channel, stub
-from tenpennies.engine import Game, HouseRules, parse_command
-from tenpennies.engine import events as ev
+from tenpennies.engine.ten_pennies import Game, HouseRules, parse_command
+from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.server import table as table_module
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb

@@ -19,8 +19,8 @@ import pytest
 
 from tenpennies.client import tournament as tn
 from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
-from tenpennies.engine import Command, Draw, HouseRules, SeatView
-from tenpennies.engine.bots import BOTS, Bot
+from tenpennies.engine.ten_pennies import Command, Draw, HouseRules, SeatView
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot
 from tenpennies.server.app import Options, Server
 
 SHORT = HouseRules(rounds=(1, 2))  # two rounds: fast games, the whole game's machinery

@@ -37,7 +37,7 @@ from tenpennies.client.tui.lobby import (
     table_row,
 )
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.engine import DeclineDiscard, Discard, Draw, PassBuy
+from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 

@@ -18,7 +18,7 @@ from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.table import Hand, TableScreen
-from tenpennies.engine import (
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -33,8 +33,8 @@ from tenpennies.engine import (
     PassBuy,
     TakeDiscard,
 )
-from tenpennies.engine import events as ev
-from tenpennies.engine.bots import GreedyBot
+from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 

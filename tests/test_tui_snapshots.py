@@ -30,7 +30,7 @@ from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.engine import Buy, DeclineDiscard, Discard, Draw, LayContract, PassBuy, TakeDiscard
+from tenpennies.engine.ten_pennies import Buy, DeclineDiscard, Discard, Draw, LayContract, PassBuy, TakeDiscard
 from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb

@@ -15,7 +15,8 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
-from tenpennies.engine import (
+from tenpennies.engine.cards import CARDS_PER_DECK
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -28,7 +29,6 @@ from tenpennies.engine import (
     Phase,
     TakeDiscard,
 )
-from tenpennies.engine.cards import CARDS_PER_DECK
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb

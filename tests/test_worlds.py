@@ -1,4 +1,4 @@
-"""Game.copy, and worlds sampled from a seat's view (engine/worlds.py)."""
+"""Game.copy, and worlds sampled from a seat's view (engine/ten_pennies/worlds.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from tenpennies.engine import Game, HouseRules
-from tenpennies.engine.bots import Bot, GreedyBot, RandomBot, play_game
 from tenpennies.engine.cards import decks_for
-from tenpennies.engine.game import Phase
-from tenpennies.engine.worlds import SeatMemory, sample_world
+from tenpennies.engine.ten_pennies import Game, HouseRules
+from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, play_game
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.worlds import SeatMemory, sample_world
 
 
 def card_ids(game: Game) -> list[int]:

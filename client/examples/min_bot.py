@@ -6,7 +6,7 @@ import sys
 
 from tenpennies.client.bot import play_seat
 from tenpennies.client.connection import Connection
-from tenpennies.engine import Buy, Command, Discard, LayContract, LayOff, LaySet, SeatView, TakeDiscard
+from tenpennies.engine.ten_pennies import Buy, Command, Discard, LayContract, LayOff, LaySet, SeatView, TakeDiscard
 
 
 class Bot:

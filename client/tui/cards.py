@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from tenpennies.engine import Card
 from tenpennies.engine.cards import JOKER, RANK_CHARS
+from tenpennies.engine.ten_pennies import Card
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 TWO_COLOURS = {"C": "", "D": "red", "H": "red", "S": ""}

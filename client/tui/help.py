@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tenpennies.engine import SeatView
-from tenpennies.engine.rules import RoundSpec
+from tenpennies.engine.ten_pennies import SeatView
+from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 

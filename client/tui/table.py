@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
 from tenpennies.client.view import TableView
-from tenpennies.engine import (
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -40,8 +40,8 @@ from tenpennies.engine import (
     SeatView,
     TakeDiscard,
 )
-from tenpennies.engine.game import Phase
-from tenpennies.engine.melds import set_error
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.melds import set_error
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tenpennies.engine import (
+from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
+from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
     Command,
@@ -21,9 +22,8 @@ from tenpennies.engine import (
     SeatView,
     TakeDiscard,
 )
-from tenpennies.engine import events as ev
-from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
-from tenpennies.engine.game import Phase
+from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 _SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from .cards import Card, format_cards, parse_cards
+from ..cards import Card, format_cards, parse_cards
 
 
 def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

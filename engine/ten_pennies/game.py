@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, assert_never
 
+from ..cards import Card, decks_for, shoe
 from . import events as ev
-from .cards import Card, decks_for, shoe
 from .commands import (
     COMMAND_TYPES,
     Buy,

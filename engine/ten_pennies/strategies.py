@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from ..cards import Card
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .game import Game, Phase, SeatView
 from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .cards import Card
+from ..cards import Card
 from .rules import HouseRules, RoundSpec, RuleError
 
 MAX_CANDIDATES = 48

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from .cards import ACE, CARDS_PER_DECK, JOKER, decks_for
+from ..cards import ACE, CARDS_PER_DECK, JOKER, decks_for
 
 
 class RuleError(Exception):

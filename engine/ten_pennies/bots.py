@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .cards import Card
+from ..cards import Card
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .events import Event
 from .game import Game, Phase, SeatView

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import Card
+from ..cards import Card
 from .rules import HouseRules
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import Card, decks_for, shoe
+from ..cards import Card, decks_for, shoe
 from .game import Game, Phase, SeatState, SeatView
 from .melds import TableSet
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import address, player_name  # noqa: E402
+from tenpennies.client.arguments import add_rule_option, address, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
 from tenpennies.engine.cards import format_cards  # noqa: E402
 from tenpennies.engine.ten_pennies import Game, HouseRules, RuleError  # noqa: E402
@@ -172,8 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
     bots.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
-    bots.add_argument("--rule", action="append", metavar="KNOB=VALUE",
-                      help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
+    add_rule_option(bots)
     bots.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
     bots.set_defaults(run=cmd_bots)
     serve = sub.add_parser("serve", help="run the game server")

@@ -13,17 +13,12 @@ from tenpennies.engine.ten_pennies import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
+from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
 from .store import StoreError
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
 from .tournament import LinkEnd, Seating, Tournament
-
-_STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
-               pb.BOT_STRATEGY_RANDOM: "random", pb.BOT_STRATEGY_AVERAGING: "averaging",
-               pb.BOT_STRATEGY_EARLY: "early", pb.BOT_STRATEGY_HOLDOUT: "holdout",
-               pb.BOT_STRATEGY_SAMPLER: "sampler"}
-
 
 _MALFORMED = object()
 
@@ -204,7 +199,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
 
     @_rpc()
     async def AddBot(self, request: pb.AddBotRequest, context: Any) -> pb.AddBotResponse:
-        strategy = _STRATEGIES.get(request.strategy)
+        strategy = STRATEGY_WORDS.get(request.strategy)
         if strategy is None:
             raise mapping.BadRequest(f"unknown bot strategy {request.strategy}")
         table = await self.lobby.get(request.table_id)

@@ -24,12 +24,13 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .words import KNOB_ENUMS, KNOB_WORDS
 
 _SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
           "S": pb.SUIT_SPADES}
-_PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
-_PRESET_NAMES = {v: k for k, v in _PRESETS.items()}
 _PHASES = {Phase.PICK_UP: pb.PHASE_PICK_UP, Phase.BUY: pb.PHASE_BUY, Phase.DRAW: pb.PHASE_DRAW,
            Phase.MELD: pb.PHASE_MELD, Phase.GAME_OVER: pb.PHASE_GAME_OVER}
 _PHASE_NAMES = {v: k for k, v in _PHASES.items()}
@@ -37,8 +38,6 @@ _RECEIVED = {"deal": pb.RECEIVED_REASON_DEAL, "draw": pb.RECEIVED_REASON_DRAW,
              "penalty": pb.RECEIVED_REASON_PENALTY}
 _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK,
               "max_turns": pb.ROUND_END_REASON_MAX_TURNS}
-_KNOBS = ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size",
-          "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns")
 
 _CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
           for c in (Card.from_id(i) for i in range(CARDS_PER_DECK * MAX_DECKS))]
@@ -69,31 +68,35 @@ def card_from_id(card_id: int) -> Card:
     return Card.from_id(card_id)
 
 
-_LATER_SET_WILDS = {"round_cap": pb.LATER_SET_WILDS_ROUND_CAP, "one_per_three": pb.LATER_SET_WILDS_ONE_PER_THREE}
-_LATER_SET_WILDS_NAMES = {v: k for k, v in _LATER_SET_WILDS.items()}
-
-
 def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
-    message = pb.HouseRules(preset=_PRESETS[rules.preset], rounds=list(rules.rounds),
-                            later_set_wilds=_LATER_SET_WILDS[rules.later_set_wilds])
-    for knob in _KNOBS:
-        setattr(message, knob, getattr(rules, knob))
+    """Every knob of ``KNOBS`` set, by its own name (a knob of words as its enum, rounds as a list)."""
+    message = pb.HouseRules()
+    for knob in KNOBS:
+        value = getattr(rules, knob.name)
+        if knob.name in KNOB_ENUMS:
+            setattr(message, knob.name, KNOB_ENUMS[knob.name][value])
+        elif knob.kind is tuple:
+            getattr(message, knob.name).extend(value)
+        else:
+            setattr(message, knob.name, value)
     return message
 
 
 def rules_from_pb(message: pb.HouseRules) -> HouseRules:
-    """Unset knobs take the defaults; the engine judges the values (TP-6)."""
-    if message.preset not in (pb.PRESET_UNSPECIFIED, *_PRESET_NAMES):
-        raise BadRequest(f"unknown preset {message.preset}")
-    if message.later_set_wilds not in (pb.LATER_SET_WILDS_UNSPECIFIED, *_LATER_SET_WILDS_NAMES):
-        raise BadRequest(f"unknown later_set_wilds {message.later_set_wilds}")
-    knobs: dict[str, Any] = {"preset": _PRESET_NAMES.get(message.preset, "standard"),
-                             "later_set_wilds": _LATER_SET_WILDS_NAMES.get(message.later_set_wilds, "round_cap")}
-    for knob in _KNOBS:
-        if message.HasField(knob):
-            knobs[knob] = getattr(message, knob)
-    if message.rounds:
-        knobs["rounds"] = tuple(message.rounds)
+    """Unset knobs take the defaults, so a message from before a knob existed means what it meant; the
+    engine judges the values (TP-6)."""
+    knobs: dict[str, Any] = {}
+    for knob in KNOBS:
+        if knob.name in KNOB_WORDS:
+            number = getattr(message, knob.name)
+            if number not in KNOB_WORDS[knob.name]:
+                raise BadRequest(f"unknown {knob.name} {number}")
+            knobs[knob.name] = KNOB_WORDS[knob.name][number]
+        elif knob.kind is tuple:
+            if values := getattr(message, knob.name):
+                knobs[knob.name] = tuple(values)
+        elif message.HasField(knob.name):
+            knobs[knob.name] = getattr(message, knob.name)
     return HouseRules(**knobs)
 
 

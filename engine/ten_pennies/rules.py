@@ -8,6 +8,7 @@ mapping, the lobby's create form and the README's table of knobs (``knobs_table`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
@@ -125,16 +126,12 @@ class Knob:
             if text.lower() in ON_WORDS + OFF_WORDS:
                 return text.lower() in ON_WORDS
             raise self._refuse(text)
-        if self.kind is int:
-            if text.lstrip("-").isdigit():
-                return int(text)
+        if self.kind is str:
+            return text
+        parts = [p for p in text.replace(" ", ",").split(",") if p] if self.kind is tuple else [text]
+        if not parts or not all(re.fullmatch(r"-?[0-9]{1,9}", p) for p in parts):
             raise self._refuse(text)
-        if self.kind is tuple:
-            parts = text.replace(" ", ",").split(",")
-            if all(p.isdigit() for p in parts if p) and any(parts):
-                return tuple(int(p) for p in parts if p)
-            raise self._refuse(text)
-        return text
+        return tuple(int(p) for p in parts) if self.kind is tuple else int(parts[0])
 
     def check(self, value: object) -> None:
         """RuleError (TP-6) naming the knob and what it takes unless ``value`` is one it takes."""

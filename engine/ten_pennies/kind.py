@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..interface import Bot, Event, View
+from ..interface import Bot, Event, Kind, View
 from .bots import BOTS, safe_default
 from .commands import Command, DeclineDiscard, Draw, PassBuy, format_command, parse_command
 from .game import Game, Phase
@@ -62,4 +62,4 @@ class TenPennies:
         raise NotImplementedError("Ten Pennies' narrator is not joined to its kind yet")
 
 
-TEN_PENNIES = TenPennies()
+TEN_PENNIES: Kind[Game] = TenPennies()  # typed: the checker holds Ten Pennies to the interface

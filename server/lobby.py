@@ -70,7 +70,13 @@ class Lobby:
     async def load(self) -> None:
         """The open tables' rows from the store (not their games: see ``start``)."""
         for row in await self.store.list_tables():
-            self._add(Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl))
+            try:
+                table = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
+            except (LookupError, mapping.BadRequest):  # a game this server does not have: the others go on
+                log.error("table %s plays %r, a game this server does not have: left in the store", row.id,
+                          row.game)
+                continue
+            self._add(table)
 
     def _add(self, table: Table) -> Table:
         table.on_change = self._changed

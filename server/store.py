@@ -649,7 +649,10 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
             raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
                              else f"more than one game in {path} starts with {game_id!r}")
         table_id, name, seats, rules, seed, status, game = rows[0]
-        played = kind(game)
+        try:
+            played = kind(game)
+        except LookupError:
+            raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
         names = [""] * seats
         for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
             if 0 <= seat < seats:

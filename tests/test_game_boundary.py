@@ -27,9 +27,10 @@ import pytest
 from tenpennies.engine import games
 from tenpennies.engine.interface import Bot, Kind, Result, RuleError
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
+from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.server.lobby import Lobby
-from tenpennies.server.store import Store
+from tenpennies.server.store import NoSuchGame, Store, read_game
 from tenpennies.server.table import Settings, Subscriber, Table
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
@@ -474,3 +475,39 @@ def test_the_servers_game_side_names_no_game() -> None:
         imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
         imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
         assert not [m for m in imported if "ten_pennies" in m], name
+
+
+async def test_a_stored_table_of_a_game_this_server_lacks_is_left_in_the_store_and_the_others_open(
+        high_card: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "games.db")
+    store = Store(db)
+    lobby = Lobby(store, allow_seeds=True)
+    high, _ = await lobby.create("high", 2, HighRules(), Settings(), 1, "test", game="high_card")
+    other, _ = await lobby.create("tp", 2, HouseRules(), Settings(), 2, "test")
+    await lobby.close()
+    store.close()
+
+    monkeypatch.delitem(games.GAMES, HIGH_CARD.name)  # a server without high card opens the same file
+    store = Store(db)
+    restarted = Lobby(store)
+    try:
+        await restarted.load()
+        assert set(restarted.tables) == {other.id}
+        row = await store.load_table(high.id)
+        assert row is not None and row.game == "high_card" and row.status == "waiting"
+        with pytest.raises(NoSuchGame, match="'high_card', a game this program does not have"):
+            read_game(db, high.id)
+    finally:
+        await restarted.close()
+        store.close()
+
+
+def test_ten_pennies_result_is_none_until_the_end_then_its_pennies_add_up_to_nothing() -> None:
+    game = Game(3, HouseRules(max_turns=30, rounds=(1, 2)), 9)
+    assert game.result is None and game.seats == 3
+    play_game(game, [GreedyBot() for _ in range(3)])
+    result = game.result
+    assert result is not None
+    assert result.scores == tuple(p.score for p in game.players) and result.winners == game.winners
+    assert result.tallies["buys"] == tuple(game.rules.buy_pennies - p.pennies for p in game.players)
+    assert sum(result.tallies["pennies"]) == 0  # what one seat wins the others lost

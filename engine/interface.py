@@ -151,7 +151,8 @@ class Kind(Protocol[G]):
 
     def timed_out(self, game: G, seat: int) -> Sequence[Command]:
         """The safe default when ``seat``'s decision timer runs out (the game waits for the seat): the first
-        command is made at once; each next one when it becomes legal, unless the player acts first."""
+        command is made at once; each next one as soon as the game waits for the seat and it is legal (Ten
+        Pennies: decline the pick-up, then draw once the buy offer is settled), unless the player acts first."""
         ...
 
     def timer_audience(self, game: G, command: Command) -> int | None:
@@ -164,5 +165,5 @@ class Kind(Protocol[G]):
         ...
 
     def narrate(self, event: Event, names: Sequence[str]) -> str:
-        """An event in words, seats called by ``names``."""
+        """An event in words, seats called by ``names`` (the signature is settled when the narrator joins)."""
         ...

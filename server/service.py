@@ -9,10 +9,12 @@ from typing import Any
 
 import grpc
 
-from tenpennies.engine.ten_pennies import RuleError
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
+from tenpennies.wire.games import wire
 from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
@@ -158,8 +160,9 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
+        # The request names no game (the wire predates the choice): its table plays the default game.
         table, host_token = await self.lobby.create(
-            request.name, request.seats, mapping.rules_from_pb(request.rules), settings,
+            request.name, request.seats, wire(DEFAULT_GAME).rules_from_pb(request.rules), settings,
             request.seed if request.HasField("seed") else None, client_address(context.peer()),
             password=request.password)  # a private table: only the password's hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)

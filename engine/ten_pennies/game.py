@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, assert_never
 
 from ..cards import Card, decks_for, shoe
+from ..interface import Result
 from . import events as ev
 from .commands import (
     COMMAND_TYPES,
@@ -146,6 +147,22 @@ class Game:
     @property
     def over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def seats(self) -> int:
+        return self.n
+
+    @property
+    def result(self) -> Result | None:
+        """TP-5.4, once the game is over: the scores, the winners, and by seat its pennies won or lost (its
+        share of the pot, less the pennies it paid for cards left in hand and those it bought with) and
+        its buys."""
+        if not self.over:
+            return None
+        buys = tuple(self.rules.buy_pennies - p.pennies for p in self.players)
+        return Result(tuple(p.score for p in self.players), self.winners,
+                      {"pennies": tuple(p.won - p.paid - b for p, b in zip(self.players, buys, strict=True)),
+                       "buys": buys})
 
     @property
     def round_number(self) -> int:

@@ -1,4 +1,4 @@
-"""The rule book's tables (TP-2.1), the house-rule knobs (TP-6) and the rule error.
+"""The rule book's tables (TP-2.1) and the house-rule knobs (TP-6); the rule error is every game's (``interface``).
 
 Each house rule is declared once, as a field of ``HouseRules`` made by ``knob(...)``: its name, type and
 default, the rule it changes, a label and a line of help, and the values it takes. ``KNOBS`` lists those
@@ -14,15 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 from ..cards import ACE, CARDS_PER_DECK, JOKER, decks_for
-
-
-class RuleError(Exception):
-    """A command or setting that breaks a numbered rule. ``str(err)`` starts with the rule: ``TP-4.11: ...``."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message
+from ..interface import RuleError as RuleError  # every game's error; Ten Pennies' rules are TP-x.y
 
 
 @dataclass(frozen=True, slots=True)

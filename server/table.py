@@ -28,6 +28,7 @@ from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 from tenpennies.wire.games import WireGame, wire
+from tenpennies.wire.words import DECISION_SECONDS, SEAT_KINDS, TABLE_STATUSES, TAKEOVER_SECONDS
 
 from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
@@ -50,9 +51,6 @@ WRONG_PASSWORD = "wrong password for this private table"
 WRONG_PASSWORD_PAUSE = 0.5  # seconds
 PASSWORD_QUEUE = 4          # guesses at one table being checked or waiting to be
 
-STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
-          "finished": pb.TABLE_STATUS_FINISHED}
-SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -109,8 +107,8 @@ class Settings:
     seats the players (a tournament's table): nobody joins it from outside. ``password_hash``: a private
     table's password, salted and hashed (``hash_password``); empty for a table anyone may join."""
 
-    decision_seconds: int = 30
-    takeover_seconds: int = 60
+    decision_seconds: int = DECISION_SECONDS
+    takeover_seconds: int = TAKEOVER_SECONDS
     seeded: bool = False
     host_token_hash: str = ""
     hosted: bool = False
@@ -513,7 +511,7 @@ class Table:
 
     def info(self) -> pb.TableInfo:
         message = pb.TableInfo(
-            table_id=self.id, name=self.name, seats=self.n, status=STATUS[self.status],
+            table_id=self.id, name=self.name, seats=self.n, status=TABLE_STATUSES[self.status],
             rules=self.wire.rules_to_pb(self.rules),
             settings=pb.TableSettings(decision_seconds=self.settings.decision_seconds,
                                       takeover_seconds=self.settings.takeover_seconds),

@@ -32,6 +32,7 @@ from tenpennies.wire import mapping
 LOG_LINES = 200
 CHAT_LINES = 100
 
+
 class TableView:
     """What one seat (or a spectator, seat None) knows of a table, folded from its stream.
 
@@ -162,8 +163,8 @@ class TableView:
         self.deadline_ms = request.deadline_ms
 
     def _decided(self) -> None:
-        """Every game event (and a timer's) ends this seat's open decision; a new one, if any, follows in
-        the same batch."""
+        """A timer acted: this seat's open decision, if any, is over (as after every game event, which the
+        fold leaves with no legal commands); a new one, if any, follows in the same batch."""
         self.deadline_ms = 0
         if self._known is not None and self._known.view.legal:
             self._follow(dataclasses.replace(self._known, view=dataclasses.replace(self._known.view, legal=())))

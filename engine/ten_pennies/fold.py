@@ -107,6 +107,12 @@ def fold(known: Known, event: Event) -> Known:
             gone = {c.id for c in cards}
             change["hand"] = tuple(c for c in view.hand if c.id not in gone)
 
+    def faces_up(card: Card) -> None:
+        """A card goes face up onto the pile, live (the upcard, a discard)."""
+        nonlocal pile
+        pile = pile + (card,)
+        change.update(pile_size=view.pile_size + 1, discard_top=card, discard_live=True)
+
     def taken() -> None:
         """The top card leaves the pile (taken or bought); the one below shows, if it is known."""
         nonlocal pile
@@ -132,8 +138,7 @@ def fold(known: Known, event: Event) -> Known:
             if seat == mine:  # its hand size: told by the public events (the deal, the draw, the buy)
                 change["hand"] = view.hand + cards
         case UpcardTurned(card=card):
-            pile = pile + (card,)
-            change.update(pile_size=view.pile_size + 1, discard_top=card, discard_live=True)
+            faces_up(card)
         case TurnStarted(seat=seat, turn=turn):
             change.update(turn_seat=seat, turn=turn, phase=Phase.PICK_UP, to_act=(seat,), buy_offer=())
         case DiscardTaken(seat=seat, card=card):
@@ -182,8 +187,7 @@ def fold(known: Known, event: Event) -> Known:
                                + view.table[set_id + 1:])
         case Discarded(seat=seat, card=card):
             loses(seat, (card,))
-            pile = pile + (card,)
-            change.update(pile_size=view.pile_size + 1, discard_top=card, discard_live=True)
+            faces_up(card)
         case RoundEnded(hands=hands, scores=scores, pot=pot):  # TP-5.2: a penny a card left in hand
             players = [p._replace(score=scores[s], paid=p.paid + len(hands[s])) for s, p in enumerate(players)]
             change["pot"] = pot

@@ -521,13 +521,13 @@ def _print_round_ends(item: StreamItem, table: TableView) -> None:
         return
     kind = item.WhichOneof("kind")
     if kind in ("round_ended", "game_ended"):
-        print(told(item, table), flush=True)
+        print(_told(item, table), flush=True)
     if kind == "game_ended":
         for line in standings_lines(item.game_ended, table.name, table.seat):
             print(line, flush=True)
 
 
-def told(item: pb.Event, table: TableView) -> str | None:
+def _told(item: pb.Event, table: TableView) -> str | None:
     """A game event in the narrator's words, with the seats named as ``table`` names them."""
     if table.rules is None:
         return None
@@ -553,7 +553,7 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
         if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended":
             end = item.game_ended
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
-            print(f"game {seat.game}: {told(item, table)} (scores {scores})", flush=True)
+            print(f"game {seat.game}: {_told(item, table)} (scores {scores})", flush=True)
 
     report = await play_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)

@@ -284,3 +284,74 @@ def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
         case ev.GameStarted():
             return pb.Event(game_started=pb.GameStarted(seats=event.seats, rules=rules_to_pb(event.rules)))
     raise TypeError(f"no wire form for {event!r}")
+
+
+_RECEIVED_NAMES = {v: k for k, v in _RECEIVED.items()}
+_ROUND_END_NAMES = {v: k for k, v in _ROUND_END.items()}
+
+
+def round_end_reason_from_pb(reason: pb.RoundEndReason) -> str:
+    """The engine's word for why a round ended (out, stock, max_turns); "" for a reason this side does
+    not know (a newer peer's): the narrator then says only that the round ended."""
+    return _ROUND_END_NAMES.get(reason, "")
+
+
+def event_from_pb(message: pb.Event, rules: HouseRules) -> ev.Event | None:
+    """The engine event a wire event carries: the inverse of ``event_to_pb`` (what the wire adds for thin
+    clients, as the contract on RoundStarted, is dropped: the engine has it from ``rules``, the table's).
+    None for the table's own events (seats, chat, timers, decision requests), which are no game event."""
+    match message.WhichOneof("kind"):
+        case "cards_received":
+            received = message.cards_received
+            return ev.CardsReceived(received.seat, tuple(card_from_pb(c) for c in received.cards),
+                                    _RECEIVED_NAMES.get(received.reason, ""))
+        case "turn_started":
+            return ev.TurnStarted(message.turn_started.seat, message.turn_started.turn)
+        case "discarded":
+            return ev.Discarded(message.discarded.seat, card_from_pb(message.discarded.card))
+        case "stock_drawn":
+            return ev.StockDrawn(message.stock_drawn.seat)
+        case "discard_taken":
+            return ev.DiscardTaken(message.discard_taken.seat, card_from_pb(message.discard_taken.card))
+        case "discard_declined":
+            declined = message.discard_declined
+            return ev.DiscardDeclined(declined.seat, card_from_pb(declined.card), tuple(declined.offered_to))
+        case "buy_answered":
+            return ev.BuyAnswered(message.buy_answered.seat, message.buy_answered.buy)
+        case "card_bought":
+            bought = message.card_bought
+            return ev.CardBought(bought.seat, card_from_pb(bought.card), bought.penalty_cards, bought.pennies_left)
+        case "card_dead":
+            return ev.CardDead(card_from_pb(message.card_dead.card))
+        case "stock_rebuilt":
+            return ev.StockRebuilt(message.stock_rebuilt.size, message.stock_rebuilt.reshuffles_left)
+        case "contract_laid":
+            laid = message.contract_laid
+            return ev.ContractLaid(laid.seat, tuple(meld_from_pb(m) for m in laid.melds))
+        case "set_laid":
+            return ev.SetLaid(message.set_laid.seat, meld_from_pb(message.set_laid.meld))
+        case "laid_off":
+            off = message.laid_off
+            return ev.LaidOff(off.seat, card_from_pb(off.card), off.set_id)
+        case "went_out":
+            return ev.WentOut(message.went_out.seat)
+        case "upcard_turned":
+            return ev.UpcardTurned(card_from_pb(message.upcard_turned.card))
+        case "round_started":
+            started = message.round_started
+            return ev.RoundStarted(started.round, started.dealer, started.hand_size, started.stock_size)
+        case "round_ended":
+            end = message.round_ended
+            return ev.RoundEnded(end.round, end.out if end.HasField("out") else None,
+                                 round_end_reason_from_pb(end.reason),
+                                 tuple(tuple(card_from_pb(c) for c in h.cards) for h in end.hands),
+                                 tuple(end.points), tuple(end.scores), end.pot)
+        case "game_ended":
+            over = message.game_ended
+            return ev.GameEnded(tuple(over.scores), tuple(over.winners), tuple(over.shares))
+        case "dealer_draw":
+            draw = message.dealer_draw
+            return ev.DealerDraw(draw.seat, card_from_pb(draw.card), draw.tie_break)
+        case "game_started":
+            return ev.GameStarted(message.game_started.seats, rules_from_pb(message.game_started.rules))
+    return None

@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 Command = Any  # a game's command: an immutable value, equal to any other command that does the same, with its seat
 View = Any     # what one seat (None: a spectator) may know of a game
 Rules = Any    # a game's rules: its house-rule settings
+Known = Any    # what one seat knows, folded from the events it saw (its ``.view`` is the seat's view)
 
 
 class RuleError(Exception):
@@ -48,6 +49,14 @@ class Result:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     tallies: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+class Narrator(Protocol):
+    """A game's events in words, for one reader."""
+
+    def line(self, event: Any) -> str | None:  # Any: each game narrates its own events
+        """The event in words; None for one that another event's words already tell."""
+        ...
 
 
 class Bot(Protocol):
@@ -160,10 +169,17 @@ class Kind(Protocol[G]):
         everybody, or the seat alone."""
         ...
 
-    def fold(self, view: View, event: Event) -> View:
-        """A seat's view after an event it saw."""
+    def knowing(self, view: View) -> Known:
+        """What a seat knows, starting from ``view`` (a snapshot's, or the game's own ``view``)."""
         ...
 
-    def narrate(self, event: Event, names: Sequence[str]) -> str:
-        """An event in words, seats called by ``names`` (the signature is settled when the narrator joins)."""
+    def fold(self, known: Known, event: Any) -> Known:  # Any: each game folds its own events
+        """What the seat knows once it has seen ``event`` (one it may see): the one fold of events into a
+        seat's view, for clients and bots alike. ``known.view`` is the seat's view."""
+        ...
+
+    def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False) -> Narrator:
+        """Who puts this game's events into words for one reader (``seat``; None: a spectator), seats called
+        by ``name``; ``every_hand``: the reader sees every card (a replay)."""
         ...

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tenpennies.engine import games
-from tenpennies.engine.interface import Bot, Kind, Result, RuleError
+from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
 from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
@@ -256,11 +256,23 @@ class HighCardKind:
         """A card played face down by the timer stays the seat's own until the trick is shown."""
         return command.seat if game.view(command.seat).face_down is not None else None
 
-    def fold(self, view: HighView, event: Any) -> HighView:
-        return view  # a client would follow the events here
+    def knowing(self, view: HighView) -> HighView:
+        return view
 
-    def narrate(self, event: Any, names: Sequence[str]) -> str:
-        return repr(event)
+    def fold(self, known: HighView, event: Any) -> HighView:
+        return known  # a client would follow the events here
+
+    def narrator(self, rules: Any, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False) -> Narrator:
+        return HighCardNarrator(name)
+
+
+@dataclass(frozen=True)
+class HighCardNarrator:
+    name: Callable[[int], str]
+
+    def line(self, event: Any) -> str | None:
+        return f"{self.name(event.seat)}: {type(event).__name__}" if hasattr(event, "seat") else None
 
 
 HIGH_CARD: Kind[HighCard] = HighCardKind()

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..interface import Bot, Event, Kind, View
+from ..interface import Bot, Kind, Rules
 from .bots import BOTS, safe_default
 from .commands import Command, DeclineDiscard, Draw, PassBuy, format_command, parse_command
-from .game import Game, Phase
+from .events import Event as TenPenniesEvent
+from .fold import Known, fold
+from .game import Game, Phase, SeatView
+from .narrate import Narrator
 from .rules import HouseRules
 
 
@@ -53,13 +56,15 @@ class TenPennies:
         """Public, but for a pass on a buy offer still open: that stays the seat's own (TP-4.7)."""
         return command.seat if isinstance(command, PassBuy) and game.phase is Phase.BUY else None
 
-    # The fold of events into a view and the narrator are written beside this (fold.py, narrate.py) and
-    # joined here when they are: until then these two refuse.
-    def fold(self, view: View, event: Event) -> View:
-        raise NotImplementedError("Ten Pennies' fold is not joined to its kind yet")
+    def knowing(self, view: SeatView) -> Known:
+        return Known.of(view)
 
-    def narrate(self, event: Event, names: Sequence[str]) -> str:
-        raise NotImplementedError("Ten Pennies' narrator is not joined to its kind yet")
+    def fold(self, known: Known, event: TenPenniesEvent) -> Known:
+        return fold(known, event)
+
+    def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False) -> Narrator:
+        return Narrator(rules, name, seat=seat, every_hand=every_hand)
 
 
 TEN_PENNIES: Kind[Game] = TenPennies()  # typed: the checker holds Ten Pennies to the interface

@@ -177,7 +177,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_playing: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence", "seed", "expires_at", "tournament", "locked")
+    __slots__ = ("table_id", "name", "seats", "status", "rules", "settings", "seat_info", "last_sequence", "seed", "expires_at", "tournament", "locked", "game")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -190,6 +190,7 @@ class TableInfo(_message.Message):
     EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     LOCKED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
     seats: int
@@ -202,7 +203,8 @@ class TableInfo(_message.Message):
     expires_at: int
     tournament: str
     locked: bool
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ..., seed: _Optional[int] = ..., expires_at: _Optional[int] = ..., tournament: _Optional[str] = ..., locked: _Optional[bool] = ...) -> None: ...
+    game: str
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., last_sequence: _Optional[int] = ..., seed: _Optional[int] = ..., expires_at: _Optional[int] = ..., tournament: _Optional[str] = ..., locked: _Optional[bool] = ..., game: _Optional[str] = ...) -> None: ...
 
 class Command(_message.Message):
     __slots__ = ("take_discard", "decline_discard", "buy", "pass_buy", "draw", "lay_contract", "lay_set", "lay_off", "discard")
@@ -659,20 +661,22 @@ class Event(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., time_ms: _Optional[int] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., dealer_draw: _Optional[_Union[DealerDraw, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., cards_received: _Optional[_Union[CardsReceived, _Mapping]] = ..., upcard_turned: _Optional[_Union[UpcardTurned, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., discard_taken: _Optional[_Union[DiscardTaken, _Mapping]] = ..., discard_declined: _Optional[_Union[DiscardDeclined, _Mapping]] = ..., buy_answered: _Optional[_Union[BuyAnswered, _Mapping]] = ..., card_bought: _Optional[_Union[CardBought, _Mapping]] = ..., card_dead: _Optional[_Union[CardDead, _Mapping]] = ..., stock_drawn: _Optional[_Union[StockDrawn, _Mapping]] = ..., stock_rebuilt: _Optional[_Union[StockRebuilt, _Mapping]] = ..., contract_laid: _Optional[_Union[ContractLaid, _Mapping]] = ..., set_laid: _Optional[_Union[SetLaid, _Mapping]] = ..., laid_off: _Optional[_Union[LaidOff, _Mapping]] = ..., discarded: _Optional[_Union[Discarded, _Mapping]] = ..., went_out: _Optional[_Union[WentOut, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., seat_changed: _Optional[_Union[SeatChanged, _Mapping]] = ..., chat_posted: _Optional[_Union[ChatPosted, _Mapping]] = ..., timer_expired: _Optional[_Union[TimerExpired, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("name", "seats", "rules", "settings", "seed", "password")
+    __slots__ = ("name", "seats", "rules", "settings", "seed", "password", "game")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     rules: HouseRules
     settings: TableSettings
     seed: int
     password: str
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ..., password: _Optional[str] = ...) -> None: ...
+    game: str
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., seed: _Optional[int] = ..., password: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
     __slots__ = ("table", "host_token")

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from .cards import Card
+
 Command = Any  # a game's command: an immutable value, equal to any other command that does the same, with its seat
 View = Any     # what one seat (None: a spectator) may know of a game
 Rules = Any    # a game's rules: its house-rule settings
@@ -173,13 +175,19 @@ class Kind(Protocol[G]):
         """What a seat knows, starting from ``view`` (a snapshot's, or the game's own ``view``)."""
         ...
 
+    def opening(self, seat: int | None, seats: int, rules: Rules) -> Known:
+        """What ``seat`` (None: a spectator) knows of a new game of ``seats`` under ``rules`` before any of
+        its events: where the fold starts for a reader that follows the game from its beginning."""
+        ...
+
     def fold(self, known: Known, event: Any) -> Known:  # Any: each game folds its own events
         """What the seat knows once it has seen ``event`` (one it may see): the one fold of events into a
         seat's view, for clients and bots alike. ``known.view`` is the seat's view."""
         ...
 
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
-                 every_hand: bool = False) -> Narrator:
+                 every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         """Who puts this game's events into words for one reader (``seat``; None: a spectator), seats called
-        by ``name``; ``every_hand``: the reader sees every card (a replay)."""
+        by ``name``; ``every_hand``: the reader sees every card (a replay); ``card`` writes a card (None: the
+        game's own notation; a screen may write it in its own style)."""
         ...

@@ -2,20 +2,26 @@
 only through the game interface (engine/interface.py), so a second game sits at a real server table without
 a line of the server naming it.
 
+The same holds for the client: its connection makes a table of the game a request names
+(``CreateTableRequest.game``), and its ``TableView`` follows whatever game the table's info names, through
+that game's fold and narrator (``engine.games``) and wire entry (``wire.games``).
+
 The second game is defined here and registered only while a test runs: "high card", two seats, each dealt
 a few cards; both play a card face down at once, the higher takes the trick. It has private cards, a
 simultaneous decision whose answers stay hidden until both are in (as Ten Pennies' buy offer, TP-4.7), a
-timer default and bots. Its game object has nothing but the interface's members, so anything Ten Pennies'
-own that the server still asked for would fail here.
+timer default, bots, a fold and a narrator. Its game object has nothing but the interface's members, so
+anything Ten Pennies' own that the server or the client still asked for would fail here.
 
-The wire has no messages of its own for it (the proto names no game yet: a client cannot ask for a table of
-another game), so its wire entry reuses generic messages (Command.discard, CardsReceived, Discarded,
-RoundEnded, GameEnded) and the tests drive the server's Table and Lobby directly, not over gRPC."""
+The wire has no messages of its own for it, so its wire entry reuses generic ones (Command.discard,
+CardsReceived, Discarded, RoundEnded, GameEnded; in its view, Player.hand_size and discard_top). Some tests
+drive the server's Table and Lobby directly; the last ones play it over gRPC, a real server on loopback and
+real clients (``client.connection``, ``client.view``)."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -25,6 +31,7 @@ from typing import Any
 import pytest
 
 from tenpennies.engine import games
+from tenpennies.engine.cards import Card
 from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
 from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
@@ -113,6 +120,33 @@ class HighView:
     scores: tuple[int, ...]
     to_act: tuple[int, ...]
     legal: tuple[Play, ...]
+    cards_left: tuple[int, ...]  # by seat, the cards not yet shown (its hand, and a card played face down): public
+
+
+@dataclass(frozen=True)
+class HighKnown:
+    """What a seat knows, folded from the events it saw. What the fold cannot know: while a trick is open,
+    whether the other seat has played (its card is face down), so ``to_act`` keeps it until the trick is
+    shown; and ``legal``, which is the server's."""
+    view: HighView
+
+
+def high_fold(known: HighKnown, event: Any) -> HighKnown:
+    view = known.view
+    match event:
+        case Dealt(seat=seat, cards=cards) if seat == view.seat:
+            return HighKnown(dataclasses.replace(view, hand=cards, legal=()))
+        case Played(seat=seat, card=card) if seat == view.seat:
+            return HighKnown(dataclasses.replace(view, hand=tuple(c for c in view.hand if c != card), face_down=card,
+                                                 to_act=tuple(s for s in view.to_act if s != seat), legal=()))
+        case Shown(winner=winner):
+            scores = tuple(score + (s == winner) for s, score in enumerate(view.scores))
+            left = tuple(n - 1 for n in view.cards_left)
+            return HighKnown(dataclasses.replace(view, face_down=None, scores=scores, cards_left=left,
+                                                 to_act=tuple(s for s, n in enumerate(left) if n), legal=()))
+        case Over(scores=scores):
+            return HighKnown(dataclasses.replace(view, scores=scores, to_act=(), legal=()))
+    return known
 
 
 def check(rules: HighRules, seats: int) -> None:
@@ -173,7 +207,8 @@ class HighCard:
     def view(self, seat: int | None) -> HighView:
         return HighView(seat, tuple(self._hands[seat]) if seat is not None else (),
                         self._down.get(seat) if seat is not None else None, tuple(self._scores), self.to_act(),
-                        tuple(self.legal_commands(seat)) if seat is not None else ())
+                        tuple(self.legal_commands(seat)) if seat is not None else (),
+                        tuple(len(self._hands[s]) + (s in self._down) for s in (0, 1)))
 
     @property
     def over(self) -> bool:
@@ -256,14 +291,18 @@ class HighCardKind:
         """A card played face down by the timer stays the seat's own until the trick is shown."""
         return command.seat if game.view(command.seat).face_down is not None else None
 
-    def knowing(self, view: HighView) -> HighView:
-        return view
+    def knowing(self, view: HighView) -> HighKnown:
+        return HighKnown(view)
 
-    def fold(self, known: HighView, event: Any) -> HighView:
-        return known  # a client would follow the events here
+    def opening(self, seat: int | None, seats: int, rules: HighRules) -> HighKnown:
+        """Before the deal: every seat is to be dealt ``rules.hands`` cards (which ones, its Dealt says)."""
+        return HighKnown(HighView(seat, (), None, (0,) * seats, tuple(range(seats)), (), (rules.hands,) * seats))
+
+    def fold(self, known: HighKnown, event: Any) -> HighKnown:
+        return high_fold(known, event)
 
     def narrator(self, rules: Any, name: Callable[[int], str], *, seat: int | None = None,
-                 every_hand: bool = False) -> Narrator:
+                 every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return HighCardNarrator(name)
 
 
@@ -272,7 +311,18 @@ class HighCardNarrator:
     name: Callable[[int], str]
 
     def line(self, event: Any) -> str | None:
-        return f"{self.name(event.seat)}: {type(event).__name__}" if hasattr(event, "seat") else None
+        name = self.name
+        match event:
+            case Dealt(seat=seat, cards=cards):
+                return f"Dealt to {name(seat)}: {' '.join(map(str, cards))}"
+            case Played(seat=seat, card=card):
+                return f"{name(seat)} played {card} face down"
+            case Shown(cards=(first, second), winner=winner):
+                taken = "a tie" if winner is None else f"{name(winner)} took the trick"
+                return f"{name(0)} showed {first}, {name(1)} {second}: {taken}"
+            case Over(winners=winners):
+                return f"Game over: {' and '.join(name(s) for s in winners)} won"
+        raise TypeError(event)
 
 
 HIGH_CARD: Kind[HighCard] = HighCardKind()
@@ -298,6 +348,20 @@ def _event_to_pb(event: Any, rules: HighRules) -> pb.Event:
     raise TypeError(event)
 
 
+def _event_from_pb(message: pb.Event, rules: HighRules) -> Any | None:
+    match message.WhichOneof("kind"):
+        case "cards_received":
+            return Dealt(message.cards_received.seat, tuple(c.id for c in message.cards_received.cards))
+        case "discarded":
+            return Played(message.discarded.seat, message.discarded.card.id)
+        case "round_ended":
+            shown = message.round_ended
+            return Shown(tuple(h.cards[0].id for h in shown.hands), shown.out if shown.HasField("out") else None)
+        case "game_ended":
+            return Over(tuple(message.game_ended.scores), tuple(message.game_ended.winners))
+    return None  # the table's own
+
+
 def _command_from_pb(seat: int, message: pb.Command) -> Play:
     if message.WhichOneof("kind") != "discard" or not message.discard.HasField("card_id"):
         raise mapping.BadRequest("high card: play a card (discard.card_id)")
@@ -308,26 +372,32 @@ def _game_view(game: HighCard, seat: int | None) -> pb.GameView:
     view = game.view(seat)
     result = game.result
     message = pb.GameView(hand=[_card(c) for c in view.hand], to_act=view.to_act,
-                          players=[pb.Player(seat=s, score=score) for s, score in enumerate(view.scores)],
+                          players=[pb.Player(seat=s, score=score, hand_size=left)
+                                   for s, (score, left) in enumerate(zip(view.scores, view.cards_left, strict=True))],
                           legal_commands=[pb.Command(discard=pb.Discard(card_id=c.card)) for c in view.legal],
                           winners=result.winners if result else ())
     if seat is not None:
         message.seat = seat
+    if view.face_down is not None:
+        message.discard_top.CopyFrom(_card(view.face_down))
     return message
 
 
 def _view_from_pb(message: pb.GameView, rules: HighRules) -> HighView:
     seat = message.seat if message.HasField("seat") else None
-    return HighView(seat, tuple(c.id for c in message.hand), None, tuple(p.score for p in message.players),
-                    tuple(message.to_act), tuple(_command_from_pb(seat, c) for c in message.legal_commands)
-                    if seat is not None else ())
+    return HighView(seat, tuple(c.id for c in message.hand),
+                    message.discard_top.id if message.HasField("discard_top") else None,
+                    tuple(p.score for p in message.players), tuple(message.to_act),
+                    tuple(_command_from_pb(seat, c) for c in message.legal_commands) if seat is not None else (),
+                    tuple(p.hand_size for p in message.players))
 
 
 HIGH_CARD_WIRE = wire_games.WireGame(
     rules_to_pb=lambda rules: pb.HouseRules(hand_size=rules.hands),
     rules_from_pb=lambda message: HighRules(message.hand_size if message.HasField("hand_size") else 3),
     command_to_pb=lambda command: pb.Command(discard=pb.Discard(card_id=command.card)),
-    command_from_pb=_command_from_pb, event_to_pb=_event_to_pb, game_view=_game_view, view_from_pb=_view_from_pb)
+    command_from_pb=_command_from_pb, event_to_pb=_event_to_pb, event_from_pb=_event_from_pb, game_view=_game_view,
+    view_from_pb=_view_from_pb)
 
 
 @pytest.fixture

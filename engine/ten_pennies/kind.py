@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..cards import Card
 from ..interface import Bot, Kind, Rules
 from .bots import BOTS, safe_default
 from .commands import Command, DeclineDiscard, Draw, PassBuy, format_command, parse_command
 from .events import Event as TenPenniesEvent
-from .fold import Known, fold
+from .events import GameStarted
+from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
-from .narrate import Narrator
+from .narrate import Narrator, card_text
 from .rules import HouseRules
 
 
@@ -59,12 +61,15 @@ class TenPennies:
     def knowing(self, view: SeatView) -> Known:
         return Known.of(view)
 
+    def opening(self, seat: int | None, seats: int, rules: HouseRules) -> Known:
+        return opening(seat, GameStarted(seats, rules))
+
     def fold(self, known: Known, event: TenPenniesEvent) -> Known:
         return fold(known, event)
 
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
-                 every_hand: bool = False) -> Narrator:
-        return Narrator(rules, name, seat=seat, every_hand=every_hand)
+                 every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
+        return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
 
 
 TEN_PENNIES: Kind[Game] = TenPennies()  # typed: the checker holds Ten Pennies to the interface

@@ -1,6 +1,7 @@
 """Each game's wire form, by the game's name (``engine.games``): how its rules, commands, events and
-views map to the protobuf messages and back. A server's table and a client's connection ask here, never
-a game's mapping by name."""
+views map to the protobuf messages and back. A server's table and a client's connection and view ask
+here, never a game's mapping by name. A game is played over the wire when it has an entry both here and
+in ``engine.games`` (``wire`` refuses any other by name)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tenpennies.engine import games
 from tenpennies.engine.interface import Command, Rules, View
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -18,13 +20,15 @@ from . import mapping
 @dataclass(frozen=True)
 class WireGame:
     """One game's mapping. ``game_view``: what a seat (None: a spectator) may see of a game, on the wire;
-    ``view_from_pb`` reads it back with the table's rules."""
+    ``view_from_pb`` reads it back with the table's rules. ``event_from_pb`` is ``event_to_pb``'s inverse:
+    the game's event a wire event carries, None for the table's own (seats, chat, timers, decisions)."""
 
     rules_to_pb: Callable[[Rules], pb.HouseRules]
     rules_from_pb: Callable[[pb.HouseRules], Rules]
     command_to_pb: Callable[[Command], pb.Command]
     command_from_pb: Callable[[int, pb.Command], Command]
     event_to_pb: Callable[[Any, Rules], pb.Event]         # the game's event (interface.Event)
+    event_from_pb: Callable[[pb.Event, Rules], Any | None]
     game_view: Callable[[Any, int | None], pb.GameView]   # the game (interface.Game)
     view_from_pb: Callable[[pb.GameView, Rules], View]
 
@@ -34,14 +38,21 @@ def _ten_pennies_view(game: Any, seat: int | None) -> pb.GameView:
 
 
 WIRE: dict[str, WireGame] = {
-    TEN_PENNIES.name: WireGame(mapping.rules_to_pb, mapping.rules_from_pb, mapping.command_to_pb,
-                           mapping.command_from_pb, mapping.event_to_pb, _ten_pennies_view, mapping.view_from_pb),
+    TEN_PENNIES.name: WireGame(
+        rules_to_pb=mapping.rules_to_pb, rules_from_pb=mapping.rules_from_pb, command_to_pb=mapping.command_to_pb,
+        command_from_pb=mapping.command_from_pb, event_to_pb=mapping.event_to_pb,
+        event_from_pb=mapping.event_from_pb, game_view=_ten_pennies_view, view_from_pb=mapping.view_from_pb),
 }
 
 
+def names() -> list[str]:
+    """The games played over the wire here, by name: those with an entry both here and in the engine."""
+    return sorted(set(WIRE) & set(games.GAMES))
+
+
 def wire(name: str) -> WireGame:
-    """The wire form of the game called ``name`` (BadRequest if it has none)."""
-    try:
-        return WIRE[name]
-    except KeyError:
-        raise mapping.BadRequest(f"no game {name!r} on this wire") from None
+    """The wire form of the game called ``name``: BadRequest, naming the games there are, if it is not
+    played over the wire here."""
+    if name not in WIRE or name not in games.GAMES:
+        raise mapping.BadRequest(f"no game {name!r} here (there are {', '.join(names())})")
+    return WIRE[name]

@@ -160,11 +160,11 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
-        # The request names no game (the wire predates the choice): its table plays the default game.
+        game = request.game or DEFAULT_GAME  # a client that names no game (one older than the choice)
         table, host_token = await self.lobby.create(
-            request.name, request.seats, wire(DEFAULT_GAME).rules_from_pb(request.rules), settings,
+            request.name, request.seats, wire(game).rules_from_pb(request.rules), settings,
             request.seed if request.HasField("seed") else None, client_address(context.peer()),
-            password=request.password)  # a private table: only the password's hash is kept
+            password=request.password, game=game)  # a private table: only the password's hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
     @_rpc()

@@ -515,7 +515,8 @@ class Table:
             rules=self.wire.rules_to_pb(self.rules),
             settings=pb.TableSettings(decision_seconds=self.settings.decision_seconds,
                                       takeover_seconds=self.settings.takeover_seconds),
-            seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq, locked=self.locked)
+            seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq, locked=self.locked,
+            game=self.kind.name)
         if self.settings.seeded:
             message.seed = self.seed
         if self.creator.startswith(TOURNAMENT_CREATOR):

@@ -245,9 +245,12 @@ class Connection:
 
     async def create_table(self, name: str, seats: int, rules: pb.HouseRules | None = None, *,
                            decision_seconds: int | None = None, takeover_seconds: int | None = None,
-                           seed: int | None = None, password: str = "") -> HostedTable:
-        """A new table; with a ``password``, a private one (joining and watching it need the password)."""
-        request = pb.CreateTableRequest(name=name, seats=seats, rules=rules or pb.HouseRules(), password=password)
+                           seed: int | None = None, password: str = "", game: str = "") -> HostedTable:
+        """A new table; with a ``password``, a private one (joining and watching it need the password).
+        ``game``: the game it plays, by its name in the engine (``engine.games``; empty: the server's default,
+        Ten Pennies), and ``rules`` are that game's (its wire entry's ``rules_to_pb``)."""
+        request = pb.CreateTableRequest(name=name, seats=seats, rules=rules or pb.HouseRules(), password=password,
+                                        game=game)
         if decision_seconds is not None:
             request.settings.decision_seconds = decision_seconds
         if takeover_seconds is not None:

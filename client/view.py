@@ -1,12 +1,12 @@
 """One seat's (or a spectator's) picture of a table, folded from its stream: a snapshot, then events.
 
-The terminal client and remote bots read the game through ``TableView.view``, an engine ``SeatView``
-(the same value the engine's own bots play from), kept up to date event by event by the engine's fold
-(``tenpennies.engine.ten_pennies.fold``: each wire event mapped back to the engine's with
-``mapping.event_from_pb``), and its log is the engine's narrator's words (``narrate.Narrator``). What the
-fold cannot know, and so where the view may differ from a fresh snapshot, is listed in the fold's module:
-the legal commands, other seats' buy answers while an offer is open (TP-4.7), and, for a fold begun
-mid-round, the pile below the cards seen since.
+The table's game is the one its ``TableInfo`` names (``engine.games``; empty: the default, Ten Pennies).
+The terminal client and remote bots read the game through ``TableView.view``, the game's own view of the
+seat (the same value the engine's own bots play from), kept up to date event by event by the game's fold
+(``Kind.knowing``/``opening`` and ``Kind.fold``: each wire event mapped back to the game's with its wire
+entry's ``event_from_pb``, ``wire.games``), and its log is the game's narrator's words (``Kind.narrator``).
+What a fold cannot know, and so where the view may differ from a fresh snapshot, is the game's to say (Ten
+Pennies': its fold's module): the legal commands, at least.
 
 This module adds only what is the table's, not the game's: who sits where (seat changes), chat, the
 decision timer (``deadline_ms``; ``TimerExpired`` marks the next line of the seat it acted for), and the
@@ -14,6 +14,9 @@ legal commands, which are the server's (the snapshot's, then each private ``Deci
 here asks the engine what is legal. A seat the server plays for (a bot's, a taken-over player's, the
 draw after a timed-out decline) is asked nothing, so its view lists no legal commands where a snapshot
 would list the engine's. Other seats' deadlines are private; see ``deadline_ms``.
+
+A game's view is a dataclass whose ``legal`` holds the seat's legal commands (the server's, put there
+by ``dataclasses.replace``); its ``Known`` has the view as ``.view``.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
-from tenpennies.engine.ten_pennies import Card, HouseRules, Known, Narrator, SeatView
-from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.engine.ten_pennies.fold import fold, opening
+from tenpennies.engine.cards import Card
+from tenpennies.engine.games import DEFAULT_GAME, kind
+from tenpennies.engine.interface import Kind, Known, Narrator, Rules, View
 from tenpennies.engine.ten_pennies.narrate import round_end_why as why_in_words
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
+from tenpennies.wire.games import WireGame, wire
 
 LOG_LINES = 200
 CHAT_LINES = 100
@@ -41,6 +46,7 @@ class TableView:
 
     * ``info``: the table (name, seats, settings, status), kept current from seat changes and the
       game's start and end.
+    * ``game``: the name of the table's game (``engine.games``); "" before a snapshot.
     * ``view``: the game as this seat knows it; None before the game starts. Each event that changes
       the game makes a new one: a view once handed out never changes, so a screen may keep the one it
       drew and compare.
@@ -48,20 +54,27 @@ class TableView:
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
       game moves; then 0, since others' deadlines are private.
     * ``sequence``: the last sequence applied; events at or below it are history already reflected.
-    * ``round_end``: the last round's end (the hands shown, points, scores) until the next one.
-    * ``game_end`` and ``winners``: the end of the game.
-    * ``pile``: the discard pile as far as it is known, bottom first (every discard is face up: the
-      whole pile for a fold that saw the round's deal, else its top ``len(pile)`` cards).
+    * ``round_end``: the last round's end (the wire's RoundEnded: the hands shown, points, scores) until
+      the next one, for a game that plays rounds.
+    * ``game_end`` and ``winners``: the end of the game (the wire's GameEnded).
+    * ``pile``: the discard pile as far as it is known, bottom first, for a game whose seats remember one
+      (Ten Pennies' ``Known.pile``: every discard is face up; the whole pile for a fold that saw the
+      round's deal, else its top ``len(pile)`` cards); empty for any other game.
     * ``log``: the game in words (the narrator's), newest last; ``chat``: (who, text).
+
+    ``card_text`` writes a card in the log (None: the game's own notation); ``you`` is what to call this
+    seat there ("You"; None: by its name). A table of a game this client does not have is refused
+    (``mapping.BadRequest`` from ``apply_snapshot``, naming the games it has).
     """
 
-    def __init__(self, seat: int | None, card_text: Callable[[Card], str] = lambda c: c.text,
+    def __init__(self, seat: int | None, card_text: Callable[[Card], str] | None = None,
                  you: str | None = None) -> None:
         self.seat = seat
         self.card_text = card_text
-        self.you = you  # what to call this seat in the log ("You"); None: by its name
+        self.you = you
         self.info: pb.TableInfo | None = None
-        self.view: SeatView | None = None
+        self.game = ""
+        self.view: View | None = None
         self.deadline_ms = 0
         self.sequence = 0
         self.round_end: pb.RoundEnded | None = None
@@ -70,8 +83,10 @@ class TableView:
         self.pile: list[Card] = []
         self.log: collections.deque[str] = collections.deque(maxlen=LOG_LINES)
         self.chat: collections.deque[tuple[str, str]] = collections.deque(maxlen=CHAT_LINES)
-        self.rules: HouseRules | None = None
-        self._known: Known | None = None  # the engine's fold: ``view`` is its view, with the server's legal commands
+        self.rules: Rules | None = None
+        self._kind: Kind[Any] | None = None  # the table's game, and its wire form
+        self._wire: WireGame | None = None
+        self._known: Known | None = None  # the game's fold (``view`` is its view, with the server's legal commands)
         self._narrator: Narrator | None = None
         self._timed_out: int | None = None  # the seat a timer just acted for, until its line is logged
         self._arriving: set[int] = set()  # seats joined but not yet here: their first coming is the joining
@@ -80,22 +95,25 @@ class TableView:
 
     def apply_snapshot(self, snapshot: pb.Snapshot) -> None:
         """Start again from ``snapshot``: everything but the log and the chat is reset from it."""
+        self.game = snapshot.table.game or DEFAULT_GAME  # a server that names no game plays the default
+        self._wire = wire(self.game)
+        self._kind = kind(self.game)
         self.info = pb.TableInfo()
         self.info.CopyFrom(snapshot.table)
-        self._rules(mapping.rules_from_pb(snapshot.table.rules))
+        self.rules = self._wire.rules_from_pb(snapshot.table.rules)
+        self._narrator = self._kind.narrator(self.rules, self.name, seat=self.seat, card=self.card_text)
         self.sequence = snapshot.sequence
         self.deadline_ms = snapshot.decision_deadline_ms
         self.round_end = None
         self.game_end = None
         self._timed_out = None
+        self._known = self.view = None
+        self.pile = []
         if snapshot.HasField("game"):
-            assert self.rules is not None
-            self._follow(Known.of(mapping.view_from_pb(snapshot.game, self.rules)))
+            self._follow(self._kind.knowing(self._wire.view_from_pb(snapshot.game, self.rules)))
             self.winners = tuple(snapshot.game.winners)
         else:
-            self._known = self.view = None
             self.winners = ()
-            self.pile = []
 
     def apply_event(self, event: pb.Event) -> str | None:
         """Fold one event; return the line it added to the log (None: none). Events at or below
@@ -103,26 +121,26 @@ class TableView:
         if event.sequence and event.sequence <= self.sequence:
             return None
         self.sequence = max(self.sequence, event.sequence)
-        kind = event.WhichOneof("kind")
-        if kind is None:
+        what = event.WhichOneof("kind")
+        if what is None:
             return None
         if self.info is not None:
             self.info.last_sequence = max(self.info.last_sequence, event.sequence)
         line: str | None = None
-        if kind == "seat_changed":
+        if what == "seat_changed":
             line = self._seat_changed(event.seat_changed.seat)
-        elif kind == "chat_posted":
+        elif what == "chat_posted":
             chat = event.chat_posted
             who = chat.name or (self.name(chat.seat) if chat.HasField("seat") else "someone")
             self.chat.append((who, chat.text))
             line = f"{who}: {chat.text}"
-        elif kind == "decision_request":
+        elif what == "decision_request":
             self._decision(event.decision_request)
-        elif kind == "timer_expired":  # what was done for the seat follows as events of its own: its line
+        elif what == "timer_expired":  # what was done for the seat follows as events of its own: its line
             self._timed_out = event.timer_expired.seat  # (the first the seat's own events make) tells it, once
             self._decided()
-        elif self.rules is not None:  # the game's own events (the stream begins with a snapshot, which says the rules)
-            game_event = mapping.event_from_pb(event, self.rules)
+        elif self._wire is not None and self.rules is not None:  # the game's own (a stream begins with a snapshot)
+            game_event = self._wire.event_from_pb(event, self.rules)
             if game_event is not None:
                 line = self._game_event(game_event, event)
         if line is not None:
@@ -142,64 +160,59 @@ class TableView:
 
     # --- the game --------------------------------------------------------------------------------
 
-    def _rules(self, rules: HouseRules) -> None:
-        self.rules = rules
-        self._narrator = Narrator(rules, self.name, self.card_text, seat=self.seat)
-
     def _follow(self, known: Known) -> None:
-        """The fold moved on to ``known``: the view and the pile follow it."""
+        """The fold moved on to ``known``: the view and the pile follow it. The same ``known`` (an event
+        that changed nothing) leaves the view as it was, with its legal commands."""
         if known is self._known:
             return
-        if self._known is None or known.pile is not self._known.pile:
-            self.pile = list(known.pile)
+        pile = getattr(known, "pile", None)  # a game whose seats remember a discard pile (Ten Pennies)
+        if pile is not None and (self._known is None or pile is not getattr(self._known, "pile", None)):
+            self.pile = list(pile)
         self._known = known
         self.view = known.view
 
     def _decision(self, request: pb.DecisionRequest) -> None:
-        if self.seat is None or request.seat != self.seat or self._known is None:
+        if self.seat is None or request.seat != self.seat or self.view is None or self._wire is None:
             return
-        legal = tuple(mapping.command_from_pb(self.seat, c) for c in request.legal_commands)
-        self._follow(dataclasses.replace(self._known, view=dataclasses.replace(self._known.view, legal=legal)))
+        legal = tuple(self._wire.command_from_pb(self.seat, c) for c in request.legal_commands)
+        self.view = dataclasses.replace(self.view, legal=legal)
         self.deadline_ms = request.deadline_ms
 
     def _decided(self) -> None:
         """A timer acted: this seat's open decision, if any, is over (as after every game event, which the
         fold leaves with no legal commands); a new one, if any, follows in the same batch."""
         self.deadline_ms = 0
-        if self._known is not None and self._known.view.legal:
-            self._follow(dataclasses.replace(self._known, view=dataclasses.replace(self._known.view, legal=())))
+        if self.view is not None and self.view.legal:
+            self.view = dataclasses.replace(self.view, legal=())
 
-    def _game_event(self, event: ev.Event, message: pb.Event) -> str | None:
-        if isinstance(event, ev.GameStarted):
-            self._start(event)
-        elif self._known is None:  # a game event before any game: nothing to fold it into
-            return None
-        else:
-            self._follow(fold(self._known, event))
+    def _game_event(self, event: Any, message: pb.Event) -> str | None:
+        assert self._kind is not None and self._narrator is not None and self.rules is not None
+        if self._known is None:  # the game's first event: this view follows the game from its beginning
+            self._start(self._kind.opening(self.seat, self.info.seats if self.info else 0, self.rules))
+        assert self._known is not None
+        self._follow(self._kind.fold(self._known, event))
         self.deadline_ms = 0
-        match event:
-            case ev.RoundEnded():
-                self.round_end = message.round_ended
-            case ev.GameEnded(winners=winners):
-                self.game_end = message.game_ended
-                self.winners = winners
-                if self.info is not None:
-                    self.info.status = pb.TABLE_STATUS_FINISHED
-        assert self._narrator is not None
+        what = message.WhichOneof("kind")
+        if what == "round_ended":
+            self.round_end = message.round_ended
+        elif what == "game_ended":
+            self.game_end = message.game_ended
+            self.winners = tuple(message.game_ended.winners)
+            if self.info is not None:
+                self.info.status = pb.TABLE_STATUS_FINISHED
         line = self._narrator.line(event)
         if line is not None and self._timed_out is not None and getattr(event, "seat", None) == self._timed_out:
             self._timed_out = None
             line = f"Time ran out: {line}"
         return line
 
-    def _start(self, started: ev.GameStarted) -> None:
-        self._rules(started.rules)
+    def _start(self, opening: Known) -> None:
         if self.info is not None:
             self.info.status = pb.TABLE_STATUS_PLAYING
             self.info.expires_at = 0
         self.round_end = self.game_end = None
         self.winners = ()
-        self._follow(opening(self.seat, started))
+        self._follow(opening)
 
     # --- the table ---------------------------------------------------------------------------------
 
@@ -237,5 +250,6 @@ class TableView:
 
 
 def round_end_why(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
-    """Why a round ended, in the narrator's words: who went out, else what ran out."""
+    """Why a Ten Pennies round ended, in its narrator's words: who went out, else what ran out. (Ten
+    Pennies' own, kept here for the screen that reads it; it belongs with Ten Pennies' table widget.)"""
     return why_in_words(end.out if end.HasField("out") else None, mapping.round_end_reason_from_pb(end.reason), name)

@@ -28,14 +28,18 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 
+from tenpennies.client.connection import Connection, SeatSession, ServerError
+from tenpennies.client.view import TableView
 from tenpennies.engine import games
 from tenpennies.engine.cards import Card
 from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
 from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.server.app import Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.store import NoSuchGame, Store, read_game
 from tenpennies.server.table import Settings, Subscriber, Table
@@ -44,6 +48,7 @@ from tenpennies.wire import games as wire_games
 from tenpennies.wire import mapping
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
+CLIENT = SERVER.parent / "client"
 
 # --- the second game ------------------------------------------------------------------------------------
 
@@ -559,6 +564,20 @@ def test_the_servers_game_side_names_no_game() -> None:
         assert not [m for m in imported if "ten_pennies" in m], name
 
 
+def imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text())
+    found = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    return found + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+
+
+def test_the_clients_connection_and_view_name_no_game() -> None:
+    """The client's connection and its view of a table reach the game through the registries. The view's
+    one import of Ten Pennies is for ``round_end_why``, Ten Pennies' words for its round-end screen, which the
+    table screen reads from there (it belongs with Ten Pennies' table widget)."""
+    assert not [m for m in imports(CLIENT / "connection.py") if "ten_pennies" in m]
+    assert [m for m in imports(CLIENT / "view.py") if "ten_pennies" in m] == ["tenpennies.engine.ten_pennies.narrate"]
+
+
 async def test_a_stored_table_of_a_game_this_server_lacks_is_left_in_the_store_and_the_others_open(
         high_card: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = str(tmp_path / "games.db")
@@ -593,3 +612,132 @@ def test_ten_pennies_result_is_none_until_the_end_then_its_pennies_add_up_to_not
     assert result.scores == tuple(p.score for p in game.players) and result.winners == game.winners
     assert result.tallies["buys"] == tuple(game.rules.buy_pennies - p.pennies for p in game.players)
     assert sum(result.tallies["pennies"]) == 0  # what one seat wins the others lost
+
+
+# --- over the wire: a real server on loopback, real clients -------------------------------------------------
+
+
+async def follow(session: SeatSession, table: TableView, ready: asyncio.Event, bot: Bot | None = None,
+                 truth: Callable[[int], HighView] | None = None) -> list[HighView]:
+    """Follow a seat's stream with ``table`` until the game ends, as a client does; with ``bot``, answer each
+    decision with the bot's choice from the folded view alone, first checking it against the server's own
+    view of the seat (``truth``): all of it but ``to_act``, the other seat's card being face down. Returns
+    the views it decided from."""
+    decided: list[HighView] = []
+    async for message in session.stream():
+        if isinstance(message, pb.Snapshot):
+            table.apply_snapshot(message)
+            ready.set()
+            continue
+        table.apply_event(message)
+        if bot is not None and message.HasField("decision_request") and table.view is not None and table.view.legal:
+            view: HighView = table.view
+            assert session.seat is not None and truth is not None
+            assert dataclasses.replace(view, to_act=truth(session.seat).to_act) == truth(session.seat)
+            decided.append(view)
+            await session.send(wire_games.wire(table.game).command_to_pb(bot.choose(view)))
+        if table.game_end is not None:
+            return decided
+    raise AssertionError("the stream ended before the game did")
+
+
+async def test_a_second_game_is_made_joined_watched_and_played_to_the_end_over_grpc(
+        high_card: None, server: Server) -> None:
+    """High card, asked for by name over gRPC, joined by two clients and watched by a third, each following
+    the game with the client's own TableView: nothing in the server's table, the store or the client's
+    connection knows the game."""
+    address = f"127.0.0.1:{server.port}"
+    host, ann, bob, watcher = (Connection(address) for _ in range(4))
+    try:
+        rules = wire_games.wire("high_card").rules_to_pb(HighRules(hands=3))
+        hosted = await host.create_table("high", 2, rules, decision_seconds=0, takeover_seconds=0, seed=11,
+                                         game="high_card")
+        assert hosted.info.game == "high_card" and hosted.info.rules.hand_size == 3
+        assert [(t.table_id, t.game) for t in await watcher.tables()] == [(hosted.table_id, "high_card")]
+        sessions = [await ann.join(hosted.table_id, "Ann"), await bob.join(hosted.table_id, "Bob"),
+                    watcher.spectate(hosted.table_id)]
+        tables = [TableView(0, you="You"), TableView(1), TableView(None)]
+        ready = [asyncio.Event() for _ in tables]
+        bots = [HIGH_CARD.bots["low"](0), HIGH_CARD.bots["high"](0), None]
+        table = server.lobby.tables[hosted.table_id]
+
+        def truth(seat: int) -> HighView:
+            view: HighView = table.game.view(seat)
+            return view
+
+        following = [asyncio.ensure_future(follow(s, t, r, b, truth))
+                     for s, t, r, b in zip(sessions, tables, ready, bots, strict=True)]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 10)
+        assert all(t.game == "high_card" and t.view is None and t.rules == HighRules(3) for t in tables)
+        await host.start(hosted.table_id, hosted.host_token)
+        decided = await asyncio.wait_for(asyncio.gather(*following), 30)
+
+        game = table.game
+        assert game is not None and game.over and game.result is not None
+        assert [len(d) for d in decided] == [3, 3, 0]
+        ann_cards = [c.card for c in game.log if c.seat == 0]
+        assert ann_cards == sorted(ann_cards) and ann_cards == list(decided[0][0].hand)  # the low bot, lowest first
+        bob_cards = [c.card for c in game.log if c.seat == 1]
+        assert bob_cards == sorted(bob_cards, reverse=True)  # the high bot, from the highest down
+        for seat, (session, view) in enumerate(zip(sessions, tables, strict=True)):
+            assert view.info is not None and view.info.status == pb.TABLE_STATUS_FINISHED
+            assert view.winners == game.result.winners and view.game_end is not None
+            assert tuple(view.game_end.scores) == game.result.scores
+            who = seat if seat < 2 else None
+            assert view.view == game.view(who)  # at the end nothing is left hidden: the fold is the whole truth
+            fresh = (await session.snapshot()).game
+            assert wire_games.wire("high_card").view_from_pb(fresh, view.rules) == view.view
+            assert view.pile == []  # a game whose seats keep no pile
+        # the log is the game's narrator's words, each seat told only its own cards before they are shown
+        ann_log, bob_log, watched_log = (list(view.log) for view in tables)
+        assert ann_log[-1] == bob_log[-1] == watched_log[-1] and ann_log[-1].startswith("Game over: ")
+        assert f"Dealt to You: {' '.join(map(str, decided[0][0].hand))}" in ann_log
+        assert [line for line in ann_log if " face down" in line] == [f"You played {c} face down" for c in ann_cards]
+        assert not [line for line in ann_log if line.startswith(("Bob played", "Dealt to Bob"))]
+        assert not [line for line in bob_log if line.startswith(("Ann played", "Dealt to Ann", "Dealt to You"))]
+        assert not [line for line in watched_log if "face down" in line or line.startswith("Dealt")]
+        assert sum(" showed " in line for line in watched_log) == 3
+    finally:
+        for connection in (host, ann, bob, watcher):
+            await connection.close()
+
+
+async def test_a_table_of_a_game_the_server_lacks_is_refused_by_name_and_nothing_is_made(
+        server: Server, connection: Connection) -> None:
+    with pytest.raises(ServerError) as refused:
+        await connection.create_table("high", 2, game="high_card")
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.message == "no game 'high_card' here (there are ten_pennies)"
+    assert await connection.tables() == [] and not server.lobby.tables and await server.store.list_tables() == []
+    # a client shown a table of a game it lacks says so, by name, rather than misread it as Ten Pennies
+    with pytest.raises(mapping.BadRequest, match="no game 'high_card' here"):
+        TableView(None).apply_snapshot(pb.Snapshot(table=pb.TableInfo(seats=2, game="high_card")))
+
+
+async def test_a_client_that_names_no_game_plays_ten_pennies(server: Server, connection: Connection) -> None:
+    """An older client (its CreateTableRequest has no game) gets a Ten Pennies table, as before; and a view of
+    a table whose info names no game (an older server's) follows Ten Pennies."""
+    request = pb.CreateTableRequest(name="old", seats=2, rules=pb.HouseRules(max_turns=30, rounds=[1]))
+    assert not request.game and b"high" not in request.SerializeToString()
+    created: pb.CreateTableResponse = await connection.service.CreateTable(request)
+    assert created.table.game == "ten_pennies"
+    row = await server.store.load_table(created.table.table_id)
+    assert row is not None and row.game == "ten_pennies"
+    table_id = created.table.table_id
+    for _ in range(2):
+        await connection.add_bot(table_id, created.host_token)
+    watching = connection.spectate(table_id)
+    view = TableView(None)
+    async for message in watching.stream():
+        if isinstance(message, pb.Snapshot):
+            message.table.ClearField("game")  # as an older server sends it
+            view.apply_snapshot(message)
+            assert view.game == "ten_pennies" and view.rules == HouseRules(max_turns=30, rounds=(1,))
+            await connection.start(table_id, created.host_token)
+            continue
+        view.apply_event(message)
+        if view.game_end is not None:
+            break
+    game = server.lobby.tables[table_id].game
+    assert game is not None and game.over and view.winners == game.winners
+    assert view.log[0] == "The game starts: 2 seats" and view.log[-1].startswith("Game over: ")

@@ -186,9 +186,10 @@ class TableView:
             self.view = dataclasses.replace(self.view, legal=())
 
     def _game_event(self, event: Any, message: pb.Event) -> str | None:
-        assert self._kind is not None and self._narrator is not None and self.rules is not None
+        assert self._kind is not None and self._narrator is not None  # (set with the rules, by the snapshot)
+        assert self.info is not None and self.rules is not None
         if self._known is None:  # the game's first event: this view follows the game from its beginning
-            self._start(self._kind.opening(self.seat, self.info.seats if self.info else 0, self.rules))
+            self._start(self._kind.opening(self.seat, self.info.seats, self.rules))
         assert self._known is not None
         self._follow(self._kind.fold(self._known, event))
         self.deadline_ms = 0
@@ -198,8 +199,7 @@ class TableView:
         elif what == "game_ended":
             self.game_end = message.game_ended
             self.winners = tuple(message.game_ended.winners)
-            if self.info is not None:
-                self.info.status = pb.TABLE_STATUS_FINISHED
+            self.info.status = pb.TABLE_STATUS_FINISHED
         line = self._narrator.line(event)
         if line is not None and self._timed_out is not None and getattr(event, "seat", None) == self._timed_out:
             self._timed_out = None
@@ -207,9 +207,9 @@ class TableView:
         return line
 
     def _start(self, opening: Known) -> None:
-        if self.info is not None:
-            self.info.status = pb.TABLE_STATUS_PLAYING
-            self.info.expires_at = 0
+        assert self.info is not None
+        self.info.status = pb.TABLE_STATUS_PLAYING
+        self.info.expires_at = 0
         self.round_end = self.game_end = None
         self.winners = ()
         self._follow(opening)

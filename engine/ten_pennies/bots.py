@@ -19,6 +19,7 @@ from typing import Protocol
 
 from ..cards import Card
 from ..seats import play_decision
+from ..tournament import seated
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .events import Event
 from .game import Game, Phase, SeatView
@@ -183,7 +184,7 @@ def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bo
     four seat-games. ``bench/strength.py`` and the strength tests measure bots with it."""
     x_total = y_total = 0.0
     for rotation in (0, 1):
-        is_x = [(s + rotation) % 2 == 0 for s in range(4)]
+        is_x = [entry == "x" for entry in seated(("x", "y", "x", "y"), rotation)]
         bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
         game = play_game(Game(4, rules, seed + deal), bots)
         for s, player in enumerate(game.players):

@@ -33,9 +33,10 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from openskill.models import BradleyTerryFull
+if TYPE_CHECKING:
+    from openskill.models import BradleyTerryFull
 
 MAX_SEED = 2**64 - 1
 DECISION_SECONDS = 5
@@ -139,7 +140,10 @@ class GameResult:
 # --- the standings ----------------------------------------------------------------------------------
 
 def rating_model() -> BradleyTerryFull:
-    """openskill's BradleyTerryFull, which treats equal ranks as ties (see the module)."""
+    """openskill's BradleyTerryFull, which treats equal ranks as ties (see the module). Imported here, not
+    with the module: it takes some 20 ms, and what only seats or deals (``bots.play_duplicate_deal``)
+    should not pay for it."""
+    from openskill.models import BradleyTerryFull
     return BradleyTerryFull()
 
 

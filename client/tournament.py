@@ -3,8 +3,8 @@
 Duplicate deals with rotated seats: every deal seed is played once with each rotation of each lineup of
 the bots round the table, so the luck of the deal cancels. Games are played in-process (across
 ``jobs`` worker processes, a batch of games per task), over gRPC against a running server (started with
-``--allow-seeds``; every seat is a thin client here whose stream is folded into a ``TableView`` and
-whose bot answers each decision with ``SendCommand``), or on Ray (a batch of games per task).
+``--allow-seeds``; every seat is played by the SDK's ``SeatPlayer``, as ``tenpennies bot`` plays one),
+or on Ray (a batch of games per task).
 
 The tournament model (entries, lineups, duplicate deals, seeds, results, standings: how a win under ties
 counts, how the standings are ordered, the defaults) is ``engine.tournament``'s, the one the server's

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+
 
 def address(text: str) -> str:
     """A server's HOST:PORT."""
@@ -19,3 +21,21 @@ def player_name(text: str) -> str:
     if not name or len(name) > 40 or not name.isprintable():
         raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
     return name
+
+
+def house_rule(text: str) -> str:
+    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6): an unknown
+    name or a value the rule does not take is refused, naming the rule and what it takes."""
+    try:
+        HouseRules.from_settings([text])
+    except RuleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def add_rule_option(parser: argparse.ArgumentParser) -> None:
+    """``--rule NAME=VALUE``, repeatable; ``HouseRules.from_settings(args.rule or [])`` reads them."""
+    defaults = ", ".join(f"{knob.name}={knob.word(knob.default)}" for knob in KNOBS)
+    parser.add_argument("--rule", action="append", type=house_rule, metavar="NAME=VALUE",
+                        help=f"a house rule of docs/RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2 "
+                             f"(the rules and their defaults: {defaults})")

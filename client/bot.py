@@ -39,13 +39,13 @@ import grpc
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
-from tenpennies.client.view import TableView, round_end_why
+from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
-from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Phase, SeatView
+from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Narrator, Phase, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb
+from tenpennies.wire.mapping import command_to_pb, event_from_pb
 
 MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
@@ -525,21 +525,23 @@ def _finish(ended: pb.GameEnded | None, stats: SeatStats) -> int:
 
 
 def _print_round_ends(item: StreamItem, table: TableView) -> None:
-    """One line per round end, and the final standings, as they come."""
-    if not isinstance(item, pb.Event):
+    """Each round's end and the game's in the narrator's words, and the final standings, as they come."""
+    if not isinstance(item, pb.Event) or item.sequence != table.sequence:
         return
     kind = item.WhichOneof("kind")
-    if kind == "round_ended" and item.sequence == table.sequence:
-        print(round_line(item.round_ended, table.name), flush=True)
-    elif kind == "game_ended":
+    if kind in ("round_ended", "game_ended"):
+        print(_told(item, table), flush=True)
+    if kind == "game_ended":
         for line in standings_lines(item.game_ended, table.name, table.seat):
             print(line, flush=True)
 
 
-def round_line(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
-    why = round_end_why(end, name)
-    points = ", ".join(f"{name(s)}: {end.points[s]} ({end.scores[s]})" for s in range(len(end.scores)))
-    return f"round {end.round}: {why}; points (totals) {points}; pot {end.pot}"
+def _told(item: pb.Event, table: TableView) -> str | None:
+    """A game event in the narrator's words, with the seats named as ``table`` names them."""
+    if table.rules is None:
+        return None
+    event = event_from_pb(item, table.rules)
+    return Narrator(table.rules, table.name, seat=table.seat).line(event) if event is not None else None
 
 
 def standings_lines(end: pb.GameEnded, name: Callable[[int], str], me: int | None = None) -> list[str]:
@@ -560,8 +562,7 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
         if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended":
             end = item.game_ended
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
-            print(f"game {seat.game} over: {scores}; won by "
-                  f"{' and '.join(table.name(s) for s in end.winners)}", flush=True)
+            print(f"game {seat.game}: {_told(item, table)} (scores {scores})", flush=True)
 
     report = await enter_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)

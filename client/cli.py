@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import address, player_name  # noqa: E402
+from tenpennies.client.arguments import add_rule_option, address, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
-from tenpennies.engine.cards import format_cards  # noqa: E402
-from tenpennies.engine.ten_pennies import Game, HouseRules, RuleError  # noqa: E402
+from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
 from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
 
@@ -43,16 +42,29 @@ def cmd_bots(args: argparse.Namespace) -> int:
     names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
     bots = [BOTS[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
     print(f"Ten Pennies: {args.seats} seats, preset {rules.preset}, seed {args.seed}")
+    narrator = Narrator(rules, names.__getitem__, every_hand=True)
     round_ends: list[ev.RoundEnded] = []
-    play_game(game, bots, on_events=lambda events: round_ends.extend(
-        e for e in events if isinstance(e, ev.RoundEnded)))
-    for event in round_ends:
-        how = f"seat {event.out} went out" if event.out is not None else f"nobody out ({event.reason})"
-        print(f"round {event.round}: {how}; points {list(event.points)}; totals {list(event.scores)}; "
-              f"pot {event.pot}")
+
+    def tell(events: Sequence[ev.Event]) -> None:
+        """-v: every event in the narrator's words as it happens, and the hands a round's end shows."""
+        for event in events:
+            line = narrator.line(event)
+            if line is not None:
+                print(line)
+            if isinstance(event, ev.RoundEnded):
+                print("\n".join(narrator.hands(event)))
+
+    def played(events: list[ev.Event]) -> None:
+        round_ends.extend(e for e in events if isinstance(e, ev.RoundEnded))
         if args.verbose:
-            for seat, hand in enumerate(event.hands):
-                print(f"    {names[seat]} held {format_cards(hand) or '-'}")
+            tell(events)
+
+    if args.verbose:
+        tell(game.opening_events)
+    play_game(game, bots, on_events=played)
+    for event in round_ends:
+        print(f"round {event.round}: {narrator.why(event)}; points {list(event.points)}; totals {list(event.scores)}; "
+              f"pot {event.pot}")
     for seat, player in enumerate(game.players):
         mark = "  winner" if seat in game.winners else ""
         print(f"{names[seat]:<20} score {player.score:>4}  buy pennies left {player.pennies:>2}  "
@@ -172,9 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
     bots.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
-    bots.add_argument("--rule", action="append", metavar="KNOB=VALUE",
-                      help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
-    bots.add_argument("-v", "--verbose", action="store_true", help="show the hands left at each round's end")
+    add_rule_option(bots)
+    bots.add_argument("-v", "--verbose", action="store_true",
+                      help="tell every event as it happens, and the hands left at each round's end")
     bots.set_defaults(run=cmd_bots)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the LAN")

@@ -18,14 +18,12 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.words import STRATEGIES
 
 from .trust import Pinned
 
 T = TypeVar("T")
 
-STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM,
-              "averaging": pb.BOT_STRATEGY_AVERAGING, "early": pb.BOT_STRATEGY_EARLY,
-              "holdout": pb.BOT_STRATEGY_HOLDOUT, "sampler": pb.BOT_STRATEGY_SAMPLER}
 # Codes after which following a stream again cannot help: the seat or the table is not ours any more.
 # Why a seat's stream went down, in words a player reads on the table's prompt (gRPC's own are for logs:
 # "Stream removed (recvmsg:Connection timed out (110))"); any other code keeps the server's message.

@@ -14,8 +14,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tenpennies.engine.ten_pennies import HouseRules
+from tenpennies.engine.games import DEFAULT_GAME, kind
+from tenpennies.engine.interface import Rules
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
 from .store import SeatRow, Store, TableRow
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, TableError, clean_name, hash_token
@@ -68,7 +70,13 @@ class Lobby:
     async def load(self) -> None:
         """The open tables' rows from the store (not their games: see ``start``)."""
         for row in await self.store.list_tables():
-            self._add(Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl))
+            try:
+                table = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
+            except (LookupError, mapping.BadRequest):  # a game this server does not have: the others go on
+                log.error("table %s plays %r, a game this server does not have: left in the store", row.id,
+                          row.game)
+                continue
+            self._add(table)
 
     def _add(self, table: Table) -> Table:
         table.on_change = self._changed
@@ -130,35 +138,38 @@ class Lobby:
                     self._gone(table.id)
                     await table.close()
 
-    async def create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
-                     creator: str, *, password: str = "") -> tuple[Table, str]:
-        """A new waiting table, and its host's token. Once its slot is taken the table is made whatever
-        happens to the request (a table nobody hears of expires like any idle one). With a ``password``, a
-        private table: its slow hash is made only for a creator with room and a request otherwise good, holding
-        the slot meanwhile."""
+    async def create(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
+                     creator: str, *, password: str = "", game: str = DEFAULT_GAME) -> tuple[Table, str]:
+        """A new waiting table of ``game`` (by its name in engine.games), and its host's token. Once its slot
+        is taken the table is made whatever happens to the request (a table nobody hears of expires like any
+        idle one). With a ``password``, a private table: its slow hash is made only for a creator with room
+        and a request otherwise good, holding the slot meanwhile."""
         self._check_room(creator)
-        name = self._checked(name, seats, rules, settings, seed)
+        name = self._checked(name, game, seats, rules, settings, seed)
         if password:
             self._creating.append(creator)
             try:
                 await settings.lock(password)
             finally:
                 self._creating.remove(creator)
-        return await self._create_now(name, seats, rules, settings, seed, creator)
+        return await self._create_now(name, game, seats, rules, settings, seed, creator)
 
-    async def create_hosted(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int,
-                            host: str) -> tuple[Table, str]:
+    async def create_hosted(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int,
+                            host: str, *, game: str = DEFAULT_GAME) -> tuple[Table, str]:
         """A table the server itself hosts (a tournament's): the server's seed, which the table does not
         show, and no per-address share (the server's limit on open tables still holds)."""
         self._check_room(host, share=False)
-        name = self._checked(name, seats, rules, settings, seed, own_seed=True)
-        return await self._create_now(name, seats, rules, settings, seed, host, own_seed=True)
+        name = self._checked(name, game, seats, rules, settings, seed, own_seed=True)
+        return await self._create_now(name, game, seats, rules, settings, seed, host, own_seed=True)
 
-    def _checked(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+    def _checked(self, name: str, game: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
                  own_seed: bool = False) -> str:
-        """Every cheap refusal of a new table (its rules, timers, seed, name), before anything slow; the
-        table's name, cleaned."""
-        rules.validate(seats)
+        """Every cheap refusal of a new table (its game, rules, timers, seed, name), before anything slow;
+        the table's name, cleaned."""
+        try:
+            kind(game).validate(rules, seats)
+        except LookupError as error:
+            raise mapping.BadRequest(str(error)) from None
         settings.validate()
         if seed is not None and not own_seed:
             if not self.allow_seeds:
@@ -169,12 +180,12 @@ class Lobby:
                 raise Conflict(f"a seed is 0 to {MAX_SEED}")
         return clean_name(name or "table")
 
-    async def _create_now(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
-                          creator: str, own_seed: bool = False) -> tuple[Table, str]:
+    async def _create_now(self, name: str, game: str, seats: int, rules: Rules, settings: Settings,
+                          seed: int | None, creator: str, own_seed: bool = False) -> tuple[Table, str]:
         self._creating.append(creator)  # holds the slot while the row is written
         try:
-            return await asyncio.shield(self._spawn(self._create(name, seats, rules, settings, seed, creator,
-                                                                 own_seed)))
+            return await asyncio.shield(self._spawn(self._create(name, game, seats, rules, settings, seed,
+                                                                 creator, own_seed)))
         finally:
             self._creating.remove(creator)
 
@@ -193,16 +204,16 @@ class Lobby:
         task.add_done_callback(self._background.discard)
         return task
 
-    async def _create(self, name: str, seats: int, rules: HouseRules, settings: Settings, seed: int | None,
+    async def _create(self, name: str, game: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
                       creator: str, own_seed: bool = False) -> tuple[Table, str]:
         await self._forget_finished()
         host_token = secrets.token_urlsafe(24)
         settings.seeded = seed is not None and not own_seed
         settings.host_token_hash = hash_token(host_token)
         table_id = secrets.token_hex(4)
-        row = TableRow(table_id, name, seats, rules.to_dict(), settings.__dict__.copy(),
+        row = TableRow(table_id, name, seats, kind(game).rules_to_dict(rules), settings.__dict__.copy(),
                        seed if seed is not None else secrets.randbits(63), "waiting", time.time(),
-                       seat_rows=[SeatRow(s, "empty") for s in range(seats)], creator=creator)
+                       seat_rows=[SeatRow(s, "empty") for s in range(seats)], creator=creator, game=game)
         await self.store.create_table(row)
         return self._add(Table(row, self.store, ttl=self.waiting_table_ttl)), host_token
 

@@ -9,21 +9,18 @@ from typing import Any
 
 import grpc
 
-from tenpennies.engine.ten_pennies import RuleError
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
+from tenpennies.wire.games import wire
+from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
 from .store import StoreError
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
 from .tournament import LinkEnd, Seating, Tournament
-
-_STRATEGIES = {pb.BOT_STRATEGY_UNSPECIFIED: "greedy", pb.BOT_STRATEGY_GREEDY: "greedy",
-               pb.BOT_STRATEGY_RANDOM: "random", pb.BOT_STRATEGY_AVERAGING: "averaging",
-               pb.BOT_STRATEGY_EARLY: "early", pb.BOT_STRATEGY_HOLDOUT: "holdout",
-               pb.BOT_STRATEGY_SAMPLER: "sampler"}
-
 
 _MALFORMED = object()
 
@@ -163,8 +160,9 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             settings.decision_seconds = request.settings.decision_seconds
         if request.settings.HasField("takeover_seconds"):
             settings.takeover_seconds = request.settings.takeover_seconds
+        # The request names no game (the wire predates the choice): its table plays the default game.
         table, host_token = await self.lobby.create(
-            request.name, request.seats, mapping.rules_from_pb(request.rules), settings,
+            request.name, request.seats, wire(DEFAULT_GAME).rules_from_pb(request.rules), settings,
             request.seed if request.HasField("seed") else None, client_address(context.peer()),
             password=request.password)  # a private table: only the password's hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
@@ -204,7 +202,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
 
     @_rpc()
     async def AddBot(self, request: pb.AddBotRequest, context: Any) -> pb.AddBotResponse:
-        strategy = _STRATEGIES.get(request.strategy)
+        strategy = STRATEGY_WORDS.get(request.strategy)
         if strategy is None:
             raise mapping.BadRequest(f"unknown bot strategy {request.strategy}")
         table = await self.lobby.get(request.table_id)

@@ -34,16 +34,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tenpennies.engine.ten_pennies import Command, HouseRules, parse_command
+from tenpennies.engine.games import DEFAULT_GAME, kind
+from tenpennies.engine.interface import Command, Rules
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SCHEMA = """
+# The game a table plays (engine.games); a row made before tables said so plays the default game.
+GAME_COLUMN = f"game TEXT NOT NULL DEFAULT '{DEFAULT_GAME}'"
+
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL, rules TEXT NOT NULL,
     settings TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, created REAL NOT NULL,
-    creator TEXT NOT NULL DEFAULT '', last_sequence INTEGER NOT NULL DEFAULT 0);
+    creator TEXT NOT NULL DEFAULT '', last_sequence INTEGER NOT NULL DEFAULT 0, {GAME_COLUMN});
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
     token_hash TEXT NOT NULL, bot TEXT NOT NULL, PRIMARY KEY (table_id, seat));
@@ -64,7 +68,8 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 
 # Columns added since the first schema: an older file gets them (ALTER TABLE) when it is opened.
 ADDED_COLUMNS = {
-    "tables": [("creator", "TEXT NOT NULL DEFAULT ''"), ("last_sequence", "INTEGER NOT NULL DEFAULT 0")],
+    "tables": [("creator", "TEXT NOT NULL DEFAULT ''"), ("last_sequence", "INTEGER NOT NULL DEFAULT 0"),
+               ("game", GAME_COLUMN.removeprefix("game "))],
     "events": [("chat", "INTEGER NOT NULL DEFAULT 0")],
 }
 
@@ -128,6 +133,7 @@ class TableRow:
     creator: str = ""              # the creating client's address
     state: dict[str, Any] | None = None                 # the latest stored game state
     state_applied: int = 0         # how many commands `state` covers: commands[0] has this index
+    game: str = DEFAULT_GAME       # the game it plays, by its name in engine.games
 
 
 CHECKPOINT_SECONDS = 2.0
@@ -319,15 +325,15 @@ class Store:
         if row.status not in STATUSES:
             raise ValueError(f"unknown status {row.status!r}")
         values = (row.id, row.name, row.seats, json.dumps(row.rules), json.dumps(row.settings),
-                  seed_to_db(row.seed), row.status, row.created, row.creator)
+                  seed_to_db(row.seed), row.status, row.created, row.creator, row.game)
         seats = [(row.id, s.seat, s.kind, s.name, s.token_hash, s.bot) for s in row.seat_rows]
         await self._submit(self._insert_table, (values, seats))
 
     def _insert_table(self, values: tuple[Any, ...], seats: list[tuple[Any, ...]]) -> None:
         db = self._db
         assert db is not None
-        db.execute("INSERT INTO tables (id, name, seats, rules, settings, seed, status, created, creator) "
-                   "VALUES (?,?,?,?,?,?,?,?,?)", values)
+        db.execute("INSERT INTO tables (id, name, seats, rules, settings, seed, status, created, creator, game) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?)", values)
         db.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats)
 
     async def record(self, table_id: str, *, command: tuple[int, str] | None = None,
@@ -514,8 +520,8 @@ class Store:
         assert db is not None
         marks = ",".join("?" * len(OPEN_STATUSES))
         rows: dict[str, TableRow] = {}
-        for r in db.execute("SELECT id, name, seats, rules, settings, seed, status, created, creator, last_sequence "
-                            f"FROM tables WHERE status IN ({marks}) ORDER BY created", OPEN_STATUSES):
+        for r in db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY created",
+                            OPEN_STATUSES):
             rows[r[0]] = _table_row(r)
         for r in db.execute("SELECT s.table_id, s.seat, s.kind, s.name, s.token_hash, s.bot FROM tables t "
                             f"JOIN seats s ON s.table_id = t.id WHERE t.status IN ({marks})", OPEN_STATUSES):
@@ -534,8 +540,7 @@ class Store:
         assert db is not None
         db.execute("BEGIN")  # one snapshot
         try:
-            r = db.execute("SELECT id, name, seats, rules, settings, seed, status, created, creator, "
-                           "last_sequence FROM tables WHERE id = ?", (table_id,)).fetchone()
+            r = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
             if r is None:
                 return None
             row = _table_row(r)
@@ -570,9 +575,12 @@ class Store:
             "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
 
 
+TABLE_COLUMNS = "id, name, seats, rules, settings, seed, status, created, creator, last_sequence, game"
+
+
 def _table_row(r: Sequence[Any]) -> TableRow:
     return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), seed_from_db(r[5]), r[6], r[7],
-                    creator=r[8], last_sequence=r[9])
+                    creator=r[8], last_sequence=r[9], game=r[10])
 
 
 def _settle_all(batch: list[_Op], errors: list[BaseException | None]) -> None:
@@ -602,11 +610,12 @@ class StoredGame:
     table_id: str
     name: str
     seats: int
-    rules: HouseRules
+    rules: Rules
     seed: int
     status: str  # waiting, playing, finished, expired
     names: list[str]
     commands: list[Command]
+    game: str = DEFAULT_GAME  # the game it plays (engine.games)
 
     def seat_name(self, seat: int) -> str:
         """The seat's name, with its number where two seats share it (bots do); "seat N" when empty."""
@@ -628,22 +637,29 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
         raise NoSuchGame(f"no such file: {path}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        query = "SELECT id, name, seats, rules, seed, status FROM tables WHERE "
-        rows = conn.execute(query + "id = ?", (game_id,)).fetchall()
+        # read-only, so a file of an older schema is read as it is: a table that names no game plays the default
+        named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        query = f"SELECT id, name, seats, rules, seed, status, {'game' if named else '?'} FROM tables WHERE "
+        default = () if named else (DEFAULT_GAME,)
+        rows = conn.execute(query + "id = ?", (*default, game_id)).fetchall()
         if not rows:
             pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (pattern,)).fetchall()
+            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (*default, pattern)).fetchall()
         if len(rows) != 1:
             raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
                              else f"more than one game in {path} starts with {game_id!r}")
-        table_id, name, seats, rules, seed, status = rows[0]
+        table_id, name, seats, rules, seed, status, game = rows[0]
+        try:
+            played = kind(game)
+        except LookupError:
+            raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
         names = [""] * seats
         for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
             if 0 <= seat < seats:
                 names[seat] = seat_name
-        commands = [parse_command(text) for (text,) in conn.execute(
+        commands = [played.parse_command(text) for (text,) in conn.execute(
             "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
     finally:
         conn.close()
-    return StoredGame(table_id, name, seats, HouseRules.from_dict(json.loads(rules)), seed_from_db(seed), status,
-                      names, commands)
+    return StoredGame(table_id, name, seats, played.rules_from_dict(json.loads(rules)), seed_from_db(seed), status,
+                      names, commands, game)

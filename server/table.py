@@ -18,25 +18,17 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from tenpennies.engine.ten_pennies import (
-    Command,
-    Draw,
-    Game,
-    HouseRules,
-    PassBuy,
-    Phase,
-    RuleError,
-    format_command,
-    parse_command,
-)
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
+from tenpennies.engine import games
+from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
+from tenpennies.wire.games import WireGame, wire
+from tenpennies.wire.words import DECISION_SECONDS, SEAT_KINDS, TABLE_STATUSES, TAKEOVER_SECONDS
 
 from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
@@ -59,9 +51,6 @@ WRONG_PASSWORD = "wrong password for this private table"
 WRONG_PASSWORD_PAUSE = 0.5  # seconds
 PASSWORD_QUEUE = 4          # guesses at one table being checked or waiting to be
 
-STATUS = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
-          "finished": pb.TABLE_STATUS_FINISHED}
-SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -118,8 +107,8 @@ class Settings:
     seats the players (a tournament's table): nobody joins it from outside. ``password_hash``: a private
     table's password, salted and hashed (``hash_password``); empty for a table anyone may join."""
 
-    decision_seconds: int = 30
-    takeover_seconds: int = 60
+    decision_seconds: int = DECISION_SECONDS
+    takeover_seconds: int = TAKEOVER_SECONDS
     seeded: bool = False
     host_token_hash: str = ""
     hosted: bool = False
@@ -140,7 +129,7 @@ class Settings:
 class Bookkeeping:
     """The server's own knowledge of a table, kept aside while a change runs (see Table._rebuild)."""
 
-    seats: list[tuple[str, bool, bool]]  # token hash, taken over, auto draw
+    seats: list[tuple[str, bool, tuple[Command, ...]]]  # token hash, taken over, the timer's moves to come
     asked: dict[int, tuple[Command, ...]]
     last_asked: dict[int, tuple[Command, ...]]
     deadlines: dict[int, int]
@@ -148,13 +137,14 @@ class Bookkeeping:
 
 
 class Seat:
-    __slots__ = ("kind", "name", "token_hash", "bot", "streams", "taken_over", "auto_draw", "player")
+    __slots__ = ("kind", "name", "token_hash", "bot", "streams", "taken_over", "owed", "player")
 
     def __init__(self, row: SeatRow) -> None:
         self.kind, self.name, self.token_hash, self.bot = row.kind, row.name, row.token_hash, row.bot
         self.streams = 0          # live subscriptions with this seat's token
         self.taken_over = False   # a built-in bot plays while the player is gone
-        self.auto_draw = False    # the timer declined for the seat, so the server draws for it too
+        # the moves the timer still makes for the seat as each becomes legal (Kind.timed_out), until it acts
+        self.owed: tuple[Command, ...] = ()
         self.player: Bot | None = None  # the built-in bot, when one plays the seat
 
     def row(self, seat: int) -> SeatRow:
@@ -204,12 +194,15 @@ def now_ms() -> int:
 
 
 class Table:
-    """One table. Built from its stored row; ``loaded`` is False until the game itself has been read
-    (a restart reads only the tables' rows, and each game when it is first needed)."""
+    """One table, playing the game its row names (``engine.games``), known only through the game interface.
+    Built from its stored row; ``loaded`` is False until the game itself has been read (a restart reads
+    only the tables' rows, and each game when it is first needed)."""
 
     def __init__(self, row: TableRow, store: Store, *, loaded: bool = True, ttl: float = 0) -> None:
         self.id, self.name, self.n = row.id, row.name, row.seats
-        self.rules = HouseRules.from_dict(row.rules)
+        self.kind: Kind[Any] = games.kind(row.game)
+        self.wire: WireGame = wire(row.game)
+        self.rules = self.kind.rules_from_dict(row.rules)
         self.settings = Settings(**row.settings)
         self.seed = row.seed
         self.creator = row.creator
@@ -239,7 +232,9 @@ class Table:
         self._bot_scheduled = False
         self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.game: Game | None = None
+        # the game being played (an interface.Game; Any, so that its owner may read its own game's
+        # details through the table), None until it starts
+        self.game: Any = None
         self.loaded = False
         self._restore(row, with_game=loaded or row.status == "waiting")
 
@@ -256,14 +251,11 @@ class Table:
             return
         self.game = None
         if row.status not in ("waiting", "expired"):
-            commands = [parse_command(c) for c in row.commands]
-            if row.state is not None:
-                game = Game.from_dict(row.state)
-                for command in commands:
-                    game.apply(command, trusted=True)
-                self.game = game
-            else:
-                self.game = Game.replay(self.n, self.rules, self.seed, commands, trusted=True)
+            game = self.kind.load(row.state) if row.state is not None else self.kind.new(self.n, self.rules,
+                                                                                         self.seed)
+            for text in row.commands:
+                game.apply(self.kind.parse_command(text), trusted=True)
+            self.game = game
         self.loaded = True
 
     async def _ready(self) -> None:
@@ -334,6 +326,9 @@ class Table:
         return await self._change(step)
 
     async def add_bot(self, host_token: str, seat: int | None, strategy: str) -> int:
+        if strategy not in self.kind.bots:
+            raise mapping.BadRequest(f"this game has no {strategy} bot")
+
         async def step() -> int:
             self._check_host(host_token)
             free = self._free_seat(seat)
@@ -373,7 +368,7 @@ class Table:
             empty = [s for s, seat in enumerate(self.seats) if seat.kind == "empty"]
             if empty:
                 raise Conflict(empty_seats(empty))
-            self.game = Game(self.n, self.rules, self.seed)
+            self.game = self.kind.new(self.n, self.rules, self.seed)
             self.status = "playing"
             for seat, state in enumerate(self.seats):
                 if state.kind == "player" and state.streams == 0:
@@ -386,7 +381,7 @@ class Table:
             seat = self._seat_of(token)
             command: Command | None = None
             try:
-                command = mapping.command_from_pb(seat, message)
+                command = self.wire.command_from_pb(seat, message)
                 if self.game is None:
                     raise Conflict("the game has not started")
                 await self._apply(command)
@@ -396,7 +391,7 @@ class Table:
                 if command not in self.last_asked.get(seat, ()):
                     self.refused[seat] += 1
                 raise
-            self.seats[seat].auto_draw = False  # the person is back at the controls
+            self.seats[seat].owed = ()  # the person is back at the controls
             return self.seq
         return await self._change(step)
 
@@ -516,8 +511,8 @@ class Table:
 
     def info(self) -> pb.TableInfo:
         message = pb.TableInfo(
-            table_id=self.id, name=self.name, seats=self.n, status=STATUS[self.status],
-            rules=mapping.rules_to_pb(self.rules),
+            table_id=self.id, name=self.name, seats=self.n, status=TABLE_STATUSES[self.status],
+            rules=self.wire.rules_to_pb(self.rules),
             settings=pb.TableSettings(decision_seconds=self.settings.decision_seconds,
                                       takeover_seconds=self.settings.takeover_seconds),
             seat_info=[self._seat_info(s) for s in range(self.n)], last_sequence=self.seq, locked=self.locked)
@@ -609,28 +604,26 @@ class Table:
         items = self._wire(events, command.seat)
         if timer:
             self.defaulted[command.seat] += 1  # before the commit: the game's result counts it
-            # Public, but for a buy answer: that stays the seat's own until the offer settles (TP-4.7).
-            unsettled = isinstance(command, PassBuy) and self.game.phase is Phase.BUY
-            audience = command.seat if unsettled else None
-            items.insert(0, (audience, pb.Event(timer_expired=pb.TimerExpired(
-                seat=command.seat, command=mapping.command_to_pb(command)))))
+            items.insert(0, (self.kind.timer_audience(self.game, command), pb.Event(timer_expired=pb.TimerExpired(
+                seat=command.seat, command=self.wire.command_to_pb(command)))))
         finished = self.game.over
         if finished:
             self.status = "finished"
         count = len(self.game.log)
         state = (count, self.game.to_dict()) if finished or count % STATE_EVERY == 0 else None
-        await self._commit(items, command=(count - 1, format_command(command)),
+        await self._commit(items, command=(count - 1, self.kind.format_command(command)),
                            status="finished" if finished else None, state=state)
 
-    def _wire(self, events: list[Any], actor: int | None) -> list[Item]:
+    def _wire(self, events: Sequence[Event], actor: int | None) -> list[Item]:
         """The wire form of a game change's events, and the decision requests that follow from it."""
-        items: list[Item] = [(e.to, mapping.event_to_pb(e, self.rules)) for e in events]
+        items: list[Item] = [(e.to, self.wire.event_to_pb(e, self.rules)) for e in events]
         return items + self._decisions(actor)
 
     def _decisions(self, actor: int | None) -> list[Item]:
         """A private DecisionRequest for every seat the game now waits for whose decision is new: the
         seat that just acted always has a new one; a seat still facing the same choice keeps its
-        request and its deadline (answers to a buy offer change nobody else's decision, TP-4.7)."""
+        request and its deadline (a seat's answer to a question several seats are asked changes
+        nobody else's decision)."""
         if actor is not None:
             self.asked.pop(actor, None)
         awaited = self._awaited()
@@ -647,7 +640,7 @@ class Table:
             self.asked[seat] = self.last_asked[seat] = legal
             self.deadlines[seat] = now_ms() + seconds * 1000 if seconds else 0
             items.append((seat, pb.Event(decision_request=pb.DecisionRequest(
-                seat=seat, legal_commands=[mapping.command_to_pb(c) for c in legal],
+                seat=seat, legal_commands=[self.wire.command_to_pb(c) for c in legal],
                 deadline_ms=self.deadlines[seat]))))
         return items
 
@@ -684,7 +677,7 @@ class Table:
     def _bookkeeping(self) -> Bookkeeping:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and
         the open decisions with their deadlines."""
-        return Bookkeeping([(s.token_hash, s.taken_over, s.auto_draw) for s in self.seats],
+        return Bookkeeping([(s.token_hash, s.taken_over, s.owed) for s in self.seats],
                            dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted))
 
     async def _rebuild(self, before: Bookkeeping) -> None:
@@ -700,10 +693,10 @@ class Table:
             return
         self._restore(row, with_game=True)
         for seat, state in enumerate(self.seats):
-            token_hash, taken_over, auto_draw = before.seats[seat]
+            token_hash, taken_over, owed = before.seats[seat]
             if state.kind == "player" and token_hash == state.token_hash:
-                state.taken_over, state.auto_draw = taken_over, auto_draw
-                state.player = self._bot(seat, "greedy") if taken_over else None
+                state.taken_over, state.owed = taken_over, owed
+                state.player = self._bot(seat, self.kind.takeover) if taken_over else None
             state.streams = sum(1 for s in self.subscribers if s.seat == seat)
             if self.status == "playing" and state.kind == "player" and not state.streams and not state.taken_over:
                 self._watch_gone(seat)
@@ -743,8 +736,14 @@ class Table:
 
     def _server_plays(self, seat: int) -> bool:
         state = self.seats[seat]
-        return state.bot_playing or (state.auto_draw and self.game is not None
-                                     and self.game.phase is Phase.DRAW)
+        return state.bot_playing or self._owed_now(seat) is not None
+
+    def _owed_now(self, seat: int) -> Command | None:
+        """The timer's next move for ``seat`` if the game waits for the seat and that move is legal now."""
+        owed = self.seats[seat].owed
+        if owed and self.game is not None and seat in self.game.to_act() and self.game.is_legal(owed[0]):
+            return owed[0]
+        return None
 
     def _after_change(self, bot_delay: float = 0) -> None:
         if self.closed or self.game is None or self.game.over:
@@ -776,15 +775,15 @@ class Table:
         if seat is None:
             return
         state = self.seats[seat]
-        if state.auto_draw:
-            state.auto_draw = False
-            await self._apply(Draw(seat), timer=True)
+        owed = self._owed_now(seat)
+        if owed is not None:
+            state.owed = state.owed[1:]
+            await self._apply(owed, timer=True)
             return
         assert state.player is not None
-        view = self.game.view(seat)
-        command = state.player.choose(view)
-        if command not in view.legal and not self.game.is_legal(command):
-            command = view.legal[0]  # never let a confused bot stall the table
+        command = state.player.choose(self.game.view(seat))
+        if not self.game.is_legal(command):
+            command = self.game.legal_commands(seat)[0]  # never let a confused bot stall the table
         if state.taken_over:
             self.defaulted[seat] += 1
         await self._apply(command)
@@ -801,9 +800,9 @@ class Table:
             for seat in [s for s, d in self.deadlines.items() if d and d <= now]:
                 if self.game.over or seat not in self._awaited():
                     continue  # an earlier default settled the offer, or ended the round
-                if self.game.phase is Phase.PICK_UP:
-                    self.seats[seat].auto_draw = True  # declined for the seat: draw for it too
-                await self._apply(safe_default(self.game.view(seat)), timer=True)
+                first, *later = self.kind.timed_out(self.game, seat)
+                self.seats[seat].owed = tuple(later)
+                await self._apply(first, timer=True)
         finally:
             self._after_change()
 
@@ -850,7 +849,7 @@ class Table:
     async def _take_over(self, seat: int) -> None:
         state = self.seats[seat]
         state.taken_over = True
-        state.player = self._bot(seat, "greedy")
+        state.player = self._bot(seat, self.kind.takeover)
         await self._commit([(None, self._seat_event(seat))] + self._decisions(None))
 
     def _show_bots(self) -> None:
@@ -864,7 +863,7 @@ class Table:
 
     def _bot(self, seat: int, strategy: str) -> Bot:
         """A built-in bot for ``seat``; a random one draws from its own seeded stream."""
-        return BOTS[strategy](self.seed + 1 + seat)
+        return self.kind.bots[strategy](self.seed + 1 + seat)
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -913,7 +912,7 @@ class Table:
             deadline = min((d for d in self.deadlines.values() if d), default=0)
         snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline)
         if self.game is not None:
-            snapshot.game.CopyFrom(mapping.view_to_pb(self.game.view(seat), self.game.winners))
+            snapshot.game.CopyFrom(self.wire.game_view(self.game, seat))
         return snapshot
 
 

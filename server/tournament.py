@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from tenpennies.engine.ten_pennies import HouseRules, RuleError
-from tenpennies.engine.ten_pennies.results import balances
 from tenpennies.engine.tournament import DECISION_SECONDS, MAX_SEED, GameResult, Standing, Standings, deal_seed, seated
 from tenpennies.wire import mapping
 
@@ -133,23 +132,24 @@ class TournamentConfig:
 # --- results and standings ----------------------------------------------------------------------------
 
 def game_result(table: Table) -> dict[str, Any]:
-    """What a finished game counts for, by seat, as it is stored: final scores, the winners, each seat's
-    penny balance (``ten_pennies.results``), its buys, the commands it sent that the rules refused, and
-    the decisions the timer or the takeover bot made for it (both counted by the table while the server
-    runs: a restart mid-game starts them again)."""
-    game = table.game
-    assert game is not None
-    buys, pennies = balances(game.players, game.rules)
-    return {"scores": [p.score for p in game.players], "winners": list(game.winners), "pennies": list(pennies),
-            "buys": list(buys), "illegal": list(table.refused), "timed_out": list(table.defaulted)}
+    """What a finished game counts for, by seat, as it is stored: the game's result (final scores, the
+    winners, and its own tallies: for Ten Pennies each seat's penny balance and buys,
+    ``ten_pennies.results``), the commands each seat sent that the rules refused, and the decisions the
+    timer or the takeover bot made for it (both counted by the table while the server runs: a restart
+    mid-game starts them again)."""
+    result = table.game.result if table.game is not None else None
+    assert result is not None, "a finished game has a result"
+    return {"scores": list(result.scores), "winners": list(result.winners),
+            **{name: list(tally) for name, tally in result.tallies.items()},
+            "illegal": list(table.refused), "timed_out": list(table.defaulted)}
 
 
 def stored_result(number: int, names: list[str], result: dict[str, Any]) -> GameResult:
-    """A stored result as the standings take it (results stored before buys, illegal and timed_out were
-    counted have none of them)."""
+    """A stored result as the standings take it: none of a tally the result does not have (results stored
+    before buys, illegal and timed_out were counted; a game without pennies)."""
     none = [0] * len(names)
     return GameResult(index=number, seats=tuple(names), scores=tuple(result["scores"]),
-                      winners=tuple(result["winners"]), pennies=tuple(result["pennies"]),
+                      winners=tuple(result["winners"]), pennies=tuple(result.get("pennies", none)),
                       buys=tuple(result.get("buys", none)), illegal=tuple(result.get("illegal", none)),
                       timeouts=tuple(result.get("timed_out", none)))
 

@@ -319,7 +319,7 @@ async def test_tenpennies_bot_joins_a_table_plays_it_and_prints_rounds_and_stand
     await connection.start(table.table_id, table.host_token)
     assert await asyncio.wait_for(running, 60) == 0
     out = capsys.readouterr().out
-    assert out.count("\nround ") + out.startswith("round ") == 2, out
+    assert out.count("\nRound ") + out.startswith("Round ") == 2, out  # the narrator's "Round 1 over, ..."
     assert "final standings:" in out and "Min" in out and "(this bot)" in out
     assert "safe defaults 0" in out
 

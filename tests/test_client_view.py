@@ -1,5 +1,6 @@
-"""The client's fold of a seat's stream (client/view.py) against independent oracles: the engine's own
-views (engine only), and the server's snapshots taken while nothing moves (a real server)."""
+"""The client's picture of a seat's stream (client/view.py: each wire event mapped back to the engine's and
+folded by the engine's fold) against independent oracles: the engine's own views (engine only), and the
+server's snapshots taken while nothing moves (a real server)."""
 
 from __future__ import annotations
 

@@ -77,7 +77,8 @@ async def test_a_finished_game_is_told_move_by_move_with_every_hand(
         if isinstance(event, ev.RoundStarted):
             deals.append([])
         elif isinstance(event, ev.CardsReceived) and event.reason == "deal":
-            deals[-1].append(" ".join(c.text for c in sorted(event.cards, key=sort_key)))
+            hand = " ".join(c.text for c in sorted(event.cards, key=sort_key))
+            deals[-1].append(f"Dealt to {stored.seat_name(event.seat)}: {hand}")
         elif isinstance(event, ev.RoundEnded):
             ends.append(event)
         elif isinstance(event, ev.GameEnded):
@@ -89,17 +90,17 @@ async def test_a_finished_game_is_told_move_by_move_with_every_hand(
     assert lines[1] == "Seats: 0 Ann, 1 greedy bot 1, 2 greedy bot 2"
     headers = [i for i, line in enumerate(lines) if re.match(r"Round \d: ", line)]
     assert [lines[i].split(":")[0] for i in headers] == ["Round 1", "Round 4", "Round 7"]
-    for i, hands in zip(headers, deals, strict=True):  # every hand of every deal
-        assert [line[23:] for line in lines[i + 1:i + 4]] == hands  # "  " + the name in 20 + " " + the hand
+    for i, hands in zip(headers, deals, strict=True):  # every hand of every deal, sorted as a hand is read
+        assert lines[i + 1:i + 4] == hands
     for end in ends:  # every round's end, with its points and totals
-        at = lines.index(next(line for line in lines if line.startswith(f"Round {end.round} ends:")))
+        at = lines.index(next(line for line in lines if line.startswith(f"Round {end.round} over, ")))
         for seat in range(3):
             assert f"{end.points[seat]} points (total {end.scores[seat]:>4})" in lines[at + 1 + seat]
     turn_lines = [line for line in lines if line.startswith("[r")]
     draws = sum(1 for e in events if isinstance(e, ev.CardsReceived) and e.reason == "draw")
-    assert sum(" draws the " in line for line in turn_lines) == draws  # every card drawn, named
+    assert sum(" drew the " in line for line in turn_lines) == draws  # every card drawn, named
     discards = sum(1 for e in events if isinstance(e, ev.Discarded))
-    assert sum(" discards the " in line for line in turn_lines) == discards
+    assert sum(" discarded the " in line for line in turn_lines) == discards
     standings = lines[lines.index("Final standings:") + 1:]
     assert len(standings) == 3
     order = sorted(range(3), key=lambda s: (final[0].scores[s], s))

@@ -12,7 +12,19 @@ from typing import Any
 
 import pytest
 
-from tenpennies.server.store import TRANSIENT_CUTOFF, TRANSIENT_TRIM, EventRow, SeatRow, Store, StoreError, TableRow
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.ten_pennies import DeclineDiscard, HouseRules
+from tenpennies.server.store import (
+    SCHEMA,
+    TRANSIENT_CUTOFF,
+    TRANSIENT_TRIM,
+    EventRow,
+    SeatRow,
+    Store,
+    StoreError,
+    TableRow,
+    read_game,
+)
 
 # The schema of the first version, as files written by it hold it.
 OLD_SCHEMA = """
@@ -355,3 +367,40 @@ async def test_a_file_of_the_first_schema_opens_and_works(db_path: str) -> None:
         assert [r.creator for r in await store.list_tables()] == ["", "me"]
     finally:
         store.close()
+
+
+# The tables table as files written before tables named their game hold it (the other tables as SCHEMA has them).
+SCHEMA_BEFORE_GAMES = """
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL, rules TEXT NOT NULL,
+    settings TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, created REAL NOT NULL,
+    creator TEXT NOT NULL DEFAULT '', last_sequence INTEGER NOT NULL DEFAULT 0);
+"""
+
+
+async def test_a_file_made_before_tables_named_their_game_plays_ten_pennies_at_every_old_table(db_path: str) -> None:
+    with sqlite3.connect(db_path) as conn:
+        conn.executescript(SCHEMA_BEFORE_GAMES + SCHEMA.split(";", 1)[1])
+        conn.execute("INSERT INTO tables VALUES ('old', 'Old', 2, '{\"max_turns\": 40}', '{}', 99, 'finished', 1.0, "
+                     "'me', 0)")
+        conn.execute("INSERT INTO commands VALUES ('old', 0, '0 decline')")
+    conn.close()
+    # read-only (a replay), the old file is read as it is
+    stored = read_game(db_path, "old")
+    assert stored.game == DEFAULT_GAME == "ten_pennies" and stored.rules == HouseRules(max_turns=40)
+    assert stored.commands == [DeclineDiscard(0)]
+    assert "game" not in {r[1] for r in query(db_path, "PRAGMA table_info(tables)")}
+
+    store = Store(db_path)  # opened by the server, it gains the column
+    try:
+        old = await store.load_table("old")
+        assert old is not None and old.game == "ten_pennies"
+        await store.create_table(TableRow("new", "New", 2, {}, {}, 1, "waiting", 2.0, game="another_game"))
+        new = await store.load_table("new")
+        assert new is not None and new.game == "another_game"
+        assert [t.game for t in await store.list_tables()] == ["another_game"]
+    finally:
+        store.close()
+    assert query(db_path, "SELECT id, game FROM tables ORDER BY created") == [("old", "ten_pennies"),
+                                                                              ("new", "another_game")]
+    assert read_game(db_path, "old").game == "ten_pennies"

@@ -37,9 +37,12 @@ from tenpennies.client.tui.lobby import (
     table_row,
 )
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, PassBuy
+from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, HouseRules, PassBuy
+from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import rules_from_pb, rules_to_pb
+from tenpennies.wire.words import DECISION_SECONDS, KNOB_WORDS
 
 from tuikit import lobby_of, status_of, until
 
@@ -179,6 +182,34 @@ async def test_creating_a_table_from_the_form_shows_the_servers_refusal_with_its
         assert "Max turns" in str(app.screen.query_one("#create-error", Static).render())
         await pilot.press("escape")
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_create_form_has_a_field_of_each_house_rule_and_untouched_asks_for_the_defaults(
+        server: Server, other: Connection, tmp_path: Path) -> None:
+    """The form's knob fields come from the declarations (KNOBS): one per house rule, by its name, under its
+    label, showing its default; sent as it opens, the table gets the rule book's rules and the wire's timer."""
+    app = lobby_app(server, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await create_form(pilot, app)
+        form = app.screen
+        labels = [str(label.render()) for label in form.query("#create-grid > Label")]
+        for knob in KNOBS:
+            assert knob.label in labels, knob.name
+            field = form.query_one(f"#{knob.name}")
+            if isinstance(field, Switch):
+                assert field.value is knob.default
+                assert str(form.query_one(f"#{knob.name}-word", Label).render()) == knob.word(knob.default)
+            elif isinstance(field, Select):
+                assert KNOB_WORDS[knob.name][field.value] == knob.default  # type: ignore[index]
+            else:
+                assert isinstance(field, Input) and field.value == knob.word(knob.default)
+        assert form.query_one("#decision_seconds", Input).value == str(DECISION_SECONDS)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the form to close")
+        table_id = next(iter(lobby_of(app).hosted))
+        info = await remote_table(other, table_id)
+        assert rules_from_pb(info.rules) == HouseRules() and info.rules == rules_to_pb(HouseRules())
+        assert info.settings.decision_seconds == DECISION_SECONDS
 
 
 async def test_join_add_bots_and_start_from_the_lobby_reach_the_table(

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tenpennies.client.view import round_end_why
 from tenpennies.engine.ten_pennies import SeatView
 from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -116,14 +117,7 @@ class RoundEndScreen(Dismissable):
     def compose(self) -> ComposeResult:
         m = self.ended
         names = _names(self.seat_name, self.seat, len(m.scores))
-        if m.HasField("out"):
-            why = f"{names[m.out]} went out"
-        elif m.reason == pb.ROUND_END_REASON_STOCK:
-            why = "the stock ran out"
-        elif m.reason == pb.ROUND_END_REASON_MAX_TURNS:
-            why = "the turns ran out"
-        else:
-            why = "it ended"
+        why = round_end_why(m, names.__getitem__)
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
         table.add_column("Player", no_wrap=True)
         table.add_column("Points", justify="right", no_wrap=True)

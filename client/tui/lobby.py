@@ -26,7 +26,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
+from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, Knob, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import rules_to_pb
+from tenpennies.wire.words import DECISION_SECONDS, KNOB_ENUMS, KNOB_WORDS, PRESET_WORDS, STATUS_WORDS
 
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..settings import ServerMemory
@@ -37,15 +40,11 @@ from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
 
-STATUS_WORDS = {pb.TABLE_STATUS_WAITING: "waiting", pb.TABLE_STATUS_PLAYING: "playing",
-                pb.TABLE_STATUS_FINISHED: "finished"}
-PRESET_WORDS = {pb.PRESET_UNSPECIFIED: "standard", pb.PRESET_STANDARD: "standard", pb.PRESET_DEUCES: "deuces"}
 COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Preset"),
            ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
 # Widths that keep a row within 80 columns (each column also takes a space either side).
 NAME_WIDTH = 16
 PLAYERS_WIDTH = 19
-DEFAULT_TIMER = 30  # the server's default decision_seconds (TableSettings)
 # Codes that mean the server did not answer at all (rather than answered no).
 UNANSWERED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
@@ -101,7 +100,7 @@ def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool
     name = Text(lock) + Text(clip(info.name or info.table_id, NAME_WIDTH - len(lock) * (1 if ascii else 2)))
     if hosted:
         name = Text("*", style="bold") + name
-    timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DEFAULT_TIMER
+    timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DECISION_SECONDS
     return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
             PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
             str(info.seed) if info.HasField("seed") else "", clip(players_text(info, mine), players_width))
@@ -118,24 +117,6 @@ def players_room(rows: list[tuple[Text | str, ...]], width: int) -> int:
 
 
 # --- the create-table form ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NumberField:
-    knob: str
-    label: str
-    default: int
-
-
-SWITCHES = (("distinct_suits", "Distinct suits in a set", True),
-            ("all_wild_sets", "All-wild sets allowed", True),
-            ("wild_layoff_cap", "Wild cap on lay-offs", False),
-            ("discard_to_go_out", "Discard to go out", False))
-NUMBERS = (NumberField("hand_size", "Hand size", 11), NumberField("buy_pennies", "Buy pennies", 10),
-           NumberField("buy_penalty_cards", "Buy penalty cards", 2), NumberField("reshuffles", "Reshuffles", 1),
-           NumberField("max_turns", "Max turns a round", 300))
-PRESETS = (("standard (jokers wild)", pb.PRESET_STANDARD), ("deuces (2s wild)", pb.PRESET_DEUCES))
-LATER_SET_WILDS = (("round's cap", pb.LATER_SET_WILDS_ROUND_CAP), ("one per three", pb.LATER_SET_WILDS_ONE_PER_THREE))
-
 
 @dataclass(frozen=True)
 class TableForm:
@@ -169,24 +150,11 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Label("Seats (2-8)")
                 yield Select([(str(n), n) for n in range(2, 9)], value=4, allow_blank=False, id="seats",
                              compact=True)
-                yield Label("Preset")
-                yield Select(PRESETS, value=pb.PRESET_STANDARD, allow_blank=False, id="preset", compact=True)
-                for knob, label, default in SWITCHES:
-                    yield Label(label)
-                    with Horizontal(classes="switch-row"):
-                        yield Switch(default, id=knob, animate=False, tooltip=label)
-                        yield Label(self.switch_word(default), id=f"{knob}-word", classes="switch-word")
-                yield Label("Later sets' wilds")
-                yield Select(LATER_SET_WILDS, value=pb.LATER_SET_WILDS_ROUND_CAP, allow_blank=False,
-                             id="later_set_wilds", compact=True)
-                for number in NUMBERS:
-                    yield Label(number.label)
-                    yield Input(str(number.default), id=number.knob, restrict=r"[0-9]*", max_length=6,
-                                compact=True)
-                yield Label("Rounds")
-                yield Input("1,2,3,4,5,6,7", id="rounds", restrict=r"[0-9, ]*", max_length=20, compact=True)
+                for knob in KNOBS:
+                    yield Label(knob.label)
+                    yield from self.knob_field(knob)
                 yield Label("Decision timer (s)")
-                yield Input(str(DEFAULT_TIMER), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
+                yield Input(str(DECISION_SECONDS), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
                             compact=True, tooltip="0: no timer")
                 yield Label("Password")
                 yield Input("", id="password", password=True, max_length=128, compact=True,
@@ -197,20 +165,42 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Button("Create", id="create", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    @staticmethod
-    def switch_word(on: bool) -> str:
-        """A switch says on or off in words too, not by the slider's side or colour alone (NO_COLOR)."""
-        return "on" if on else "off"
+    def knob_field(self, knob: Knob) -> ComposeResult:
+        """The field of one house rule (its id the knob's name), showing its default: a switch that also says
+        on or off, a choice of its words (each with what it means), or a text of what ``--rule`` takes."""
+        tooltip = f"{knob.rule}: {knob.help}"
+        if knob.kind is bool:
+            with Horizontal(classes="switch-row"):
+                yield Switch(bool(knob.default), id=knob.name, animate=False, tooltip=tooltip)
+                yield Label(knob.word(knob.default), id=f"{knob.name}-word", classes="switch-word")
+        elif knob.choices:
+            enums = KNOB_ENUMS[knob.name]
+            yield Select([(f"{word} ({meaning})", enums[word]) for word, meaning in knob.choices],
+                         value=enums[str(knob.default)], allow_blank=False, id=knob.name, compact=True,
+                         tooltip=tooltip)
+        else:
+            rounds = knob.kind is tuple
+            yield Input(knob.word(knob.default), id=knob.name, restrict=r"[0-9, ]*" if rounds else r"[0-9]*",
+                        max_length=20 if rounds else 6, compact=True, tooltip=tooltip)
 
     @on(Switch.Changed)
     def switched(self, event: Switch.Changed) -> None:
-        self.query_one(f"#{event.switch.id}-word", Label).update(self.switch_word(event.value))
+        """A switch says on or off in words too, not by the slider's side or colour alone (NO_COLOR)."""
+        self.query_one(f"#{event.switch.id}-word", Label).update("on" if event.value else "off")
 
-    def _number(self, field: str, label: str) -> int:
-        text = self.query_one(f"#{field}", Input).value.strip()
-        if not text.isdigit():
-            raise ValueError(f"{label}: a whole number, please")
-        return int(text)
+    def knob_value(self, knob: Knob) -> object:
+        """What the form says of one house rule; ValueError, naming its label, for a text that is not of
+        the knob's type at all (its limits are the server's to judge)."""
+        if knob.kind is bool:
+            return self.query_one(f"#{knob.name}", Switch).value
+        if knob.choices:
+            chosen = self.query_one(f"#{knob.name}", Select).value
+            assert isinstance(chosen, int)
+            return KNOB_WORDS[knob.name][chosen]
+        try:
+            return knob.parse(self.query_one(f"#{knob.name}", Input).value)
+        except RuleError:
+            raise ValueError(f"{knob.label}: {knob.takes}, please") from None
 
     def form(self) -> TableForm:
         """The form's values as a request; ValueError names a field that is not a number at all (the rules'
@@ -218,21 +208,13 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         name = self.query_one("#name", Input).value.strip()
         if not name:
             raise ValueError("Name: the table needs one")
-        rules = pb.HouseRules(preset=self.query_one("#preset", Select).value,  # type: ignore[arg-type]
-                              later_set_wilds=self.query_one("#later_set_wilds", Select).value)  # type: ignore[arg-type]
-        for knob, _, _ in SWITCHES:
-            setattr(rules, knob, self.query_one(f"#{knob}", Switch).value)
-        for number in NUMBERS:
-            setattr(rules, number.knob, self._number(number.knob, number.label))
-        rounds_text = self.query_one("#rounds", Input).value.replace(" ", ",")
-        try:
-            rules.rounds.extend(int(r) for r in rounds_text.split(",") if r)
-        except ValueError:
-            raise ValueError("Rounds: round numbers separated by commas") from None
+        rules = rules_to_pb(HouseRules.from_dict({knob.name: self.knob_value(knob) for knob in KNOBS}))
         seats = self.query_one("#seats", Select).value
         assert isinstance(seats, int)
-        return TableForm(name, seats, rules, self._number("decision_seconds", "Decision timer"),
-                         self.query_one("#password", Input).value)
+        timer = self.query_one("#decision_seconds", Input).value.strip()
+        if not timer.isdigit():
+            raise ValueError("Decision timer: a whole number, please")
+        return TableForm(name, seats, rules, int(timer), self.query_one("#password", Input).value)
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#create-error", Static)

@@ -16,13 +16,15 @@ from .commands import (
     parse_command,
 )
 from .events import Event, Meld
+from .fold import Known
 from .game import Game, Phase, PlayerInfo, SeatView
+from .narrate import Narrator
 from .rules import Contract, HouseRules, RoundSpec, RuleError
 
 __all__ = [
     "ACE", "JOKER", "Card", "format_cards", "parse_cards",
     "Buy", "Command", "DeclineDiscard", "Discard", "Draw", "LayContract", "LayOff", "LaySet",
     "PassBuy", "TakeDiscard", "format_command", "parse_command",
-    "Event", "Meld", "Game", "Phase", "PlayerInfo", "SeatView",
+    "Event", "Meld", "Known", "Game", "Phase", "PlayerInfo", "SeatView", "Narrator",
     "Contract", "HouseRules", "RoundSpec", "RuleError",
 ]

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, assert_never
 
 from ..cards import Card, decks_for, shoe
+from ..interface import Result
 from . import events as ev
 from .commands import (
     COMMAND_TYPES,
@@ -39,6 +40,7 @@ from .melds import (
     layoff_refusal,
     set_candidates,
 )
+from .results import balances
 from .rules import HouseRules, RoundSpec, RuleError
 
 
@@ -146,6 +148,20 @@ class Game:
     @property
     def over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def seats(self) -> int:
+        return self.n
+
+    @property
+    def result(self) -> Result | None:
+        """TP-5.4, once the game is over: the scores, the winners, and by seat its pennies won or lost (its
+        share of the pot, less the pennies it paid for cards left in hand and those it bought with) and
+        its buys."""
+        if not self.over:
+            return None
+        buys, pennies = balances(self.players, self.rules)
+        return Result(tuple(p.score for p in self.players), self.winners, {"pennies": pennies, "buys": buys})
 
     @property
     def round_number(self) -> int:

@@ -1,21 +1,20 @@
-"""The rule book's tables (TP-2.1), the house-rule knobs (TP-6) and the rule error."""
+"""The rule book's tables (TP-2.1) and the house-rule knobs (TP-6); the rule error is every game's (``interface``).
+
+Each house rule is declared once, as a field of ``HouseRules`` made by ``knob(...)``: its name, type and
+default, the rule it changes, a label and a line of help, and the values it takes. ``KNOBS`` lists those
+declarations; validation, ``--rule NAME=VALUE`` (``from_settings``), ``to_dict``/``from_dict``, the wire
+mapping, the lobby's create form and the README's table of knobs (``knobs_table``) all come from them.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
 
 from ..cards import ACE, CARDS_PER_DECK, JOKER, decks_for
-
-
-class RuleError(Exception):
-    """A command or setting that breaks a numbered rule. ``str(err)`` starts with the rule: ``TP-4.11: ...``."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message
+from ..interface import RuleError as RuleError  # every game's error; Ten Pennies' rules are TP-x.y
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +39,6 @@ class RoundSpec:
 CONTRACTS = {1: Contract(2, 3), 2: Contract(1, 4), 3: Contract(2, 4), 4: Contract(1, 5),
              5: Contract(2, 5), 6: Contract(1, 6), 7: Contract(1, 7)}
 WILD_CAPS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 3}
-PRESETS = ("standard", "deuces")
-LATER_SET_WILDS = ("round_cap", "one_per_three")  # TP-4.12
 _LATE_WILDS = frozenset({JOKER, ACE, 2})
 
 
@@ -53,98 +50,211 @@ def round_spec(number: int, preset: str) -> RoundSpec:
     return RoundSpec(number, CONTRACTS[number], wilds, WILD_CAPS[number])
 
 
+# --- the house rules (TP-6) --------------------------------------------------------------------------
+
+KnobValue = bool | int | str | tuple[int, ...]
+V = TypeVar("V", bool, int, str, tuple[int, ...])
+ON_WORDS = ("on", "true", "yes")
+OFF_WORDS = ("off", "false", "no")
+
+
+def _either(words: Iterable[str]) -> str:
+    *rest, last = words
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One house rule of TP-6 as declared on ``HouseRules``. Its type is its default's: ``bool`` (on or
+    off), ``int`` (a whole number from ``low`` to ``high``), ``str`` (one of ``choices``' words) or
+    ``tuple`` (rounds: numbers from ``low`` to ``high`` in rising order)."""
+
+    name: str
+    default: KnobValue
+    rule: str                                  # the rule it changes (TP-x.y of docs/RULES.md)
+    label: str                                 # a short title, as a form shows it
+    help: str                                  # one line: what it does
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()  # (word, what it means), for a knob that is one of some words
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(word for word, _ in self.choices)
+
+    @property
+    def takes(self) -> str:
+        """The values the knob takes, in words: ``on or off``, ``a whole number from 0 to 100``, ..."""
+        if self.kind is bool:
+            return "on or off"
+        if self.kind is str:
+            return _either(self.words)
+        if self.kind is tuple:
+            return f"round numbers {self.low} to {self.high} in rising order, separated by commas"
+        if self.high is None:
+            return f"a whole number of at least {self.low}"
+        return f"a whole number from {self.low} to {self.high}"
+
+    def word(self, value: KnobValue) -> str:
+        """A value as ``--rule`` writes it: ``on``, ``11``, ``deuces``, ``1,2,3``."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, tuple):
+            return ",".join(str(r) for r in value)
+        return str(value)
+
+    def _refuse(self, value: object) -> RuleError:
+        return RuleError("TP-6", f"{self.name} takes {self.takes}, not {value!r}")
+
+    def parse(self, text: str) -> KnobValue:
+        """The value ``text`` writes (``on``, ``9``, ``deuces``, ``1,2``), as ``check`` then judges it;
+        RuleError (TP-6) naming the knob and what it takes if ``text`` is not of its type at all."""
+        text = text.strip()
+        if self.kind is bool:
+            if text.lower() in ON_WORDS + OFF_WORDS:
+                return text.lower() in ON_WORDS
+            raise self._refuse(text)
+        if self.kind is str:
+            return text
+        parts = [p for p in text.replace(" ", ",").split(",") if p] if self.kind is tuple else [text]
+        if not parts or not all(re.fullmatch(r"-?[0-9]{1,9}", p) for p in parts):
+            raise self._refuse(text)
+        return tuple(int(p) for p in parts) if self.kind is tuple else int(parts[0])
+
+    def check(self, value: object) -> None:
+        """RuleError (TP-6) naming the knob and what it takes unless ``value`` is one it takes."""
+        if self.kind is bool:
+            fits = isinstance(value, bool)
+        elif self.kind is str:
+            fits = isinstance(value, str) and value in self.words
+        elif self.kind is tuple:
+            fits = isinstance(value, tuple) and bool(value) and all(self._whole(r) for r in value) \
+                and all(a < b for a, b in zip(value, value[1:], strict=False))
+        else:
+            fits = self._whole(value)
+        if not fits:
+            raise self._refuse(value)
+
+    def _whole(self, value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) \
+            and (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+def knob(default: V, rule: str, label: str, help: str, *, low: int | None = None, high: int | None = None,
+         choices: tuple[tuple[str, str], ...] = ()) -> V:
+    """Declare a house rule: a field of ``HouseRules`` whose metadata is its ``Knob`` (named after the field)."""
+    declared = Knob("", default, rule, label, help, low, high, choices)
+    return field(default=default, metadata={"knob": declared})
+
+
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """TP-6: the preset and every knob, with the rule book's defaults."""
+    """TP-6: the preset and every knob, with the rule book's defaults. Each field is the one declaration of
+    its house rule (``KNOBS``); a value is judged by ``validate``, not when the rules are made."""
 
-    preset: str = "standard"
-    distinct_suits: bool = True
-    all_wild_sets: bool = True
-    wild_layoff_cap: bool = False
-    discard_to_go_out: bool = False
-    later_set_wilds: str = "round_cap"
-    hand_size: int = 11
-    buy_pennies: int = 10
-    buy_penalty_cards: int = 2
-    reshuffles: int = 1
-    max_turns: int = 300
-    rounds: tuple[int, ...] = field(default=(1, 2, 3, 4, 5, 6, 7))
+    preset: str = knob("standard", "TP-2.1", "Preset", "which rank is wild in rounds 1-4",
+                       choices=(("standard", "jokers wild"), ("deuces", "2s wild")))
+    distinct_suits: bool = knob(True, "TP-4.9", "Distinct suits in a set",
+                                "no set holds two naturals of the same rank and suit")
+    all_wild_sets: bool = knob(True, "TP-4.10", "All-wild sets allowed",
+                               "a set made only of wild cards may be laid, whatever its size")
+    wild_layoff_cap: bool = knob(False, "TP-4.13", "Wild cap on lay-offs",
+                                 "wild cards laid off count against the round's cap")
+    discard_to_go_out: bool = knob(False, "TP-4.16", "Discard to go out", "the last card must be a discard")
+    later_set_wilds: str = knob("round_cap", "TP-4.12", "Later sets' wilds",
+                                "how many wild cards a set laid after the contract may hold",
+                                choices=(("round_cap", "round's cap"), ("one_per_three", "1 wild per 3 cards")))
+    hand_size: int = knob(11, "TP-3.1", "Hand size", "cards dealt to each seat (the shoe must hold them)",
+                          low=1)
+    buy_pennies: int = knob(10, "TP-5.3", "Buy pennies", "each seat's buy stack for the whole game",
+                            low=0, high=10_000)
+    buy_penalty_cards: int = knob(2, "TP-4.4", "Buy penalty cards", "cards a buyer takes from the stock with "
+                                  "the card bought", low=0, high=100)
+    reshuffles: int = knob(1, "TP-4.18", "Reshuffles", "times a round the pile may be turned into a new stock",
+                           low=0, high=1000)
+    max_turns: int = knob(300, "TP-4.20", "Max turns a round", "turns after which a round ends with nobody out",
+                          low=1, high=100_000)
+    rounds: tuple[int, ...] = knob((1, 2, 3, 4, 5, 6, 7), "TP-2.1", "Rounds",
+                                   "which rounds are played, in order (a short game plays fewer)",
+                                   low=min(CONTRACTS), high=max(CONTRACTS))
 
     def validate(self, seats: int) -> None:
         """Raise RuleError for a table that the rule book does not allow."""
         if not 2 <= seats <= 8:
             raise RuleError("TP-1.1", f"a game has 2 to 8 seats, not {seats}")
-        if self.preset not in PRESETS:
-            raise RuleError("TP-6", f"preset must be one of {', '.join(PRESETS)}, not {self.preset!r}")
-        if self.later_set_wilds not in LATER_SET_WILDS:
-            raise RuleError("TP-6", f"later_set_wilds must be one of {', '.join(LATER_SET_WILDS)}, "
-                                    f"not {self.later_set_wilds!r}")
-        for name in ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out"):
-            if not isinstance(getattr(self, name), bool):
-                raise RuleError("TP-6", f"{name} is on or off (a bool)")
-        for name, low in (("hand_size", 1), ("buy_pennies", 0), ("buy_penalty_cards", 0),
-                          ("reshuffles", 0), ("max_turns", 1)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise RuleError("TP-6", f"{name} must be a whole number of at least {low}, not {value!r}")
-        if self.max_turns > 100_000 or self.buy_pennies > 10_000 or self.buy_penalty_cards > 100 \
-                or self.reshuffles > 1000:
-            raise RuleError("TP-6", "a knob is set beyond any sensible table")
+        for declared in KNOBS:
+            declared.check(getattr(self, declared.name))
         shoe_size = decks_for(seats) * CARDS_PER_DECK
         if seats * self.hand_size + 1 > shoe_size:
             raise RuleError("TP-3.1", f"{seats} hands of {self.hand_size} and an upcard need more than "
                                       f"the {shoe_size} cards of the shoe")
-        rounds = self.rounds
-        if not rounds or any(not isinstance(r, int) or isinstance(r, bool) for r in rounds) \
-                or any(r not in CONTRACTS for r in rounds) \
-                or any(a >= b for a, b in zip(rounds, rounds[1:], strict=False)):
-            raise RuleError("TP-6", f"rounds must be rounds 1 to 7 in rising order, not {rounds!r}")
 
     def round(self, number: int) -> RoundSpec:
         return _SPECS[(number, self.preset)]
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["rounds"] = list(self.rounds)
-        return data
+        """Plain values (rounds as a list), as JSON keeps them; ``from_dict`` reads them back."""
+        return {k.name: list(v) if isinstance(v := getattr(self, k.name), tuple) else v for k in KNOBS}
 
     @classmethod
     def from_settings(cls, settings: Iterable[str]) -> HouseRules:
-        """From ``KNOB=VALUE`` texts, as a command line writes them: ``preset=deuces``,
-        ``discard_to_go_out=on``, ``hand_size=9``, ``rounds=1,2``; unknown knobs and bad values are
-        refused citing TP-6."""
+        """From ``NAME=VALUE`` texts, as a command line writes them: ``preset=deuces``,
+        ``discard_to_go_out=on``, ``hand_size=9``, ``rounds=1,2`` (``-`` may stand for ``_`` in a name);
+        an unknown name or a value the knob does not take is refused citing TP-6, naming the knob and
+        what it takes."""
         knobs: dict[str, Any] = {}
         for setting in settings:
-            name, _, value = setting.partition("=")
-            name = name.strip().replace("-", "_")
-            value = value.strip()
-            if value.lower() in ("on", "true", "yes"):
-                knobs[name] = True
-            elif value.lower() in ("off", "false", "no"):
-                knobs[name] = False
-            elif name == "rounds":
-                try:
-                    knobs[name] = tuple(int(r) for r in value.split(","))
-                except ValueError:
-                    raise RuleError("TP-6", f"rounds are numbers 1 to 7 separated by commas, not {value!r}") \
-                        from None
-            elif value.lstrip("-").isdigit():
-                knobs[name] = int(value)
-            else:
-                knobs[name] = value
-        return cls.from_dict(knobs)
+            name, _, text = setting.partition("=")
+            declared = knob_named(name.strip().replace("-", "_"))
+            value = declared.parse(text)
+            declared.check(value)
+            knobs[declared.name] = value
+        return cls(**knobs)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:
-        """Build from a plain mapping (unknown knobs are an error, missing ones take the defaults)."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise RuleError("TP-6", f"no such house rule: {', '.join(sorted(unknown))}")
-        data = dict(data)
-        if "rounds" in data:
-            data["rounds"] = tuple(data["rounds"])
-        return cls(**data)
+        """Build from a plain mapping (unknown knobs are an error, missing ones take the defaults; the
+        values are judged by ``validate``)."""
+        knobs: dict[str, Any] = {}
+        for name in sorted(data):
+            value = data[name]
+            knobs[name] = tuple(value) if knob_named(name).kind is tuple and isinstance(value, list) else value
+        return cls(**knobs)
+
+
+KNOBS: tuple[Knob, ...] = tuple(replace(f.metadata["knob"], name=f.name) for f in fields(HouseRules))
+_BY_NAME = {k.name: k for k in KNOBS}
+PRESETS = _BY_NAME["preset"].words
+LATER_SET_WILDS = _BY_NAME["later_set_wilds"].words  # TP-4.12
+
+
+def knob_named(name: str) -> Knob:
+    """The declaration of house rule ``name``; RuleError (TP-6) naming the known ones if there is none."""
+    if name not in _BY_NAME:
+        raise RuleError("TP-6", f"no such house rule: {name} (the house rules: {', '.join(_BY_NAME)})")
+    return _BY_NAME[name]
+
+
+def knobs_table() -> str:
+    """The house rules as a Markdown table (the README's, which a test keeps equal to this)."""
+    def default(k: Knob) -> str:
+        rounds = k.default if isinstance(k.default, tuple) else ()
+        if len(rounds) > 2 and list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
+            return f"{rounds[0]}-{rounds[-1]}"
+        return k.word(k.default)
+
+    def takes(k: Knob) -> str:
+        if k.choices:
+            return _either(f"`{word}` ({meaning})" for word, meaning in k.choices)
+        return k.takes
+
+    lines = ["| knob | default | takes | rule | what it does |", "|---|---|---|---|---|"]
+    lines += [f"| `{k.name}` | {default(k)} | {takes(k)} | {k.rule} | {k.help} |" for k in KNOBS]
+    return "\n".join(lines) + "\n"
 
 
 _SPECS = {(n, p): round_spec(n, p) for n in CONTRACTS for p in PRESETS}

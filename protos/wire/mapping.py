@@ -24,12 +24,13 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .words import KNOB_ENUMS, KNOB_WORDS
 
 _SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
           "S": pb.SUIT_SPADES}
-_PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
-_PRESET_NAMES = {v: k for k, v in _PRESETS.items()}
 _PHASES = {Phase.PICK_UP: pb.PHASE_PICK_UP, Phase.BUY: pb.PHASE_BUY, Phase.DRAW: pb.PHASE_DRAW,
            Phase.MELD: pb.PHASE_MELD, Phase.GAME_OVER: pb.PHASE_GAME_OVER}
 _PHASE_NAMES = {v: k for k, v in _PHASES.items()}
@@ -37,8 +38,6 @@ _RECEIVED = {"deal": pb.RECEIVED_REASON_DEAL, "draw": pb.RECEIVED_REASON_DRAW,
              "penalty": pb.RECEIVED_REASON_PENALTY}
 _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK,
               "max_turns": pb.ROUND_END_REASON_MAX_TURNS}
-_KNOBS = ("distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size",
-          "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns")
 
 _CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
           for c in (Card.from_id(i) for i in range(CARDS_PER_DECK * MAX_DECKS))]
@@ -69,31 +68,35 @@ def card_from_id(card_id: int) -> Card:
     return Card.from_id(card_id)
 
 
-_LATER_SET_WILDS = {"round_cap": pb.LATER_SET_WILDS_ROUND_CAP, "one_per_three": pb.LATER_SET_WILDS_ONE_PER_THREE}
-_LATER_SET_WILDS_NAMES = {v: k for k, v in _LATER_SET_WILDS.items()}
-
-
 def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
-    message = pb.HouseRules(preset=_PRESETS[rules.preset], rounds=list(rules.rounds),
-                            later_set_wilds=_LATER_SET_WILDS[rules.later_set_wilds])
-    for knob in _KNOBS:
-        setattr(message, knob, getattr(rules, knob))
+    """Every knob of ``KNOBS`` set, by its own name (a knob of words as its enum, rounds as a list)."""
+    message = pb.HouseRules()
+    for knob in KNOBS:
+        value = getattr(rules, knob.name)
+        if knob.name in KNOB_ENUMS:
+            setattr(message, knob.name, KNOB_ENUMS[knob.name][value])
+        elif knob.kind is tuple:
+            getattr(message, knob.name).extend(value)
+        else:
+            setattr(message, knob.name, value)
     return message
 
 
 def rules_from_pb(message: pb.HouseRules) -> HouseRules:
-    """Unset knobs take the defaults; the engine judges the values (TP-6)."""
-    if message.preset not in (pb.PRESET_UNSPECIFIED, *_PRESET_NAMES):
-        raise BadRequest(f"unknown preset {message.preset}")
-    if message.later_set_wilds not in (pb.LATER_SET_WILDS_UNSPECIFIED, *_LATER_SET_WILDS_NAMES):
-        raise BadRequest(f"unknown later_set_wilds {message.later_set_wilds}")
-    knobs: dict[str, Any] = {"preset": _PRESET_NAMES.get(message.preset, "standard"),
-                             "later_set_wilds": _LATER_SET_WILDS_NAMES.get(message.later_set_wilds, "round_cap")}
-    for knob in _KNOBS:
-        if message.HasField(knob):
-            knobs[knob] = getattr(message, knob)
-    if message.rounds:
-        knobs["rounds"] = tuple(message.rounds)
+    """Unset knobs take the defaults, so a message from before a knob existed means what it meant; the
+    engine judges the values (TP-6)."""
+    knobs: dict[str, Any] = {}
+    for knob in KNOBS:
+        if knob.name in KNOB_WORDS:
+            number = getattr(message, knob.name)
+            if number not in KNOB_WORDS[knob.name]:
+                raise BadRequest(f"unknown {knob.name} {number}")
+            knobs[knob.name] = KNOB_WORDS[knob.name][number]
+        elif knob.kind is tuple:
+            if values := getattr(message, knob.name):
+                knobs[knob.name] = tuple(values)
+        elif message.HasField(knob.name):
+            knobs[knob.name] = getattr(message, knob.name)
     return HouseRules(**knobs)
 
 
@@ -281,3 +284,74 @@ def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
         case ev.GameStarted():
             return pb.Event(game_started=pb.GameStarted(seats=event.seats, rules=rules_to_pb(event.rules)))
     raise TypeError(f"no wire form for {event!r}")
+
+
+_RECEIVED_NAMES = {v: k for k, v in _RECEIVED.items()}
+_ROUND_END_NAMES = {v: k for k, v in _ROUND_END.items()}
+
+
+def round_end_reason_from_pb(reason: pb.RoundEndReason) -> str:
+    """The engine's word for why a round ended (out, stock, max_turns); "" for a reason this side does
+    not know (a newer peer's): the narrator then says only that the round ended."""
+    return _ROUND_END_NAMES.get(reason, "")
+
+
+def event_from_pb(message: pb.Event, rules: HouseRules) -> ev.Event | None:
+    """The engine event a wire event carries: the inverse of ``event_to_pb`` (what the wire adds for thin
+    clients, as the contract on RoundStarted, is dropped: the engine has it from ``rules``, the table's).
+    None for the table's own events (seats, chat, timers, decision requests), which are no game event."""
+    match message.WhichOneof("kind"):
+        case "cards_received":
+            received = message.cards_received
+            return ev.CardsReceived(received.seat, tuple(card_from_pb(c) for c in received.cards),
+                                    _RECEIVED_NAMES.get(received.reason, ""))
+        case "turn_started":
+            return ev.TurnStarted(message.turn_started.seat, message.turn_started.turn)
+        case "discarded":
+            return ev.Discarded(message.discarded.seat, card_from_pb(message.discarded.card))
+        case "stock_drawn":
+            return ev.StockDrawn(message.stock_drawn.seat)
+        case "discard_taken":
+            return ev.DiscardTaken(message.discard_taken.seat, card_from_pb(message.discard_taken.card))
+        case "discard_declined":
+            declined = message.discard_declined
+            return ev.DiscardDeclined(declined.seat, card_from_pb(declined.card), tuple(declined.offered_to))
+        case "buy_answered":
+            return ev.BuyAnswered(message.buy_answered.seat, message.buy_answered.buy)
+        case "card_bought":
+            bought = message.card_bought
+            return ev.CardBought(bought.seat, card_from_pb(bought.card), bought.penalty_cards, bought.pennies_left)
+        case "card_dead":
+            return ev.CardDead(card_from_pb(message.card_dead.card))
+        case "stock_rebuilt":
+            return ev.StockRebuilt(message.stock_rebuilt.size, message.stock_rebuilt.reshuffles_left)
+        case "contract_laid":
+            laid = message.contract_laid
+            return ev.ContractLaid(laid.seat, tuple(meld_from_pb(m) for m in laid.melds))
+        case "set_laid":
+            return ev.SetLaid(message.set_laid.seat, meld_from_pb(message.set_laid.meld))
+        case "laid_off":
+            off = message.laid_off
+            return ev.LaidOff(off.seat, card_from_pb(off.card), off.set_id)
+        case "went_out":
+            return ev.WentOut(message.went_out.seat)
+        case "upcard_turned":
+            return ev.UpcardTurned(card_from_pb(message.upcard_turned.card))
+        case "round_started":
+            started = message.round_started
+            return ev.RoundStarted(started.round, started.dealer, started.hand_size, started.stock_size)
+        case "round_ended":
+            end = message.round_ended
+            return ev.RoundEnded(end.round, end.out if end.HasField("out") else None,
+                                 round_end_reason_from_pb(end.reason),
+                                 tuple(tuple(card_from_pb(c) for c in h.cards) for h in end.hands),
+                                 tuple(end.points), tuple(end.scores), end.pot)
+        case "game_ended":
+            over = message.game_ended
+            return ev.GameEnded(tuple(over.scores), tuple(over.winners), tuple(over.shares))
+        case "dealer_draw":
+            draw = message.dealer_draw
+            return ev.DealerDraw(draw.seat, card_from_pb(draw.card), draw.tie_break)
+        case "game_started":
+            return ev.GameStarted(message.game_started.seats, rules_from_pb(message.game_started.rules))
+    return None

@@ -1,0 +1,26 @@
+"""The games this engine plays, by name: one entry each (see ``interface`` for what an entry gives)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .interface import Kind
+from .ten_pennies.kind import TEN_PENNIES
+
+GAMES: dict[str, Kind[Any]] = {TEN_PENNIES.name: TEN_PENNIES}
+
+DEFAULT_GAME = TEN_PENNIES.name
+"""The game of a table that names none (every table made before there was a choice, and every client
+that does not say)."""
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+def kind(name: str) -> Kind[Any]:
+    """The game called ``name``; UnknownGame if this engine has none by that name."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGame(f"no game {name!r} here (there are {', '.join(sorted(GAMES))})") from None

@@ -1,0 +1,185 @@
+"""The game interface: all that a server's table, its store, timers and takeover know of a game.
+
+A game *kind* (``Kind``) makes, loads and speaks for the games of one kind: its rules, the text of its
+commands, its bots, what a timer does for a late seat. A *game* (``Game``) is one game being played: whose
+turn, what each seat may do, applying a command, what each seat may know. ``games.GAMES`` lists the kinds
+by name; Ten Pennies (``ten_pennies.kind``) is the first.
+
+A game's commands, views and rules are its own values: whoever drives a game only passes them along (and
+reads a command's ``seat``). Every game is reproducible from its seats, rules, seed and command log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+Command = Any  # a game's command: an immutable value, equal to any other command that does the same, with its seat
+View = Any     # what one seat (None: a spectator) may know of a game
+Rules = Any    # a game's rules: its house-rule settings
+Known = Any    # what one seat knows, folded from the events it saw (its ``.view`` is the seat's view)
+
+
+class RuleError(Exception):
+    """A command or setting that breaks a numbered rule of its game. ``str(err)`` starts with the rule
+    (``TP-4.11: ...``); a refused command leaves the game exactly as it was."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class Event(Protocol):
+    """Something that happened, with its audience: ``to`` is None for everybody, or the one seat that
+    may see it. Whoever fans events out needs nothing else to keep hidden cards hidden."""
+
+    @property
+    def to(self) -> int | None: ...
+
+    def visible_to(self, seat: int | None) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game came out, by seat: ``scores``, the ``winners`` (seat numbers; tied winners
+    all win) and the game's own per-seat ``tallies`` a tournament keeps (Ten Pennies: pennies, buys)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    tallies: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+class Narrator(Protocol):
+    """A game's events in words, for one reader."""
+
+    def line(self, event: Any) -> str | None:  # Any: each game narrates its own events
+        """The event in words; None for one that another event's words already tell."""
+        ...
+
+
+class Bot(Protocol):
+    """Plays a seat from its view alone. It may also have ``observe(view)``, shown its seat's view after
+    every command."""
+
+    def choose(self, view: View) -> Command: ...
+
+
+class Game(Protocol):
+    """One game. ``apply`` applies a legal command and returns its events, or raises RuleError and
+    leaves the game untouched; ``trusted`` skips the checks, for a log the game accepted once already."""
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def log(self) -> Sequence[Command]: ...
+
+    @property
+    def opening_events(self) -> Sequence[Event]:
+        """What happened as the game was made (the deal): empty for a game loaded from storage."""
+        ...
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats whose decision the game waits for."""
+        ...
+
+    def legal_commands(self, seat: int) -> Sequence[Command]:
+        """What ``seat`` may do now (nothing if the game does not wait for it)."""
+        ...
+
+    def is_legal(self, command: Command) -> bool: ...
+
+    def apply(self, command: Command, *, trusted: bool = False) -> Sequence[Event]: ...
+
+    def view(self, seat: int | None) -> View:
+        """All ``seat`` may know (None: a spectator): never another seat's hidden cards."""
+        ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def result(self) -> Result | None:
+        """How the game came out; None until it is over."""
+        ...
+
+    def copy(self) -> Game: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (it holds the hidden cards: for the server's storage only)."""
+        ...
+
+
+G = TypeVar("G", bound=Game)
+
+
+class Kind(Protocol[G]):
+    """A kind of game: ``name`` as the store and the registry know it, e.g. ``ten_pennies``."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """The built-in bots by strategy name, each made from a seed."""
+        ...
+
+    @property
+    def takeover(self) -> str:
+        """The strategy of the bot that plays a seat whose player is gone."""
+        ...
+
+    def new(self, seats: int, rules: Rules, seed: int) -> G:
+        """A new game (RuleError for seats or rules the game does not allow)."""
+        ...
+
+    def load(self, data: dict[str, Any]) -> G:
+        """A game from its ``to_dict``."""
+        ...
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
+        """Rules from plain data (RuleError for an unknown setting); missing settings take the defaults."""
+        ...
+
+    def rules_to_dict(self, rules: Rules) -> dict[str, Any]: ...
+
+    def validate(self, rules: Rules, seats: int) -> None:
+        """RuleError if a game of ``seats`` cannot be played with ``rules``."""
+        ...
+
+    def parse_command(self, text: str) -> Command: ...
+
+    def format_command(self, command: Command) -> str:
+        """A command in one line of text, as the store keeps it (``parse_command`` reads it back)."""
+        ...
+
+    def timed_out(self, game: G, seat: int) -> Sequence[Command]:
+        """The safe default when ``seat``'s decision timer runs out (the game waits for the seat): the first
+        command is made at once; each next one as soon as the game waits for the seat and it is legal (Ten
+        Pennies: decline the pick-up, then draw once the buy offer is settled), unless the player acts first."""
+        ...
+
+    def timer_audience(self, game: G, command: Command) -> int | None:
+        """Who may see that the timer made ``command`` for its seat (asked once it is applied): None for
+        everybody, or the seat alone."""
+        ...
+
+    def knowing(self, view: View) -> Known:
+        """What a seat knows, starting from ``view`` (a snapshot's, or the game's own ``view``)."""
+        ...
+
+    def fold(self, known: Known, event: Any) -> Known:  # Any: each game folds its own events
+        """What the seat knows once it has seen ``event`` (one it may see): the one fold of events into a
+        seat's view, for clients and bots alike. ``known.view`` is the seat's view."""
+        ...
+
+    def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False) -> Narrator:
+        """Who puts this game's events into words for one reader (``seat``; None: a spectator), seats called
+        by ``name``; ``every_hand``: the reader sees every card (a replay)."""
+        ...

@@ -1,0 +1,45 @@
+"""The wire's enums in words: each enum <-> word table written once (word -> enum) with its inverse derived,
+and what a ``TableSettings`` field left unset means. Server and client both read these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tenpennies.engine.ten_pennies.rules import knob_named
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+
+def inverse(table: Mapping[str, int], unset: str | None = None) -> dict[int, str]:
+    """The enum -> word table of a word -> enum one; ``unset``: the word an unset enum (0, ``*_UNSPECIFIED``)
+    stands for, if it stands for one."""
+    words = {number: word for word, number in table.items()}
+    if unset is not None:
+        words[0] = unset
+    return words
+
+
+# --- house rules that are one of some words (TP-6); an unset one is the knob's default ---------------
+
+PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
+LATER_SET_WILDS = {"round_cap": pb.LATER_SET_WILDS_ROUND_CAP, "one_per_three": pb.LATER_SET_WILDS_ONE_PER_THREE}
+KNOB_ENUMS: dict[str, Mapping[str, int]] = {"preset": PRESETS, "later_set_wilds": LATER_SET_WILDS}
+KNOB_WORDS = {name: inverse(table, str(knob_named(name).default)) for name, table in KNOB_ENUMS.items()}
+PRESET_WORDS = KNOB_WORDS["preset"]
+
+# --- bots, tables, seats ---------------------------------------------------------------------------
+
+DEFAULT_STRATEGY = "greedy"  # what an unset BotStrategy asks for
+STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM,
+              "averaging": pb.BOT_STRATEGY_AVERAGING, "early": pb.BOT_STRATEGY_EARLY,
+              "holdout": pb.BOT_STRATEGY_HOLDOUT, "sampler": pb.BOT_STRATEGY_SAMPLER}
+STRATEGY_WORDS = inverse(STRATEGIES, DEFAULT_STRATEGY)
+TABLE_STATUSES = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
+                  "finished": pb.TABLE_STATUS_FINISHED}
+STATUS_WORDS = inverse(TABLE_STATUSES)
+SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
+SEAT_KIND_WORDS = inverse(SEAT_KINDS)
+
+# --- a table's settings left unset (TableSettings) -------------------------------------------------
+
+DECISION_SECONDS = 30  # a human seat's time for each decision; 0: no timer
+TAKEOVER_SECONDS = 60  # how long a seat's client may be gone before a built-in bot plays for it; 0: never

@@ -1,0 +1,525 @@
+"""The game boundary (issue 13, point 3): the server's lobby, table, store, timers and takeover know a game
+only through the game interface (engine/interface.py), so a second game sits at a real server table without
+a line of the server naming it.
+
+The second game is defined here and registered only while a test runs: "high card", two seats, each dealt
+a few cards; both play a card face down at once, the higher takes the trick. It has private cards, a
+simultaneous decision whose answers stay hidden until both are in (as Ten Pennies' buy offer, TP-4.7), a
+timer default and bots. Its game object has nothing but the interface's members, so anything Ten Pennies'
+own that the server still asked for would fail here.
+
+The wire has no messages of its own for it (the proto names no game yet: a client cannot ask for a table of
+another game), so its wire entry reuses generic messages (Command.discard, CardsReceived, Discarded,
+RoundEnded, GameEnded) and the tests drive the server's Table and Lobby directly, not over gRPC."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tenpennies.engine import games
+from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
+from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
+from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.server.lobby import Lobby
+from tenpennies.server.store import NoSuchGame, Store, read_game
+from tenpennies.server.table import Settings, Subscriber, Table
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import games as wire_games
+from tenpennies.wire import mapping
+
+SERVER = Path(__file__).resolve().parent.parent / "server"
+
+# --- the second game ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HighRules:
+    hands: int = 3  # cards dealt to each seat, one trick each (HC-2)
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class Dealt:
+    seat: int
+    cards: tuple[int, ...]
+
+    @property
+    def to(self) -> int | None:
+        return self.seat
+
+    def visible_to(self, seat: int | None) -> bool:
+        return seat == self.seat
+
+
+@dataclass(frozen=True)
+class Played:
+    """A seat's own card, face down: the other seat sees it only when the trick is shown."""
+    seat: int
+    card: int
+
+    @property
+    def to(self) -> int | None:
+        return self.seat
+
+    def visible_to(self, seat: int | None) -> bool:
+        return seat == self.seat
+
+
+@dataclass(frozen=True)
+class Shown:
+    cards: tuple[int, ...]  # by seat
+    winner: int | None      # None: a tie
+
+    @property
+    def to(self) -> int | None:
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Over:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def to(self) -> int | None:
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class HighView:
+    seat: int | None
+    hand: tuple[int, ...]
+    face_down: int | None  # the seat's own card of the open trick
+    scores: tuple[int, ...]
+    to_act: tuple[int, ...]
+    legal: tuple[Play, ...]
+
+
+def check(rules: HighRules, seats: int) -> None:
+    if seats != 2:
+        raise RuleError("HC-1", f"high card is for two seats, not {seats}")
+    if not 1 <= rules.hands <= 5:
+        raise RuleError("HC-2", f"a hand is 1 to 5 cards, not {rules.hands}")
+
+
+class HighCard:
+    """Only the interface's members are public."""
+
+    def __init__(self, seats: int, rules: HighRules, seed: int) -> None:
+        check(rules, seats)
+        self.seed = seed
+        self.log: list[Play] = []
+        deck = list(range(1, 11))
+        random.Random(seed).shuffle(deck)
+        self._rules = rules
+        self._hands = [sorted(deck[:rules.hands]), sorted(deck[rules.hands:2 * rules.hands])]
+        self._down: dict[int, int] = {}
+        self._scores = [0, 0]
+        self.opening_events: list[Dealt] = [Dealt(s, tuple(self._hands[s])) for s in (0, 1)]
+
+    @property
+    def seats(self) -> int:
+        return 2
+
+    def to_act(self) -> tuple[int, ...]:
+        return tuple(s for s in (0, 1) if self._hands[s] and s not in self._down)
+
+    def legal_commands(self, seat: int) -> list[Play]:
+        return [Play(seat, card) for card in self._hands[seat]] if seat in self.to_act() else []
+
+    def is_legal(self, command: Any) -> bool:
+        return isinstance(command, Play) and command in self.legal_commands(command.seat)
+
+    def apply(self, command: Play, *, trusted: bool = False) -> list[Any]:
+        if not trusted and not self.is_legal(command):
+            raise RuleError("HC-3", f"seat {command.seat} cannot play {command.card} now")
+        self._hands[command.seat].remove(command.card)
+        self._down[command.seat] = command.card
+        self.log.append(command)
+        events: list[Any] = [Played(command.seat, command.card)]
+        if len(self._down) == 2:
+            a, b = self._down[0], self._down[1]
+            winner = 0 if a > b else 1 if b > a else None
+            if winner is not None:
+                self._scores[winner] += 1
+            self._down = {}
+            events.append(Shown((a, b), winner))
+            if self.over:
+                result = self.result
+                assert result is not None
+                events.append(Over(result.scores, result.winners))
+        return events
+
+    def view(self, seat: int | None) -> HighView:
+        return HighView(seat, tuple(self._hands[seat]) if seat is not None else (),
+                        self._down.get(seat) if seat is not None else None, tuple(self._scores), self.to_act(),
+                        tuple(self.legal_commands(seat)) if seat is not None else ())
+
+    @property
+    def over(self) -> bool:
+        return not self._hands[0] and not self._hands[1] and not self._down
+
+    @property
+    def result(self) -> Result | None:
+        if not self.over:
+            return None
+        best = max(self._scores)
+        return Result(tuple(self._scores), tuple(s for s in (0, 1) if self._scores[s] == best))
+
+    def copy(self) -> HighCard:
+        return HIGH_CARD.load(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": asdict(self._rules), "seed": self.seed, "log": [HIGH_CARD.format_command(c) for c in self.log],
+                "hands": self._hands, "down": sorted(self._down.items()), "scores": self._scores}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HighCard:
+        game = cls.__new__(cls)
+        game.seed, game._rules = data["seed"], HighRules(**data["rules"])
+        game.log = [HIGH_CARD.parse_command(text) for text in data["log"]]
+        game._hands = [list(h) for h in data["hands"]]
+        game._down = {s: c for s, c in data["down"]}
+        game._scores = list(data["scores"])
+        game.opening_events = []
+        return game
+
+
+class Lowest:
+    def choose(self, view: HighView) -> Play:
+        return view.legal[0]
+
+
+class Highest:
+    def choose(self, view: HighView) -> Play:
+        return view.legal[-1]
+
+
+class HighCardKind:
+    name = "high_card"
+    takeover = "low"
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        return {"low": lambda seed: Lowest(), "high": lambda seed: Highest()}
+
+    def new(self, seats: int, rules: HighRules, seed: int) -> HighCard:
+        return HighCard(seats, rules, seed)
+
+    def load(self, data: dict[str, Any]) -> HighCard:
+        return HighCard.from_dict(data)
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> HighRules:
+        unknown = set(data) - {f.name for f in fields(HighRules)}
+        if unknown:
+            raise RuleError("HC-2", f"no such rule: {', '.join(sorted(unknown))}")
+        return HighRules(**data)
+
+    def rules_to_dict(self, rules: HighRules) -> dict[str, Any]:
+        return asdict(rules)
+
+    def validate(self, rules: HighRules, seats: int) -> None:
+        check(rules, seats)
+
+    def parse_command(self, text: str) -> Play:
+        seat, verb, card = text.split()
+        assert verb == "play"
+        return Play(int(seat), int(card))
+
+    def format_command(self, command: Play) -> str:
+        return f"{command.seat} play {command.card}"
+
+    def timed_out(self, game: HighCard, seat: int) -> Sequence[Play]:
+        return (game.legal_commands(seat)[0],)  # the lowest card
+
+    def timer_audience(self, game: HighCard, command: Play) -> int | None:
+        """A card played face down by the timer stays the seat's own until the trick is shown."""
+        return command.seat if game.view(command.seat).face_down is not None else None
+
+    def knowing(self, view: HighView) -> HighView:
+        return view
+
+    def fold(self, known: HighView, event: Any) -> HighView:
+        return known  # a client would follow the events here
+
+    def narrator(self, rules: Any, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False) -> Narrator:
+        return HighCardNarrator(name)
+
+
+@dataclass(frozen=True)
+class HighCardNarrator:
+    name: Callable[[int], str]
+
+    def line(self, event: Any) -> str | None:
+        return f"{self.name(event.seat)}: {type(event).__name__}" if hasattr(event, "seat") else None
+
+
+HIGH_CARD: Kind[HighCard] = HighCardKind()
+
+
+def _card(card: int) -> pb.Card:
+    return pb.Card(id=card, rank=card, text=str(card))
+
+
+def _event_to_pb(event: Any, rules: HighRules) -> pb.Event:
+    match event:
+        case Dealt(seat=seat, cards=cards):
+            return pb.Event(cards_received=pb.CardsReceived(seat=seat, cards=[_card(c) for c in cards]))
+        case Played(seat=seat, card=card):
+            return pb.Event(discarded=pb.Discarded(seat=seat, card=_card(card)))
+        case Shown(cards=cards, winner=winner):
+            shown = pb.RoundEnded(hands=[pb.Hand(cards=[_card(c)]) for c in cards])
+            if winner is not None:
+                shown.out = winner
+            return pb.Event(round_ended=shown)
+        case Over(scores=scores, winners=winners):
+            return pb.Event(game_ended=pb.GameEnded(scores=scores, winners=winners))
+    raise TypeError(event)
+
+
+def _command_from_pb(seat: int, message: pb.Command) -> Play:
+    if message.WhichOneof("kind") != "discard" or not message.discard.HasField("card_id"):
+        raise mapping.BadRequest("high card: play a card (discard.card_id)")
+    return Play(seat, message.discard.card_id)
+
+
+def _game_view(game: HighCard, seat: int | None) -> pb.GameView:
+    view = game.view(seat)
+    result = game.result
+    message = pb.GameView(hand=[_card(c) for c in view.hand], to_act=view.to_act,
+                          players=[pb.Player(seat=s, score=score) for s, score in enumerate(view.scores)],
+                          legal_commands=[pb.Command(discard=pb.Discard(card_id=c.card)) for c in view.legal],
+                          winners=result.winners if result else ())
+    if seat is not None:
+        message.seat = seat
+    return message
+
+
+def _view_from_pb(message: pb.GameView, rules: HighRules) -> HighView:
+    seat = message.seat if message.HasField("seat") else None
+    return HighView(seat, tuple(c.id for c in message.hand), None, tuple(p.score for p in message.players),
+                    tuple(message.to_act), tuple(_command_from_pb(seat, c) for c in message.legal_commands)
+                    if seat is not None else ())
+
+
+HIGH_CARD_WIRE = wire_games.WireGame(
+    rules_to_pb=lambda rules: pb.HouseRules(hand_size=rules.hands),
+    rules_from_pb=lambda message: HighRules(message.hand_size if message.HasField("hand_size") else 3),
+    command_to_pb=lambda command: pb.Command(discard=pb.Discard(card_id=command.card)),
+    command_from_pb=_command_from_pb, event_to_pb=_event_to_pb, game_view=_game_view, view_from_pb=_view_from_pb)
+
+
+@pytest.fixture
+def high_card(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The second game, registered for one test: one entry in the engine's registry, one on the wire."""
+    monkeypatch.setitem(games.GAMES, HIGH_CARD.name, HIGH_CARD)
+    monkeypatch.setitem(wire_games.WIRE, HIGH_CARD.name, HIGH_CARD_WIRE)
+    yield
+
+
+@pytest.fixture
+async def lobby(tmp_path: Path) -> Any:
+    store = Store(str(tmp_path / "games.db"))
+    made = Lobby(store, allow_seeds=True)
+    yield made
+    await made.close()
+    store.close()
+
+
+async def events_until_over(subscriber: Subscriber, answer: Callable[[pb.Event], Any] | None = None
+                            ) -> list[pb.Event]:
+    """Every event a stream carries until the game ends; ``answer`` is awaited with each one (as a client
+    would answer its decision requests)."""
+    seen: list[pb.Event] = []
+    while not any(e.HasField("game_ended") for e in seen):
+        batch = await asyncio.wait_for(subscriber.queue.get(), 10)
+        assert isinstance(batch, list), batch
+        for event in batch:
+            seen.append(event)
+            if answer is not None:
+                await answer(event)
+    return seen
+
+
+def timer_seats(events: list[pb.Event]) -> list[int]:
+    return [e.timer_expired.seat for e in events if e.HasField("timer_expired")]
+
+
+# --- the tests --------------------------------------------------------------------------------------------
+
+
+async def test_a_second_game_is_played_to_the_end_at_a_server_table_and_read_back_from_the_store(
+        high_card: None, lobby: Lobby, tmp_path: Path) -> None:
+    table, host = await lobby.create("high", 2, HighRules(hands=3), Settings(0, 0), 11, "test", game="high_card")
+    await table.add_bot(host, 1, "high")
+    seat, token = await table.join("Ann", 0)
+    _, mine = await table.subscribe(token)
+    _, watching = await table.subscribe("")
+    await table.start(host)
+
+    async def play_lowest(event: pb.Event) -> None:
+        if event.HasField("decision_request"):
+            lowest = min(event.decision_request.legal_commands, key=lambda c: c.discard.card_id)
+            await table.command(token, lowest)
+
+    seen = await events_until_over(mine, play_lowest)
+    watched = await events_until_over(watching)
+
+    game = table.game
+    assert table.status == "finished" and game is not None and game.over
+    dealt = [e.cards_received for e in seen if e.HasField("cards_received")]
+    assert [d.seat for d in dealt] == [0]  # only its own hand
+    expected = HighCard(2, HighRules(3), 11)
+    for command in game.log:
+        expected.apply(command)
+    assert game.to_dict() == expected.to_dict() and game.result == expected.result
+    assert [c.card for c in game.log if c.seat == 0] == [c.id for c in dealt[0].cards]  # Ann: the lowest first
+    assert [c.card for c in game.log if c.seat == 1] == sorted((c.card for c in game.log if c.seat == 1),
+                                                               reverse=True)  # the high bot from the highest down
+    # the spectator sees every trick shown and the end, and no card before it is shown
+    assert not any(e.HasField("cards_received") or e.HasField("discarded") or e.HasField("decision_request")
+                   for e in watched)
+    assert sum(e.HasField("round_ended") for e in watched) == 3
+    ended = next(e.game_ended for e in watched if e.HasField("game_ended"))
+    assert game.result is not None and tuple(ended.winners) == game.result.winners
+    assert table.info().rules.hand_size == 3
+
+    # the store keeps which game the table plays: read back cold, it is the same game
+    stored = await lobby.store.load_table(table.id)
+    assert stored is not None and stored.game == "high_card" and stored.status == "finished"
+    again = Table(stored, lobby.store)
+    assert again.game is not None and again.game.to_dict() == game.to_dict()
+    assert again.info().rules == table.info().rules and again.info().status == pb.TABLE_STATUS_FINISHED
+
+
+async def test_a_second_games_timer_plays_its_default_and_its_audience_is_the_games_to_say(
+        high_card: None, lobby: Lobby) -> None:
+    table, host = await lobby.create("high", 2, HighRules(hands=1), Settings(decision_seconds=1, takeover_seconds=0),
+                                     5, "test", game="high_card")
+    tokens = [(await table.join(name, None))[1] for name in ("Ann", "Bob")]
+    streams = [(await table.subscribe(token))[1] for token in tokens]
+    _, watching = await table.subscribe("")
+    await table.start(host)
+    seen = [await events_until_over(stream) for stream in streams]
+    watched = await events_until_over(watching)
+    # both stay silent: the timer plays each seat's card; the first stays its seat's own until the trick is
+    # shown by the second (the game's timer_audience), which everybody sees
+    assert timer_seats(seen[0]) == [0, 1] and timer_seats(seen[1]) == [1] and timer_seats(watched) == [1]
+    assert table.defaulted == [1, 1] and table.game is not None and table.game.over
+
+
+async def test_a_gone_player_of_a_second_game_is_played_by_that_games_takeover_bot(
+        high_card: None, lobby: Lobby) -> None:
+    table, host = await lobby.create("high", 2, HighRules(hands=4), Settings(decision_seconds=0, takeover_seconds=1),
+                                     8, "test", game="high_card")
+    await table.join("Ann", 0)  # and never comes to the table
+    await table.add_bot(host, 1, "high")
+    _, watching = await table.subscribe("")
+    await table.start(host)
+    await events_until_over(watching)
+    assert table.game is not None
+    ann = [c.card for c in table.game.log if c.seat == 0]
+    assert ann == sorted(ann) and len(ann) == 4  # the game's takeover bot ("low"), from the lowest up
+    assert table.defaulted[0] == 4 and table.seats[0].taken_over
+
+
+async def test_a_game_the_engine_does_not_have_is_refused_by_name(lobby: Lobby) -> None:
+    with pytest.raises(games.UnknownGame, match="no game 'high_card'"):
+        games.kind("high_card")
+    with pytest.raises(mapping.BadRequest, match="no game 'high_card'"):
+        wire_games.wire("high_card")
+    with pytest.raises(mapping.BadRequest, match="no game 'high_card'"):
+        await lobby.create("high", 2, HighRules(), Settings(), None, "test", game="high_card")
+    assert not lobby.tables
+
+
+async def test_a_second_games_rules_are_judged_by_that_game(high_card: None, lobby: Lobby) -> None:
+    with pytest.raises(RuleError, match="HC-1"):
+        await lobby.create("high", 3, HighRules(), Settings(), None, "test", game="high_card")
+    with pytest.raises(RuleError, match="HC-2"):
+        await lobby.create("high", 2, HighRules(hands=9), Settings(), None, "test", game="high_card")
+    table, host = await lobby.create("high", 2, HighRules(), Settings(), None, "test", game="high_card")
+    with pytest.raises(mapping.BadRequest, match="no greedy bot"):
+        await table.add_bot(host, 1, "greedy")  # Ten Pennies' bot, not this game's
+
+
+def test_ten_pennies_timer_declines_then_draws_and_keeps_a_pass_private_until_the_offer_settles() -> None:
+    game = Game(3, HouseRules(), 4)
+    seat = game.to_act()[0]
+    assert game.phase is Phase.PICK_UP
+    assert tuple(TEN_PENNIES.timed_out(game, seat)) == (DeclineDiscard(seat), Draw(seat))
+    game.apply(DeclineDiscard(seat))
+    first, second = game.to_act()
+    game.apply(PassBuy(first))
+    assert TEN_PENNIES.timer_audience(game, PassBuy(first)) == first  # the offer is still open (TP-4.7)
+    game.apply(PassBuy(second))
+    assert TEN_PENNIES.timer_audience(game, PassBuy(second)) is None
+    assert TEN_PENNIES.timer_audience(game, Draw(seat)) is None
+    assert TEN_PENNIES.timed_out(game, seat) == (Draw(seat),)
+
+
+def test_the_servers_game_side_names_no_game() -> None:
+    """The table, the store, the lobby, the service and the app import no game's package (the tournament
+    is rewritten beside this; the game it plays will come through the registry too)."""
+    for name in ("table", "store", "lobby", "service", "app"):
+        tree = ast.parse((SERVER / f"{name}.py").read_text())
+        imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        assert not [m for m in imported if "ten_pennies" in m], name
+
+
+async def test_a_stored_table_of_a_game_this_server_lacks_is_left_in_the_store_and_the_others_open(
+        high_card: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "games.db")
+    store = Store(db)
+    lobby = Lobby(store, allow_seeds=True)
+    high, _ = await lobby.create("high", 2, HighRules(), Settings(), 1, "test", game="high_card")
+    other, _ = await lobby.create("tp", 2, HouseRules(), Settings(), 2, "test")
+    await lobby.close()
+    store.close()
+
+    monkeypatch.delitem(games.GAMES, HIGH_CARD.name)  # a server without high card opens the same file
+    store = Store(db)
+    restarted = Lobby(store)
+    try:
+        await restarted.load()
+        assert set(restarted.tables) == {other.id}
+        row = await store.load_table(high.id)
+        assert row is not None and row.game == "high_card" and row.status == "waiting"
+        with pytest.raises(NoSuchGame, match="'high_card', a game this program does not have"):
+            read_game(db, high.id)
+    finally:
+        await restarted.close()
+        store.close()
+
+
+def test_ten_pennies_result_is_none_until_the_end_then_its_pennies_add_up_to_nothing() -> None:
+    game = Game(3, HouseRules(max_turns=30, rounds=(1, 2)), 9)
+    assert game.result is None and game.seats == 3
+    play_game(game, [GreedyBot() for _ in range(3)])
+    result = game.result
+    assert result is not None
+    assert result.scores == tuple(p.score for p in game.players) and result.winners == game.winners
+    assert result.tallies["buys"] == tuple(game.rules.buy_pennies - p.pennies for p in game.players)
+    assert sum(result.tallies["pennies"]) == 0  # what one seat wins the others lost

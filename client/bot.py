@@ -8,11 +8,16 @@ commands: exactly the view type a bot in-process sees.
 
 Over gRPC ``play_seat`` follows the seat's stream (``SeatSession.follow``: it reconnects and resumes like
 the terminal client), and whenever the fold shows legal commands for the seat, asks the bot in a thread
-of its own and sends its answer. It answers within the table's decision timer: a bot that has not
-answered after ``margin`` (80%) of the time left to the deadline, that raises, that is still busy with an
-earlier decision, or that answers something not legal has ``safe_default(view)`` (what the server's timer
-would do) sent in its place; a command the server refuses (a stale decision: the timer acted, say) is
-counted and not retried. Everything is counted in ``SeatStats``.
+of its own (``engine.seats.ask``, the one seat loop's check) and sends its answer. It answers within the
+table's decision timer: a bot that has not answered after ``margin`` (80%) of the time left to the
+deadline, that raises, that is still busy with an earlier decision, or that answers something not legal
+has ``safe_default(view)`` (what the server's timer would do) sent in its place. A command the server
+refuses is counted and not retried: one the view listed lost a race (the decision passed: a nearer seat
+bought, the timer acted) and is no fault of the bot's; one it did not list (a meld of the bot's own
+making) is illegal, and the safe default follows. Everything is counted in ``SeatStats``.
+
+``enter_tournament`` plays a bot in a server's tournament mode (``tenpennies bot --tournament``); the
+headless runner that plays whole tournaments of bots is ``client.tournament.play_tournament``.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import grpc
 
@@ -35,9 +40,10 @@ from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
 from tenpennies.client.view import TableView
+from tenpennies.engine import seats
+from tenpennies.engine.seats import Answer, Fault
 from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Narrator, Phase, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
-from tenpennies.engine.ten_pennies.commands import COMMAND_TYPES
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb, event_from_pb
 
@@ -66,6 +72,7 @@ class SeatStats:
     illegal: int = 0      # the bot answered something not legal (judged here, or refused by the server)
     refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT)
     stale: int = 0        # decisions that ended (another seat bought, the timer acted) before an answer went
+    timed_out: int = 0    # decisions the server's timer made for the seat (TimerExpired)
     send_errors: int = 0  # sends that failed otherwise (the server went away): the resumed stream asks again
     reconnects: int = 0   # times the stream dropped
     last_error: str = ""  # the last error's words (a bot's exception, a refusal)
@@ -95,16 +102,16 @@ class SerialBot:
 
 
 class _Thinker:
-    """Runs ``bot.choose`` in a daemon thread, one call at a time: a bot that never returns holds only its
-    own thread (and keeps the process from nothing on exit), never the event loop."""
+    """Asks the bot (``engine.seats.ask``) in a daemon thread, one call at a time: a bot that never returns
+    holds only its own thread (and keeps the process from nothing on exit), never the event loop."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.busy = False
 
-    def think(self, view: SeatView) -> asyncio.Future[Any]:
+    def think(self, view: SeatView) -> asyncio.Future[Answer[Command]]:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Answer[Command]] = loop.create_future()
 
         def settle(result: Any, error: BaseException | None) -> None:
             if future.done():  # given up on already
@@ -118,8 +125,8 @@ class _Thinker:
             result: Any = None
             error: BaseException | None = None
             try:
-                result = self.bot.choose(view)
-            except BaseException as exc:  # whatever the bot does, its seat goes on
+                result = seats.ask(self.bot, view, safe_default, _own_meld(view))
+            except BaseException as exc:  # what ask does not catch (KeyboardInterrupt, SystemExit)
                 error = exc
             self.busy = False
             try:
@@ -172,7 +179,11 @@ class SeatPlayer:
                     if self._decision is not None and not self._decision.sending:
                         self._decision = None  # whatever is open now, the snapshot lists it: decide afresh
                 else:
+                    before = self.table.sequence
                     self.table.apply_event(item)
+                    if item.WhichOneof("kind") == "timer_expired" and item.timer_expired.seat == self.seat \
+                            and item.sequence > before:
+                        self.stats.timed_out += 1
                 if self.on_event is not None:
                     self.on_event(item, self.table)
                 ended = self._ended()
@@ -234,41 +245,42 @@ class SeatPlayer:
         return max(0.0, left) * self.margin / 1000
 
     async def _decide(self, decision: _Decision) -> None:
-        command = await self._ask(decision)
+        answer = await self._ask(decision)
         if self._decision is not decision:
             self.stats.stale += 1  # the game moved on while the bot thought
             return
-        if command is not None:
-            outcome = await self._send(decision, command)
+        if answer.fault is None:
+            outcome = await self._send(decision, answer.command)
             if outcome == "accepted":
                 self.stats.played += 1
                 return
-            if outcome == "failed" or self._decision is not decision:
-                return  # the stream resumes and lists what is still open
-            self.stats.illegal += 1
+            if outcome == "failed" or self._decision is not decision or answer.command in decision.legal:
+                return  # the stream resumes and lists what is still open; a listed command refused lost a race
+            self.stats.illegal += 1  # a meld of its own making that the rules refused
         self.stats.defaults += 1
         await self._send(decision, safe_default(decision.view))
 
-    async def _ask(self, decision: _Decision) -> Command | None:
-        """The bot's answer if it is legal and in time; None (and counted why) otherwise."""
+    async def _ask(self, decision: _Decision) -> Answer[Command]:
+        """The bot's answer (``engine.seats``): its command if legal and in time, else the safe default
+        with the fault, counted."""
         view = decision.view
         if self._thinker.busy or (decision.budget is not None and decision.budget < MIN_THINK):
-            self.stats.slow += 1
-            return None
-        try:
-            command: object = await asyncio.wait_for(self._thinker.think(view), decision.budget)
-        except TimeoutError:
-            self.stats.slow += 1
-            return None
-        except Exception as error:
-            self.stats.errors += 1
-            self.stats.last_error = f"{type(error).__name__}: {error}"
-            return None
-        if _plausible(view, command):
-            return cast(Command, command)
-        self.stats.illegal += 1
-        self.stats.last_error = f"not a legal command here: {command!r}"
-        return None
+            answer = seats.late(view, safe_default)
+        else:
+            try:
+                answer = await asyncio.wait_for(self._thinker.think(view), decision.budget)
+            except TimeoutError:
+                answer = seats.late(view, safe_default)
+        match answer.fault:
+            case Fault.LATE:
+                self.stats.slow += 1
+            case Fault.ERROR:
+                self.stats.errors += 1
+            case Fault.ILLEGAL:
+                self.stats.illegal += 1
+        if answer.fault is not None and answer.fault is not Fault.LATE:
+            self.stats.last_error = answer.why
+        return answer
 
     async def _send(self, decision: _Decision, command: Command) -> str:
         """accepted, refused (the server said no: counted) or failed (it could not be reached)."""
@@ -287,14 +299,11 @@ class SeatPlayer:
             decision.sending = False
 
 
-def _plausible(view: SeatView, command: object) -> bool:
-    """Worth sending: a command of this seat that the view lists, or a meld of its own making while the
-    seat may meld (the server lists bounded meld candidates and accepts any legal meld named)."""
-    if not isinstance(command, COMMAND_TYPES) or command.seat != view.seat:
-        return False
-    if command in view.legal:
-        return True
-    return isinstance(command, LayContract | LaySet) and any(isinstance(c, Discard) for c in view.legal)
+def _own_meld(view: SeatView) -> Callable[[Command], bool]:
+    """Beyond what the view lists, worth sending: a meld of the bot's own making while the seat may meld
+    (the server lists bounded meld candidates and accepts any legal meld named; it judges it)."""
+    may_meld = any(isinstance(c, Discard) for c in view.legal)
+    return lambda command: may_meld and isinstance(command, LayContract | LaySet)
 
 
 async def play_seat(bot: Bot, session: SeatSession, *, on_event: OnEvent | None = None,
@@ -363,7 +372,7 @@ _TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED, g
               grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
 
 
-async def play_tournament(connection: Connection, name: str, bot: Bot, *, tournament: str = "",
+async def enter_tournament(connection: Connection, name: str, bot: Bot, *, tournament: str = "",
                           bot_token: str = "", on_seated: Callable[[pb.WaitForSeatResponse], object] | None = None,
                           on_event: Callable[[pb.WaitForSeatResponse, StreamItem, TableView], object] | None = None,
                           margin: float = MARGIN, backoff: Backoff | None = None) -> pb.GetStandingsResponse:
@@ -555,14 +564,14 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
             print(f"game {seat.game}: {_told(item, table)} (scores {scores})", flush=True)
 
-    report = await play_tournament(connection, name, bot, tournament=tournament, bot_token=token,
+    report = await enter_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)
     print(f"tournament {report.tournament}: {report.games_played} of {report.games_total} games played", flush=True)
     for place, standing in enumerate(report.standings, 1):
         mean = f"{standing.mean_score:7.1f} ± {standing.mean_score_margin:5.1f}" \
             if standing.HasField("mean_score") else "      -        "
         mark = "  (this bot)" if standing.name == name else ""
-        print(f"  {place:>3}. {standing.name:<24} games {standing.games:>4}  wins {standing.wins:>4}  "
+        print(f"  {place:>3}. {standing.name:<24} games {standing.games:>4}  wins {standing.shared_wins:>6.2f}  "
               f"mean score {mean}  pennies {standing.pennies:>+5}  buys {standing.buys:>4}  "
               f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
               f"± {standing.rating_sigma:.2f}{mark}", flush=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from tenpennies.engine.cards import sort_key
 from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
 from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.results import pennies_bought_with, penny_balance
 
 from .local import NoSuchGame, StoredGame, read_game
 
@@ -95,8 +96,8 @@ class _Replay:
         yield "Final standings:"
         for place, seat in enumerate(sorted(range(len(end.scores)), key=lambda s: (end.scores[s], s)), 1):
             player = self.game.players[seat]
-            bought = rules.buy_pennies - player.pennies
-            net = end.shares[seat] - player.paid - bought
+            bought = pennies_bought_with(player, rules)
+            net = penny_balance(player, rules)
             mark = "  winner" if seat in end.winners else ""
             yield (f"  {place}. {name(seat):<20} score {end.scores[seat]:>4}  won {end.shares[seat]:>3}  "
                    f"paid {player.paid:>3}  bought {bought:>2}  pennies {net:>+4}{mark}")

@@ -3,40 +3,31 @@
 Duplicate deals with rotated seats: every deal seed is played once with each rotation of each lineup of
 the bots round the table, so the luck of the deal cancels. Games are played in-process (across
 ``jobs`` worker processes, a batch of games per task), over gRPC against a running server (started with
-``--allow-seeds``; every seat is a thin client here whose stream is folded into a ``TableView`` and
-whose bot answers each decision with ``SendCommand``), or on Ray (a batch of games per task).
+``--allow-seeds``; every seat is played by the SDK's ``SeatPlayer``, as ``tenpennies bot`` plays one),
+or on Ray (a batch of games per task).
 
-Decisions (also in ``tenpennies tournament --help``):
+The tournament model (entries, lineups, duplicate deals, seeds, results, standings: how a win under ties
+counts, how the standings are ordered, the defaults) is ``engine.tournament``'s, the one the server's
+tournament mode uses too; its docstring says what each is. What is decided here:
 
 * **Entries.** Each name in ``--bots`` is an entry; a repeated name plays as separate entries,
-  ``greedy``, ``greedy#2``, ... With as many entries as seats there is one lineup; with more, every
-  combination of ``seats`` entries (in the order given) is a lineup. A *deal block* is every rotation of
-  every lineup on one deal seed; ``--games`` is rounded up to whole blocks.
-* **Seeds.** Deal ``d`` is played with seed ``derive(seed, d)`` and each entry's bot is made with
-  ``BOTS[name](derive(seed, d, entry))``, so results depend on ``--seed`` alone, never on where or in
-  what order games ran (results are put in game-index order before anything is added up or rated).
-* **Wins are shared**: a game's tied winners get ``1/k`` of a win each, so the wins column adds up to
-  the games played.
-* **Pennies** per game are a seat's result as README's TP-5.2 decision puts it:
-  ``won - paid - pennies bought with``; they add up to zero over a table.
-* **Mean score** with a 95% interval: ``mean ± 1.96·s/√n`` over the entry's games (normal
-  approximation; ``null`` for fewer than two games).
-* **Rating**: openskill's ``BradleyTerryFull`` model, from its default prior (μ 25, σ 25/3), games
-  rated one by one in index order, ranks by final score (lowest first, equal scores equal ranks). It
-  treats equal ranks as ties; openskill's default ``PlackettLuce`` does not (ranks [1, 1, 2, 3] give the
-  third seat the tied winners' rating), see tests/test_tournament.py. Standings are by rating μ.
-* **Misbehaving bots**: a bot that raises, or answers something that is not a legal command of its own
-  seat, is counted under *illegal* and ``bots.safe_default`` is played for it. A decision that takes
-  longer than ``decision_seconds`` (0: no limit) is counted under *timeouts* and the default is played
-  instead, as the server's timer does; over gRPC the server's timers do this and their
-  ``TimerExpired`` events are counted. Results are deterministic as long as no decision runs out of time
+  ``greedy``, ``greedy#2``, ... A *deal block* is every rotation of every lineup on one deal seed;
+  ``--games`` is rounded up to whole blocks. Results are put in game-index order before anything is
+  added up or rated, so they depend on ``--seed`` alone, never on where or in what order games ran.
+* **Pennies** per game are a seat's penny balance (``ten_pennies.results``): ``won - paid - pennies
+  bought with``; they add up to zero over a table.
+* **Misbehaving bots** are played by the one seat loop (``engine.seats``): a bot that raises, or answers
+  something that is not a legal command of its own seat, is counted under *illegal* and
+  ``bots.safe_default`` is played for it. A decision that takes longer than ``decision_seconds`` (0: no
+  limit) is counted under *timeouts* and the default is played instead, as the server's timer does;
+  over gRPC every seat is played by the SDK's ``SeatPlayer``, and the server's ``TimerExpired`` events
+  for the seat count as timeouts too. Results are deterministic as long as no decision runs out of time
   and the bots are deterministic given their seed (a bot with a time budget per decision, ``sampler``,
   is not: its choices depend on the machine's speed).
-* **Buy offers** are put to every offered seat at once, as the server does: in-process each offered
-  seat's bot answers from the view at the offer's start, and the answers are applied nearest seat first
-  until the offer settles. So a stateful bot (``random``) is asked the same questions in-process and
-  over gRPC, and both give the same results. Over gRPC a command the server listed but refused (the offer
-  settled first, a timer acted) is not the bot's fault and is not counted.
+* **Buy offers** are put to every offered seat at once (``engine.seats.play_decision``), as the server
+  does, so a stateful bot (``random``) is asked the same questions in-process and over gRPC, and both
+  give the same results. Over gRPC a command the server listed but refused (the offer settled first, a
+  timer acted) is not the bot's fault and is not counted.
 """
 
 from __future__ import annotations
@@ -44,30 +35,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import itertools
 import json
 import math
-import random
 import sys
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from tenpennies.engine.ten_pennies import Game, HouseRules, Phase, RuleError, SeatView
+from tenpennies.engine import seats as seat_loop
+from tenpennies.engine.ten_pennies import Command, Game, HouseRules, PlayerInfo, RuleError, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
-from tenpennies.engine.ten_pennies.commands import COMMAND_TYPES, Command
+from tenpennies.engine.ten_pennies.results import balances
+from tenpennies.engine.tournament import (
+    DECISION_SECONDS,
+    MAX_SEED,
+    GameResult,
+    GameSpec,
+    Standing,
+    base_name,
+    entry_names,
+    lineups,
+    rating_model,
+    score_ranks,
+    standings,
+)
+from tenpennies.engine.tournament import game_spec as spec_of
 
-if TYPE_CHECKING:
-    from tenpennies.client.connection import SeatSession
+__all__ = ["GameResult", "GameSpec", "Results", "Standing", "TournamentConfig", "base_name", "entry_names",
+           "play_tournament", "rating_model", "render", "score_ranks", "standings"]
 
 BotFactory = Callable[[int], Bot]
 Progress = Callable[[int, int], None]  # (games done, games in all)
-
-MAX_SEED = 2**63 - 1
-DEFAULT_DECISION_SECONDS = 30.0
 
 
 # --- the configuration, and the games it stands for -------------------------------------------------
@@ -94,7 +95,7 @@ class TournamentConfig:
     concurrency: int = 8
     ray: bool = False
     ray_address: str | None = None
-    decision_seconds: float = DEFAULT_DECISION_SECONDS
+    decision_seconds: float = DECISION_SECONDS
     max_commands: int = 1_000_000
     registry: Mapping[str, BotFactory] | None = None
 
@@ -111,6 +112,8 @@ class TournamentConfig:
                              f"--bots greedy,greedy,random,random)")
         if self.games < 1:
             raise ValueError("play at least one game")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"a seed is 0 to {MAX_SEED}")
         if self.jobs < 1 or self.concurrency < 1 or (self.batch is not None and self.batch < 1):
             raise ValueError("jobs, concurrency and batch are at least 1")
         if self.decision_seconds < 0:
@@ -125,7 +128,7 @@ class TournamentConfig:
 
     @property
     def lineups(self) -> list[tuple[str, ...]]:
-        return list(itertools.combinations(self.entries, self.seats))
+        return lineups(self.entries, self.seats)
 
     @property
     def block(self) -> int:
@@ -141,89 +144,21 @@ class TournamentConfig:
         return self.deals * self.block
 
 
-def base_name(entry: str) -> str:
-    """The registry name of an entry: ``greedy#2`` is ``greedy``."""
-    return entry.partition("#")[0]
-
-
-def entry_names(bots: Sequence[str]) -> tuple[str, ...]:
-    """Repeated names numbered: greedy, random, greedy -> greedy, random, greedy#2."""
-    seen: dict[str, int] = {}
-    names = []
-    for bot in bots:
-        seen[bot] = seen.get(bot, 0) + 1
-        names.append(bot if seen[bot] == 1 else f"{bot}#{seen[bot]}")
-    return tuple(names)
-
-
-def derive(*parts: object) -> int:
-    """A seed from the parts (stable across processes and machines: str seeds are hashed by SHA-512)."""
-    return random.Random("tenpennies-tournament:" + ":".join(str(p) for p in parts)).getrandbits(63)
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    index: int
-    deal: int
-    deal_seed: int
-    lineup: int
-    rotation: int
-    seats: tuple[str, ...]      # the entry at each seat
-    bot_seeds: tuple[int, ...]  # each seat's bot's seed
-
-
 def game_spec(config: TournamentConfig, index: int) -> GameSpec:
-    """Game ``index``: deal ``index // block``, then lineup by lineup, rotation by rotation; at rotation
-    ``r`` seat ``s`` holds the lineup's entry ``(s + r) % seats``."""
-    n = config.seats
-    deal, within = divmod(index, config.block)
-    lineup_index, rotation = divmod(within, n)
-    lineup = config.lineups[lineup_index]
-    seats = tuple(lineup[(s + rotation) % n] for s in range(n))
-    return GameSpec(index, deal, derive(config.seed, deal), lineup_index, rotation, seats,
-                    tuple(derive(config.seed, deal, entry) for entry in seats))
+    """Game ``index`` of the tournament (``engine.tournament.game_spec``)."""
+    return spec_of(config.lineups, config.seed, index)
 
 
 # --- results ----------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class GameResult:
-    """One game, seat by seat. ``winners`` are seat numbers; ``pennies`` is ``won - paid - buys``."""
-
-    index: int
-    deal: int
-    deal_seed: int
-    rotation: int
-    seats: tuple[str, ...]
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-    won: tuple[int, ...]
-    paid: tuple[int, ...]
-    buys: tuple[int, ...]
-    pennies: tuple[int, ...]
-    illegal: tuple[int, ...]
-    timeouts: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+STANDING_FIELDS = ("name", "games", "wins", "mean_score", "score_ci95", "pennies_per_game", "buys_per_game",
+                   "illegal", "timeouts", "rating_mu", "rating_sigma")
+"""The columns of --out, in this order: a ``Standing``'s, ``score_ci95`` its ``mean_score_margin``."""
 
 
-@dataclass(frozen=True)
-class Standing:
-    name: str
-    games: int
-    wins: float
-    mean_score: float
-    score_ci95: float | None
-    pennies_per_game: float
-    buys_per_game: float
-    illegal: int
-    timeouts: int
-    rating_mu: float
-    rating_sigma: float
-
-
-STANDING_FIELDS = tuple(f.name for f in fields(Standing))  # the columns of --out, in this order
+def columns(standing: Standing) -> dict[str, Any]:
+    """A standing as the columns of --out."""
+    return {key: getattr(standing, "mean_score_margin" if key == "score_ci95" else key) for key in STANDING_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -233,7 +168,7 @@ class Results:
     games: tuple[GameResult, ...]
 
     def to_json(self) -> str:
-        data = {"standings": [{k: _round(getattr(s, k)) for k in STANDING_FIELDS} for s in self.standings],
+        data = {"standings": [{k: _round(v) for k, v in columns(s).items()} for s in self.standings],
                 "games": [g.to_json() for g in self.games]}
         return json.dumps(data, indent=1) + "\n"
 
@@ -243,7 +178,7 @@ class Results:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(STANDING_FIELDS)
         for s in self.standings:
-            writer.writerow(["" if v is None else v for v in (_round(getattr(s, k)) for k in STANDING_FIELDS)])
+            writer.writerow(["" if v is None else _round(v) for v in columns(s).values()])
         return out.getvalue()
 
     def write(self, path: str | Path) -> None:
@@ -256,84 +191,26 @@ def _round(value: Any) -> Any:
     return round(value, 6) if isinstance(value, float) else value
 
 
-def rating_model() -> Any:
-    """The rating model: openskill's BradleyTerryFull, which treats equal ranks as ties (see the module)."""
-    from openskill.models import BradleyTerryFull
-    return BradleyTerryFull()
-
-
-def score_ranks(scores: Sequence[int]) -> list[float]:
-    """Ranks for the rating: the lowest score first, equal scores equal ranks (1, 1, 2, 3)."""
-    distinct = sorted(set(scores))
-    return [float(distinct.index(score) + 1) for score in scores]
-
-
-def standings(entries: Sequence[str], games: Sequence[GameResult]) -> tuple[Standing, ...]:
-    """The standings ``games`` (in index order) give, best rating first (then by name)."""
-    model = rating_model()
-    ratings = {name: model.rating(name=name) for name in entries}
-    scores: dict[str, list[int]] = {name: [] for name in entries}
-    wins = dict.fromkeys(entries, 0.0)
-    pennies = dict.fromkeys(entries, 0)
-    buys = dict.fromkeys(entries, 0)
-    illegal = dict.fromkeys(entries, 0)
-    timeouts = dict.fromkeys(entries, 0)
-    for game in sorted(games, key=lambda g: g.index):
-        for seat, name in enumerate(game.seats):
-            scores[name].append(game.scores[seat])
-            if seat in game.winners:
-                wins[name] += 1 / len(game.winners)
-            pennies[name] += game.pennies[seat]
-            buys[name] += game.buys[seat]
-            illegal[name] += game.illegal[seat]
-            timeouts[name] += game.timeouts[seat]
-        rated = model.rate([[ratings[name]] for name in game.seats], ranks=score_ranks(game.scores))
-        for name, (rating,) in zip(game.seats, rated, strict=True):
-            ratings[name] = rating
-    table = []
-    for name in entries:
-        n = len(scores[name])
-        mean = sum(scores[name]) / n if n else 0.0
-        ci: float | None = None
-        if n >= 2:
-            var = sum((x - mean) ** 2 for x in scores[name]) / (n - 1)
-            ci = 1.96 * math.sqrt(var / n)
-        table.append(Standing(name, n, wins[name], mean, ci, pennies[name] / n if n else 0.0,
-                              buys[name] / n if n else 0.0, illegal[name], timeouts[name],
-                              float(ratings[name].mu), float(ratings[name].sigma)))
-    table.sort(key=lambda s: (-round(s.rating_mu, 9), s.name))
-    return tuple(table)
-
-
 # --- playing games in-process -------------------------------------------------------------------------
 
 class _Seats:
-    """The bots of one game, and what they did wrong."""
+    """The bots of one game, asked through the one seat loop, and what they did wrong."""
 
     def __init__(self, config: TournamentConfig, spec: GameSpec) -> None:
         registry = config.registry if config.registry is not None else BOTS
         self.bots: list[Bot] = [registry[base_name(name)](seed) for name, seed in zip(spec.seats, spec.bot_seeds,
                                                                                         strict=True)]
-        self.illegal = [0] * config.seats
-        self.timeouts = [0] * config.seats
+        self.tallies = [seat_loop.Tally() for _ in range(config.seats)]
         self.limit = config.decision_seconds
 
-    def decide(self, game: Game, seat: int) -> Command:
-        """The seat's bot's command, or the safe default (counted) if it raises, times out or is illegal."""
-        view = game.view(seat)
+    def decide(self, game: Game, seat: int, view: SeatView) -> Command:
+        """The seat's bot's command, or the safe default (counted) if it raises, is illegal or times out."""
         started = time.perf_counter()
-        try:
-            command = self.bots[seat].choose(view)
-            ok = isinstance(command, COMMAND_TYPES) and command.seat == seat and game.is_legal(command)
-        except Exception:
-            ok = False
+        answer = seat_loop.ask(self.bots[seat], view, safe_default, game.is_legal)
         if self.limit and time.perf_counter() - started > self.limit:
-            self.timeouts[seat] += 1
-            return safe_default(view)
-        if not ok:
-            self.illegal[seat] += 1
-            return safe_default(view)
-        return command
+            answer = seat_loop.late(view, safe_default)
+        self.tallies[seat].count(answer)
+        return answer.command
 
 
 def play_one(config: TournamentConfig, index: int) -> GameResult:
@@ -343,32 +220,21 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
     seats = _Seats(config, spec)
     for _ in range(config.max_commands):
         if game.over:
-            return result_of(config, spec, game.view(None), seats.illegal, seats.timeouts)
-        acting = game.to_act()
-        if game.phase is Phase.BUY:
-            # Every offered seat is asked at once (as the server asks them); nearest seat's answer first.
-            answers = [seats.decide(game, seat) for seat in acting]
-            for command in answers:
-                if game.phase is not Phase.BUY or command.seat not in game.to_act():
-                    break  # settled: the rest are answers to an offer that is gone
-                game.apply(command, trusted=True)
-        else:
-            game.apply(seats.decide(game, acting[0]), trusted=True)
+            return result_of(config, spec, game.view(None).players, game.winners,
+                             [t.illegal for t in seats.tallies], [t.timeouts for t in seats.tallies])
+        seat_loop.play_decision(game, lambda seat, view: seats.decide(game, seat, view), trusted=True)
     raise RuntimeError(f"game {index} did not end in {config.max_commands} commands")
 
 
-def result_of(config: TournamentConfig, spec: GameSpec, view: SeatView, illegal: Sequence[int],
-              timeouts: Sequence[int]) -> GameResult:
-    """A finished game's result from any view of it (all it needs is public)."""
-    players = view.players
-    buys = tuple(config.rules.buy_pennies - p.pennies for p in players)
+def result_of(config: TournamentConfig, spec: GameSpec, players: Sequence[PlayerInfo], winners: Sequence[int],
+              illegal: Sequence[int], timeouts: Sequence[int]) -> GameResult:
+    """A finished game's result from its players as any view shows them (all it needs is public)."""
+    buys, pennies = balances(players, config.rules)
     return GameResult(
         index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
-        scores=tuple(p.score for p in players), winners=tuple(s for s in range(config.seats)
-                                                               if players[s].score == min(p.score for p in players)),
-        won=tuple(p.won for p in players), paid=tuple(p.paid for p in players), buys=buys,
-        pennies=tuple(p.won - p.paid - b for p, b in zip(players, buys, strict=True)),
-        illegal=tuple(illegal), timeouts=tuple(timeouts))
+        scores=tuple(p.score for p in players), winners=tuple(winners), won=tuple(p.won for p in players),
+        paid=tuple(p.paid for p in players), buys=buys, pennies=pennies, illegal=tuple(illegal),
+        timeouts=tuple(timeouts))
 
 
 def play_batch(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:
@@ -387,76 +253,12 @@ def batches(config: TournamentConfig, workers: int) -> list[list[int]]:
 
 # --- over gRPC ------------------------------------------------------------------------------------
 
-class _WireSeat:
-    """One seat played over the wire: its stream folded into a TableView, its bot asked at each of the
-    seat's decisions, the command sent with SendCommand."""
-
-    def __init__(self, session: SeatSession, bot: Bot, seat: int) -> None:
-        from tenpennies.client.view import TableView
-        self.session = session
-        self.bot = bot
-        self.seat = seat
-        self.table = TableView(seat)
-        self.ready = asyncio.Event()
-        self.illegal = 0
-        self.timeouts = 0
-
-    async def play(self) -> None:
-        from tenpennies.client.connection import Link
-        from tenpennies.v1 import tenpennies_pb2 as pb
-        stream = cast("AsyncGenerator[pb.Snapshot | pb.Event | Link, None]", self.session.follow())
-        try:
-            async for message in stream:
-                if isinstance(message, Link):
-                    continue
-                if isinstance(message, pb.Snapshot):
-                    self.table.apply_snapshot(message)
-                    self.ready.set()
-                    act = self.table.view is not None and bool(self.table.view.legal)
-                else:
-                    before = self.table.sequence
-                    self.table.apply_event(message)
-                    fresh = message.sequence > before
-                    kind = message.WhichOneof("kind")
-                    if fresh and kind == "timer_expired" and message.timer_expired.seat == self.seat:
-                        self.timeouts += 1
-                    act = fresh and kind == "decision_request" and message.decision_request.seat == self.seat
-                if self.table.game_end is not None:
-                    return
-                if act and self.table.view is not None and self.table.view.legal:
-                    await self._act(self.table.view)
-        finally:
-            await stream.aclose()
-
-    async def _act(self, view: SeatView) -> None:
-        from tenpennies.client.connection import ServerError
-        from tenpennies.wire.mapping import command_to_pb
-        try:
-            command: Command | None = self.bot.choose(view)
-            if not isinstance(command, COMMAND_TYPES) or command.seat != self.seat:
-                command = None
-        except Exception:
-            command = None
-        if command is not None:
-            try:
-                await self.session.send(command_to_pb(command))
-                return
-            except ServerError as error:
-                if error.status != "FAILED_PRECONDITION":
-                    raise
-                if command in view.legal:
-                    return  # listed but refused: the decision passed (the offer settled, a timer acted)
-        self.illegal += 1
-        try:
-            await self.session.send(command_to_pb(safe_default(view)))
-        except ServerError as error:
-            if error.status != "FAILED_PRECONDITION":
-                raise
-
-
 async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any]) -> GameResult:
-    """Game ``index`` on the server: a seeded table, every seat joined and subscribed, then started."""
+    """Game ``index`` on the server: a seeded table, every seat joined and played by the SDK's
+    ``SeatPlayer`` (the one seat loop over gRPC), started once every seat has its snapshot."""
+    from tenpennies.client.bot import SeatPlayer, StreamItem
     from tenpennies.client.connection import _call, join
+    from tenpennies.client.view import TableView
     from tenpennies.v1 import tenpennies_pb2 as pb
     from tenpennies.wire.mapping import rules_to_pb
     spec = game_spec(config, index)
@@ -467,22 +269,29 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
     request.settings.takeover_seconds = 0  # a seat is our bot's to the end: no server bot takes it over
     created: pb.CreateTableResponse = await _call(services[0].CreateTable(request))
     table_id = created.table.table_id
-    seats: list[_WireSeat] = []
+    players: list[SeatPlayer] = []
+    ready = [asyncio.Event() for _ in range(config.seats)]
     for seat, (name, seed) in enumerate(zip(spec.seats, spec.bot_seeds, strict=True)):
         session = await join(services[seat % len(services)], table_id, name, seat)
-        seats.append(_WireSeat(session, registry[base_name(name)](seed), seat))
-    tasks = [asyncio.create_task(s.play()) for s in seats]
+
+        def subscribed(item: StreamItem, table: TableView, flag: asyncio.Event = ready[seat]) -> None:
+            if isinstance(item, pb.Snapshot):
+                flag.set()
+        players.append(SeatPlayer(registry[base_name(name)](seed), session, on_event=subscribed))
+    tasks = [asyncio.create_task(p.run()) for p in players]
     try:
-        await asyncio.gather(*(s.ready.wait() for s in seats))
+        await asyncio.gather(*(flag.wait() for flag in ready))
         await _call(services[0].StartGame(pb.StartGameRequest(table_id=table_id, host_token=created.host_token)))
-        await asyncio.gather(*tasks)
+        ends = await asyncio.gather(*tasks)
     finally:
         for task in tasks:
             task.cancel()
-    view = seats[0].table.view
-    if view is None or view.phase is not Phase.GAME_OVER:
+    view = players[0].table.view
+    if view is None or ends[0] is None:
         raise RuntimeError(f"game {index} (table {table_id}) ended its stream before the game ended")
-    return result_of(config, spec, view, [s.illegal for s in seats], [s.timeouts for s in seats])
+    return result_of(config, spec, view.players, ends[0].winners,
+                     [p.stats.illegal + p.stats.errors for p in players],
+                     [p.stats.slow + p.stats.timed_out for p in players])
 
 
 async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],
@@ -581,7 +390,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000,
                         help="games in all, rounded up to whole deal blocks (every rotation of every lineup)")
-    parser.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    parser.add_argument("--seed", type=int, default=0,
+                        help=f"0 to {MAX_SEED}: the same seed gives the same results")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (in-process or --server)")
     parser.add_argument("--batch", type=int, help="games per task (default: about four tasks a worker)")
     where = parser.add_mutually_exclusive_group()
@@ -594,7 +404,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fingerprint", type=fingerprint_argument, metavar="SHA256:...",
                         help="trust a TLS --server whose certificate has this fingerprint (the server prints it)")
     parser.add_argument("--concurrency", type=int, default=8, help="tables at once over gRPC, per job")
-    parser.add_argument("--decision-seconds", type=float, default=DEFAULT_DECISION_SECONDS,
+    parser.add_argument("--decision-seconds", type=float, default=DECISION_SECONDS,
                         help="a decision's time limit; past it the safe default is played (0: none)")
     parser.add_argument("--rule", action="append", metavar="KNOB=VALUE",
                         help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
@@ -630,13 +440,14 @@ def render(results: Results, width: int | None = None) -> str:
                    "rating μ ± σ"):
         table.add_column(header, justify="right")
     for place, s in enumerate(results.standings, 1):
-        ci = f" ± {s.score_ci95:.1f}" if s.score_ci95 is not None else ""
-        table.add_row(str(place), s.name, str(s.games), f"{s.wins:.2f}",
-                      f"{s.mean_score:.1f}{ci}", f"{s.pennies_per_game:+.2f}", f"{s.buys_per_game:.2f}",
+        ci = f" ± {s.mean_score_margin:.1f}" if s.mean_score_margin is not None else ""
+        mean = f"{s.mean_score:.1f}{ci}" if s.mean_score is not None else "-"
+        table.add_row(str(place), s.name, str(s.games), f"{s.wins:.2f}", mean, f"{s.pennies_per_game:+.2f}",
+                      f"{s.buys_per_game:.2f}",
                       str(s.illegal), str(s.timeouts), f"{s.rating_mu:.2f} ± {s.rating_sigma:.2f}")
     console.print(table)
     console.print("wins: tied winners share a win; pennies: won - paid - pennies bought with (TP-5.2);")
-    console.print("rating: openskill BradleyTerryFull, ties in score are ties")
+    console.print("rating: openskill BradleyTerryFull, ties in score are ties; best first by μ - 3σ")
     text = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 

@@ -280,11 +280,11 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
                                            games_total=report.games_total, games_playing=report.games_playing)
         for record in report.records:
-            standing = response.standings.add(name=record.name, games=record.games, wins=record.wins,
-                                              pennies=record.pennies, rating_mu=record.mu,
-                                              rating_sigma=record.sigma,
-                                              mean_score_margin=record.mean_score_margin, buys=record.buys,
-                                              illegal=record.illegal, timed_out=record.timed_out)
+            standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
+                                              shared_wins=record.wins, pennies=record.pennies,
+                                              rating_mu=record.rating_mu, rating_sigma=record.rating_sigma,
+                                              mean_score_margin=record.mean_score_margin or 0.0, buys=record.buys,
+                                              illegal=record.illegal, timed_out=record.timeouts)
             if record.mean_score is not None:
                 standing.mean_score = record.mean_score
         return response

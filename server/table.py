@@ -24,6 +24,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from tenpennies.engine import games
+from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
@@ -782,9 +783,10 @@ class Table:
             await self._apply(owed, timer=True)
             return
         assert state.player is not None
-        command = state.player.choose(self.game.view(seat))
-        if not self.game.is_legal(command):
-            command = self.game.legal_commands(seat)[0]  # never let a confused bot stall the table
+        game = self.game
+        # The one seat loop's check: a confused bot gets the game's safe default and never stalls the table.
+        command = seat_loop.ask(state.player, game.view(seat), lambda view: self.kind.timed_out(game, seat)[0],
+                            game.is_legal).command
         if state.taken_over:
             self.defaulted[seat] += 1
         await self._apply(command)

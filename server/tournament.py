@@ -15,7 +15,6 @@ table, seats and number) before any bot is told its seat, a result before the st
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
 import logging
@@ -29,9 +28,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from openskill.models import BradleyTerryFull
-
 from tenpennies.engine.ten_pennies import HouseRules, RuleError
+from tenpennies.engine.tournament import DECISION_SECONDS, MAX_SEED, GameResult, Standing, Standings, deal_seed, seated
 from tenpennies.wire import mapping
 
 from .lobby import Lobby
@@ -52,7 +50,6 @@ from .table import (
 log = logging.getLogger(__name__)
 
 MAX_GAMES = 100_000
-MAX_SEED = 2**64 - 1
 LINK_QUEUE = 64          # seatings a WaitForSeat stream may have waiting (a bot sits at one game at a time)
 RETRY_SECONDS = 1.0      # before the scheduler tries again after the store or the lobby refused
 SEARCH_LIMIT = 5000      # groups compared one by one; with more idle bots, the group is built greedily
@@ -69,7 +66,7 @@ class TournamentConfig:
     games: int
     seats: int = 4
     rules: HouseRules = field(default_factory=HouseRules)
-    decision_seconds: int = 5
+    decision_seconds: int = DECISION_SECONDS
     takeover_seconds: int = 10
     seed: int = 0
     max_bots: int = 256
@@ -125,98 +122,36 @@ class TournamentConfig:
         return config
 
     def game_seed(self, number: int) -> int:
-        """The deal seed of game ``number`` (from 0): from the tournament's seed and the number alone, so
-        that a tournament plays the same deals again given who sits where."""
-        digest = hashlib.sha256(f"tenpennies tournament {self.seed} game {number}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
+        """The deal seed of game ``number`` (from 0): duplicate deals, as in the headless tournament
+        (``engine.tournament``): game ``number`` plays deal ``number // seats`` at rotation
+        ``number % seats``, so consecutive games replay a deal with the seats rotated. From the tournament's
+        seed and the number alone, so that a tournament plays the same deals again given who sits where."""
+        return deal_seed(self.seed, number // self.seats)
 
 
 # --- results and standings ----------------------------------------------------------------------------
 
 def game_result(table: Table) -> dict[str, Any]:
-    """What a finished game counts for, by seat: final scores, the winners, each seat's pennies won or
-    lost (its share of the pot, less the pennies it bought with and paid for cards left in hand), its buys,
-    the commands it sent that the rules refused, and the decisions the timer or the takeover bot made
-    for it (both counted by the table while the server runs: a restart mid-game starts them again)."""
-    game = table.game
-    assert game is not None
-    buy_pennies = game.rules.buy_pennies
-    return {"scores": [p.score for p in game.players], "winners": list(game.winners),
-            "pennies": [p.won - p.paid - (buy_pennies - p.pennies) for p in game.players],
-            "buys": [buy_pennies - p.pennies for p in game.players],
+    """What a finished game counts for, by seat, as it is stored: the game's result (final scores, the
+    winners, and its own tallies: for Ten Pennies each seat's penny balance and buys,
+    ``ten_pennies.results``), the commands each seat sent that the rules refused, and the decisions the
+    timer or the takeover bot made for it (both counted by the table while the server runs: a restart
+    mid-game starts them again)."""
+    result = table.game.result if table.game is not None else None
+    assert result is not None, "a finished game has a result"
+    return {"scores": list(result.scores), "winners": list(result.winners),
+            **{name: list(tally) for name, tally in result.tallies.items()},
             "illegal": list(table.refused), "timed_out": list(table.defaulted)}
 
 
-@dataclass
-class Record:
-    """One bot's standing."""
-
-    name: str
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-    score_total: int = 0
-    score_squares: int = 0
-    pennies: int = 0
-    buys: int = 0
-    illegal: int = 0
-    timed_out: int = 0
-
-    @property
-    def mean_score(self) -> float | None:
-        return self.score_total / self.games if self.games else None
-
-    @property
-    def mean_score_margin(self) -> float:
-        """Half-width of the mean score's 95% interval (normal approximation, as the in-process
-        tournament's); 0 before a second game."""
-        n = self.games
-        if n < 2:
-            return 0.0
-        variance = max(0.0, (self.score_squares - self.score_total ** 2 / n) / (n - 1))
-        return 1.96 * math.sqrt(variance / n)
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-
-class Standings:
-    """Every bot's record, updated game by game in the order games finished. Ratings: openskill's
-    Bradley-Terry model with full pairing, ranked by final score (lower is better), so that tied scores
-    are ties to the rating."""
-
-    def __init__(self) -> None:
-        self.model = BradleyTerryFull()
-        self.records: dict[str, Record] = {}
-
-    def add_bot(self, name: str) -> None:
-        if name not in self.records:
-            self.records[name] = Record(name, self.model.mu, self.model.sigma)
-
-    def add_game(self, names: list[str], result: dict[str, Any]) -> None:
-        for name in names:
-            self.add_bot(name)
-        records = [self.records[name] for name in names]
-        scores: list[int] = result["scores"]
-        teams = [[self.model.rating(mu=r.mu, sigma=r.sigma, name=r.name)] for r in records]
-        rated = self.model.rate(teams, ranks=[float(s) for s in scores])
-        for seat, record in enumerate(records):
-            record.mu, record.sigma = rated[seat][0].mu, rated[seat][0].sigma
-            record.games += 1
-            record.wins += seat in result["winners"]
-            record.score_total += scores[seat]
-            record.score_squares += scores[seat] ** 2
-            record.pennies += result["pennies"][seat]
-            # results stored before these were counted have none of them
-            record.buys += result.get("buys", [0] * len(names))[seat]
-            record.illegal += result.get("illegal", [0] * len(names))[seat]
-            record.timed_out += result.get("timed_out", [0] * len(names))[seat]
-
-    def table(self) -> list[Record]:
-        """Best first: by rating less three deviations, then by name."""
-        return sorted(self.records.values(), key=lambda r: (-r.ordinal, r.name))
+def stored_result(number: int, names: list[str], result: dict[str, Any]) -> GameResult:
+    """A stored result as the standings take it: none of a tally the result does not have (results stored
+    before buys, illegal and timed_out were counted; a game without pennies)."""
+    none = [0] * len(names)
+    return GameResult(index=number, seats=tuple(names), scores=tuple(result["scores"]),
+                      winners=tuple(result["winners"]), pennies=tuple(result.get("pennies", none)),
+                      buys=tuple(result.get("buys", none)), illegal=tuple(result.get("illegal", none)),
+                      timeouts=tuple(result.get("timed_out", none)))
 
 
 # --- bots and their streams -------------------------------------------------------------------------
@@ -258,7 +193,7 @@ class BotLink:
 @dataclass(frozen=True)
 class StandingsReport:
     name: str
-    records: list[Record]
+    records: list[Standing]
     games_played: int
     games_total: int
     games_playing: int
@@ -300,7 +235,7 @@ class Tournament:
             self._add_bot(Bot(name, token_hash))
         for row in sorted((g for g in games if g.finished is not None), key=lambda g: g.finished or 0):
             assert row.result is not None
-            self.standings.add_game(row.names, row.result)
+            self.standings.add(stored_result(row.game, row.names, row.result))
         self.finished = sum(1 for g in games if g.result is not None)
         for row in games:
             self.games[row.game] = row
@@ -387,7 +322,7 @@ class Tournament:
     def _add_bot(self, bot: Bot) -> None:
         self.bots[bot.name] = bot
         self._by_hash[bot.token_hash] = bot
-        self.standings.add_bot(bot.name)
+        self.standings.enter(bot.name)
         self.seated_games.setdefault(bot.name, 0)
 
     def connect(self, token: str) -> tuple[list[Seating], BotLink]:
@@ -416,7 +351,7 @@ class Tournament:
             self._wake.set()
 
     def report(self) -> StandingsReport:
-        return StandingsReport(self.name, self.standings.table(), self.finished, self.config.games,
+        return StandingsReport(self.name, self.standings.ranked(), self.finished, self.config.games,
                                len(self._playing) + len(self._unready))
 
     # --- the scheduler ---
@@ -458,7 +393,7 @@ class Tournament:
             row.result, row.finished, row.host_token = result, self.finished, ""
             self.finished += 1
             self._playing.pop(row.table_id, None)
-            self.standings.add_game(row.names, result)
+            self.standings.add(stored_result(number, row.names, result))
             log.info("tournament %s: game %d over (%d of %d)", self.name, number + 1, self.finished,
                      self.config.games)
         if self.over:
@@ -509,8 +444,7 @@ class Tournament:
 
     async def _open_game(self, number: int, group: list[str]) -> None:
         """Make game ``number``'s table, store the game, then seat the bots and start it."""
-        shift = number % len(group)
-        names = group[shift:] + group[:shift]  # the seats rotate from game to game
+        names = list(seated(group, number % len(group)))  # the seats rotate from game to game (duplicate deals)
         settings = Settings(decision_seconds=self.config.decision_seconds,
                             takeover_seconds=self.config.takeover_seconds, hosted=True)
         table, host_token = await self.lobby.create_hosted(

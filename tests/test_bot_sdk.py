@@ -339,7 +339,7 @@ async def test_tournament_against_a_server_without_the_rpc_says_it_has_no_tourna
     try:
         connection = Connection(f"127.0.0.1:{port}")
         with pytest.raises(sdk.NoTournamentMode):
-            await sdk.play_tournament(connection, "me", GreedyBot())
+            await sdk.enter_tournament(connection, "me", GreedyBot())
         await connection.close()
         args = bot_cli("--server", f"127.0.0.1:{port}", "--tournament", "--strategy", "greedy")
         assert await asyncio.to_thread(sdk.run, args) == 1

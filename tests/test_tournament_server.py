@@ -16,9 +16,10 @@ import pytest
 from openskill.models import BradleyTerryFull
 
 from tenpennies.client.connection import SeatSession, ServerError, open_channel, stub
+from tenpennies.engine.tournament import Standings
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import Store
-from tenpennies.server.tournament import Standings, TournamentConfig
+from tenpennies.server.tournament import TournamentConfig, stored_result
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from serverkit import Service, ThinClient
@@ -148,7 +149,7 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
             for seat, name in enumerate(names):
                 record = table[name]
                 record["games"] += 1
-                record["wins"] += seat in ended.winners
+                record["wins"] += 1 / len(ended.winners) if seat in ended.winners else 0  # tied winners share
                 record["scores"].append(ended.scores[seat])
                 record["pennies"] += pennies[seat]
                 record["rating"] = rated[seat][0]
@@ -161,8 +162,9 @@ def assert_standings_match(reply: pb.GetStandingsResponse, db: Path, seats: int)
     assert reply.games_played == sum(r["games"] for r in expected.values()) // seats
     for standing in reply.standings:
         record = expected[standing.name]
-        assert (standing.games, standing.wins, standing.pennies, standing.buys) == \
-            (record["games"], record["wins"], record["pennies"], record["buys"]), standing.name
+        assert (standing.games, standing.pennies, standing.buys) == \
+            (record["games"], record["pennies"], record["buys"]), standing.name
+        assert standing.shared_wins == pytest.approx(record["wins"]) and standing.wins == round(standing.shared_wins)
         scores = record["scores"]
         if scores:
             mean = sum(scores) / len(scores)
@@ -307,12 +309,12 @@ async def test_a_restart_mid_tournament_keeps_the_standings_and_the_tournament_g
 
 # --- the parts on their own ---------------------------------------------------------------------------
 
-def test_tied_scores_are_ties_to_the_rating() -> None:
+def test_tied_scores_are_ties_to_the_rating_and_tied_winners_share_the_win() -> None:
     table = Standings()
-    table.add_game(["a", "b", "c"], {"scores": [40, 40, 90], "winners": [0, 1], "pennies": [3, 3, -6]})
-    a, b, c = (table.records[n] for n in "abc")
-    assert (a.mu, a.sigma) == (b.mu, b.sigma) and a.mu > c.mu
-    assert (a.wins, b.wins, c.wins) == (1, 1, 0) and c.pennies == -6
+    table.add(stored_result(0, ["a", "b", "c"], {"scores": [40, 40, 90], "winners": [0, 1], "pennies": [3, 3, -6]}))
+    a, b, c = (table.table[n] for n in "abc")
+    assert (a.rating_mu, a.rating_sigma) == (b.rating_mu, b.rating_sigma) and a.rating_mu > c.rating_mu
+    assert (a.wins, b.wins, c.wins) == (0.5, 0.5, 0) and c.pennies == -6
 
 
 @pytest.mark.parametrize(("settings", "says"), [
@@ -338,7 +340,9 @@ def test_a_toml_config_reads_like_a_json_one(tmp_path: Path) -> None:
     config = TournamentConfig.load(path)
     assert (config.name, config.games, config.seats, config.rules.rounds, config.decision_seconds) == \
         ("cup", 4, 2, (1,), 5)
-    assert config.game_seed(0) != config.game_seed(1) and config.game_seed(3) == config.game_seed(3)
+    # duplicate deals: games 0 and 1 (two seats) are one deal with the seats rotated, game 2 the next deal
+    assert config.game_seed(0) == config.game_seed(1) != config.game_seed(2)
+    assert config.game_seed(3) == config.game_seed(3)
 
 
 async def test_the_group_seated_is_the_one_that_met_least(tournament_server: Server) -> None:

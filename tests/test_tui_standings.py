@@ -46,7 +46,8 @@ async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) 
             await until(pilot, lambda: table.row_count == 3, "a row a bot")
             for place, standing in enumerate(expected.standings, 1):
                 cells = [str(cell) for cell in table.get_row(standing.name)]
-                assert cells[:4] == [str(place), standing.name, str(standing.games), str(standing.wins)]
+                assert cells[:3] == [str(place), standing.name, str(standing.games)]
+                assert float(cells[3]) == pytest.approx(standing.shared_wins, abs=0.05)
                 assert cells[5:9] == [f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal),
                                       str(standing.timed_out)]
             await pilot.press("escape")
@@ -91,7 +92,8 @@ def eight_bots() -> pb.GetStandingsResponse:
     names = ["averaging", "greedy", "early", "random", "cautious", "a bot named at length", "hoarder", "z"]
     return pb.GetStandingsResponse(
         tournament="Sunday cup", games_played=40, games_total=48, games_playing=2,
-        standings=[pb.Standing(name=name, games=40, wins=12 - n, mean_score=123.4 + n, mean_score_margin=45.6,
+        standings=[pb.Standing(name=name, games=40, wins=12 - n, shared_wins=12 - n + (0.5 if n == 0 else 0),
+                               mean_score=123.4 + n, mean_score_margin=45.6,
                                pennies=-25 + n, buys=30 + n, illegal=n, timed_out=100 + n, rating_mu=24.87,
                                rating_sigma=1.23) for n, name in enumerate(names)])
 
@@ -109,6 +111,8 @@ async def test_the_standings_window_fits_the_terminal(server: Server, size: tupl
             table = app.screen.query_one("#standings-table", DataTable)
             assert table.row_count == 8
             assert table.virtual_size.width <= table.content_size.width  # every column shown, Rating too
+            assert [str(c) for c in table.get_row("greedy")][3] == "11"  # wins, whole or shared
+            assert [str(c) for c in table.get_row("averaging")][3] == "12.5"
             assert [str(c) for c in table.get_row("averaging")][4:] == ["123.4±45.6", "-25", "30", "0", "100",
                                                                         "24.9±1.2"]
             assert str(table.get_row("a bot named at length")[1]) == "a bot named…"

@@ -24,8 +24,9 @@ REFRESH_SECONDS = 2.0
 # space either side, and the window a border and a space either side.
 COLUMNS = ("#", "Bot", "Games", "Wins", "Mean", "Pen.", "Buys", "Ill.", "T/o", "Rating")
 BOT_WIDTH = 12  # a longer bot's name is cut with …
-NOTE = ("Mean: mean score a game ± its margin (lower is better); Pen.: pennies won or lost; Ill.: commands "
-        "the rules refused; T/o: decisions the timer or the takeover bot made. Escape closes.")
+NOTE = ("Wins: tied winners share one; Mean: mean score a game ± its margin (lower is better); Pen.: pennies "
+        "won or lost; Ill.: commands the rules refused; T/o: decisions the timer or the takeover bot made. "
+        "Escape closes.")
 
 
 def progress(standings: pb.GetStandingsResponse) -> str:
@@ -36,6 +37,12 @@ def progress(standings: pb.GetStandingsResponse) -> str:
             f"games played{playing}{over}")
 
 
+def wins_text(standing: pb.Standing) -> str:
+    """Wins, tied winners sharing one (``engine.tournament``): whole, or to a tenth when shared."""
+    wins = standing.shared_wins
+    return str(round(wins)) if abs(wins - round(wins)) < 1e-9 else f"{wins:.1f}"
+
+
 def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
     if standing.HasField("mean_score"):
         margin = f"±{standing.mean_score_margin:.1f}" if standing.games > 1 else ""
@@ -43,7 +50,7 @@ def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
     else:
         mean = "-"
     name = clip(standing.name, BOT_WIDTH)
-    return (str(place), Text(name), str(standing.games), str(standing.wins), Text(mean, justify="right"),
+    return (str(place), Text(name), str(standing.games), wins_text(standing), Text(mean, justify="right"),
             f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal), str(standing.timed_out),
             f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")
 

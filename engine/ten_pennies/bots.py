@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..cards import Card
+from ..seats import play_decision
+from ..tournament import seated
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .events import Event
 from .game import Game, Phase, SeatView
@@ -147,7 +149,10 @@ BOTS: dict[str, Callable[[int], Bot]] = _builtin()
 def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
               on_events: Callable[[list[Event]], object] | None = None) -> Game:
     """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events.
-    A bot with ``observe`` is shown its seat's view after every command (and once before the first)."""
+    Decisions are played by the one seat loop (``engine.seats.play_decision``: a buy offer asks every
+    offered seat at once), strictly: a bot that raises or answers something illegal stops the game with
+    its error (tests and benches want to know). A bot with ``observe`` is shown its seat's view after
+    every command (and once before the first)."""
     watchers: list[tuple[int, Callable[[SeatView], object]]] = []
     for seat, bot in enumerate(bots):
         observe = getattr(bot, "observe", None)
@@ -155,15 +160,20 @@ def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
             watchers.append((seat, observe))
     for seat, observe in watchers:
         observe(game.view(seat))
-    for _ in range(max_commands):
-        if game.over:
-            return game
-        seat = game.to_act()[0]
-        events = game.apply(bots[seat].choose(game.view(seat)))
+
+    def watched(events: list[Event]) -> None:
         for watcher, observe in watchers:
             observe(game.view(watcher))
         if on_events is not None:
             on_events(events)
+
+    def decide(seat: int, view: SeatView) -> Command:
+        return bots[seat].choose(view)
+
+    for _ in range(max_commands):
+        if game.over:
+            return game
+        play_decision(game, decide, applied=watched)
     raise RuntimeError("the game did not end")
 
 
@@ -174,7 +184,7 @@ def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bo
     four seat-games. ``bench/strength.py`` and the strength tests measure bots with it."""
     x_total = y_total = 0.0
     for rotation in (0, 1):
-        is_x = [(s + rotation) % 2 == 0 for s in range(4)]
+        is_x = [entry == "x" for entry in seated(("x", "y", "x", "y"), rotation)]
         bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
         game = play_game(Game(4, rules, seed + deal), bots)
         for s, player in enumerate(game.players):

@@ -40,6 +40,7 @@ from .melds import (
     layoff_refusal,
     set_candidates,
 )
+from .results import balances
 from .rules import HouseRules, RoundSpec, RuleError
 
 
@@ -159,10 +160,8 @@ class Game:
         its buys."""
         if not self.over:
             return None
-        buys = tuple(self.rules.buy_pennies - p.pennies for p in self.players)
-        return Result(tuple(p.score for p in self.players), self.winners,
-                      {"pennies": tuple(p.won - p.paid - b for p, b in zip(self.players, buys, strict=True)),
-                       "buys": buys})
+        buys, pennies = balances(self.players, self.rules)
+        return Result(tuple(p.score for p in self.players), self.winners, {"pennies": pennies, "buys": buys})
 
     @property
     def round_number(self) -> int:

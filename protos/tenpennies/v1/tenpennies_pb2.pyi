@@ -905,7 +905,7 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out")
+    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out", "shared_wins")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -917,6 +917,7 @@ class Standing(_message.Message):
     BUYS_FIELD_NUMBER: _ClassVar[int]
     ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    SHARED_WINS_FIELD_NUMBER: _ClassVar[int]
     name: str
     games: int
     wins: int
@@ -928,7 +929,8 @@ class Standing(_message.Message):
     buys: int
     illegal: int
     timed_out: int
-    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ...) -> None: ...
+    shared_wins: float
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
     __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing")

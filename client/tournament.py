@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tenpennies.client.arguments import add_rule_option
 from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.ten_pennies import Command, Game, HouseRules, PlayerInfo, RuleError, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
@@ -406,8 +407,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="tables at once over gRPC, per job")
     parser.add_argument("--decision-seconds", type=float, default=DECISION_SECONDS,
                         help="a decision's time limit; past it the safe default is played (0: none)")
-    parser.add_argument("--rule", action="append", metavar="KNOB=VALUE",
-                        help="a house rule of RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2")
+    add_rule_option(parser)
     parser.add_argument("--out", metavar="FILE", help="results as JSON (standings and games), or .csv (standings)")
 
 

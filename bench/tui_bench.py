@@ -42,6 +42,7 @@ from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.hand import Hand
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -68,7 +69,7 @@ def trivial_ready(app: App[None]) -> bool:
 
 def local_ready(app: App[None]) -> bool:
     screen = app.screen
-    if not isinstance(screen, TableScreen) or not screen.shown or not screen.legal:
+    if not isinstance(screen, TableScreen) or not screen.legal or not screen.query_one(Hand).cards:
         return False
     return bool(str(screen.query_one("#prompt", Static).render()))  # it asks: take, buy, draw, ...
 

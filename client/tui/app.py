@@ -55,6 +55,16 @@ RECONNECT = (("grpc.initial_reconnect_backoff_ms", 500), ("grpc.min_reconnect_ba
 FAREWELL = "Your game is kept: make play (or tenpennies play --local) continues it."
 
 
+Prepared = tuple[Connection, Unfinished | None, tuple[SeatSession, HostedTable] | None]
+
+
+async def prepare(local: LocalServer, name: str) -> Prepared:
+    """Start the local server; make a new game unless one is left unfinished (then the player is asked)."""
+    connection = await local.start()
+    unfinished = await local.unfinished()
+    return connection, unfinished, (await local.new_game(name) if unfinished is None else None)
+
+
 class ServerConnection(Connection):
     """A ``Connection`` whose channel tries a server that went away again soon (``RECONNECT``)."""
 
@@ -84,6 +94,8 @@ class Launch:
 class ContinueScreen(ModalScreen[bool]):
     """The local game left unfinished last time: continue it (True) or start a new one (False)."""
 
+    CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
+
     BINDINGS = [Binding("c", "choose(True)", "Continue"), Binding("n", "choose(False)", "New game"),
                 Binding("escape", "choose(True)", "Continue", show=False)]
 
@@ -112,17 +124,21 @@ class TenPenniesApp(App[None]):
 
     TITLE = "Ten Pennies"
     CSS_PATH = ["lobby.tcss", "table.tcss", "servers.tcss"]
+    LOCAL_CSS_PATH = ["table.tcss"]  # a local game shows its table alone (and ContinueScreen, which brings its own)
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("q", "quit", "Quit"),
                 Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, launch: Launch) -> None:
-        super().__init__()
+        # Each sheet is parsed as the app starts: a local game's start-up waits for none it never shows.
+        here = Path(__file__).parent
+        super().__init__(css_path=[here / name for name in self.LOCAL_CSS_PATH] if launch.mode == "local" else None)
         self.launch = launch
         self.local: LocalServer | None = None
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
+        self.preparing: asyncio.Future[Prepared] | None = None  # the local server starting (local mode)
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -133,6 +149,13 @@ class TenPenniesApp(App[None]):
             text = f"Connecting to {self.launch.address}…"
         yield Static(text, id="splash")
         yield Footer()
+
+    def on_load(self) -> None:
+        """A local game's server starts (and its game is made) while the app itself starts: as the app
+        composes and mounts, not after."""
+        if self.launch.mode == "local":
+            self.local = LocalServer(self.launch.home)
+            self.preparing = asyncio.ensure_future(prepare(self.local, self.launch.name))
 
     async def on_mount(self) -> None:
         if self.launch.mode == "local":
@@ -227,11 +250,14 @@ class TenPenniesApp(App[None]):
 
     @work(exclusive=True, group="launch", exit_on_error=False)
     async def open_local(self) -> None:
-        """Start the local server, then continue the unfinished game or make a new one, and sit down."""
-        self.local = local = LocalServer(self.launch.home)
+        """Once the local server has started: continue the unfinished game or make a new one, and sit down."""
+        if self.preparing is None:  # (chosen on the servers screen, after the app started)
+            self.local = LocalServer(self.launch.home)
+            self.preparing = asyncio.ensure_future(prepare(self.local, self.launch.name))
+        local = self.local
+        assert local is not None
         try:
-            connection = await local.start()
-            unfinished = await local.unfinished()
+            connection, unfinished, made = await self.preparing
             host: HostedTable | None = None
             session: SeatSession
             if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
@@ -239,7 +265,9 @@ class TenPenniesApp(App[None]):
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                session, host = await local.new_game(self.launch.name)
+                    made = await local.new_game(self.launch.name)
+                assert made is not None
+                session, host = made
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

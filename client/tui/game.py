@@ -7,9 +7,11 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar, Protocol
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -43,6 +45,11 @@ class Frame(Protocol):
     def redraw(self) -> None: ...
 
 
+def actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
+    """The actions of ``bindings``, each once, in order."""
+    return tuple(dict.fromkeys(b.action for b in bindings if isinstance(b, Binding)))
+
+
 class GameTable(Widget):
     """A game's part of the table screen. It takes the keys while it has the focus (the frame's keys come
     after its own), and redraws its widgets from ``redraw``, each only if what it shows changed."""
@@ -70,6 +77,10 @@ class GameTable(Widget):
 
     def redraw(self) -> None:
         """Bring the game's widgets up to date with the table view (each only if it changed)."""
+
+    def keys(self) -> tuple[bool | None, ...]:
+        """Which of the game's keys may be pressed now (the footer is redrawn when this changes)."""
+        return tuple(self.check_action(action, ()) for action in actions(self.BINDINGS))
 
     def header(self, width: int) -> Text:
         """The header line while the game goes on, ``width`` cells at most."""

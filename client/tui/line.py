@@ -17,6 +17,17 @@ def same(a: RenderableType | None, b: RenderableType | None) -> bool:
     return a is b
 
 
+def lines(text: RenderableType, width: int) -> int | None:
+    """The lines ``text`` takes ``width`` cells wide, when that is plain to see (None: measure it)."""
+    if not isinstance(text, Text):
+        return None
+    if text.no_wrap:
+        return text.plain.count("\n") + 1
+    if "\n" not in text.plain and text.cell_len <= width:
+        return 1
+    return None
+
+
 class Line(Static):
     """One region of text, redrawn only on a change."""
 
@@ -37,7 +48,9 @@ class Line(Static):
             if not width:
                 self.refresh(layout=True)  # not laid out yet: nothing to compare with
             return True
-        height = self.get_content_height(Size(0, 0), Size(0, 0), width)
+        height = lines(text, width)
+        if height is None:
+            height = self.get_content_height(Size(0, 0), Size(0, 0), width)
         if height != self._height or height != self.content_size.height:
             self._height = height
             self.refresh(layout=True)

@@ -30,7 +30,7 @@ from tenpennies.wire.mapping import command_to_pb
 
 from .cards import CardStyle
 from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
-from .game import GameTable
+from .game import GameTable, actions
 from .games import table_widget
 from .help import ConfirmScreen
 from .line import Line
@@ -71,7 +71,7 @@ class TableScreen(Screen[None]):
         self.ended = ""                      # why the stream ended for good ("" while it runs)
         self.game: GameTable = table_widget()(self, id="game")
         self._stale = False                  # folded since the last redraw (one is on its way)
-        self._enabled: tuple[bool | None, ...] = ()  # which of the frame's bindings were enabled at the last redraw
+        self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -178,10 +178,13 @@ class TableScreen(Screen[None]):
         self.seats()
         self.game.redraw()
         self.tick()
-        enabled = tuple(self.check_action(action, ()) for action in ("add_bot", "start", "leave"))
-        if enabled != self._enabled:  # the footer rebuilds itself on every refresh_bindings: only on change
-            self._enabled = enabled
-            self.refresh_bindings()
+        keys = tuple(self.check_action(action, ()) for action in actions(self.BINDINGS)) + self.game.keys()
+        if keys != self._keys:
+            # the footer rebuilds itself (some ms) on every refresh_bindings: once, on a change (the first
+            # redraw, as the screen mounts, finds the footer composing itself anyway)
+            if self._keys is not None:
+                self.refresh_bindings()
+            self._keys = keys
 
     def who(self, seat: int) -> str:
         """The seat's name as the log says it (You for this seat)."""

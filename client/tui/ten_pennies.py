@@ -73,10 +73,6 @@ def _shed(command: Command) -> tuple[int, int]:
     return sum(c.points for c in cards), len(cards)
 
 
-def _actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(b.action for b in bindings if isinstance(b, Binding)))
-
-
 class StatusLine(Line):
     """The discard pile's top (live or dead) on the left; the hand's count and order, or Watching, on the
     right. Redrawn only when one of the two changes."""
@@ -138,7 +134,6 @@ class TenPenniesTable(GameTable):
         self.hint_index = 0
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
         self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
-        self._enabled: tuple[bool | None, ...] = ()  # which bindings were enabled at the last redraw
         self._pieces: dict[tuple[Meld, frozenset[int]], Text] = {}  # each set as drawn, by set and wild ranks
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
@@ -324,10 +319,6 @@ class TenPenniesTable(GameTable):
         hand = self.query_one(Hand)
         hand.display = self.seat is not None and v is not None
         hand.show(self.shown, self.cursor_index(), self.selected, wild, "(no cards in hand)", self.fresh)
-        enabled = tuple(self.check_action(action, ()) for action in _actions(self.BINDINGS))
-        if enabled != self._enabled:  # the footer rebuilds itself on every refresh_bindings: only on change
-            self._enabled = enabled
-            self.refresh_bindings()
 
     def sync_hand(self) -> None:
         """Keep the player's order, selection, builder and cursor in step with the hand."""
@@ -589,12 +580,12 @@ class TenPenniesTable(GameTable):
         if self.shown:
             i = (self.cursor_index() + step) % len(self.shown)
             self.cursor_id = self.shown[i].id
-            self.redraw()
+            self.frame.redraw()
 
     def action_cursor_to(self, index: int) -> None:
         if self.shown:
             self.cursor_id = self.shown[index].id
-            self.redraw()
+            self.frame.redraw()
 
     def action_move(self, step: int) -> None:
         """Move the card under the cursor along the hand; the hand is then in the player's own order."""
@@ -611,13 +602,13 @@ class TenPenniesTable(GameTable):
         a, b = self.shown[i].id, self.shown[j].id
         ia, ib = self.order.index(a), self.order.index(b)
         self.order[ia], self.order[ib] = b, a
-        self.redraw()
+        self.frame.redraw()
 
     def action_select(self) -> None:
         if self.cursor_id is None:
             return
         self.selected ^= {self.cursor_id}
-        self.redraw()
+        self.frame.redraw()
 
     def on_hand_picked(self, message: Hand.Picked) -> None:
         if 0 <= message.index < len(self.shown):
@@ -626,7 +617,7 @@ class TenPenniesTable(GameTable):
 
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        self.redraw()
+        self.frame.redraw()
 
     def action_clear(self) -> None:
         self.selected.clear()
@@ -634,7 +625,7 @@ class TenPenniesTable(GameTable):
         self.pending_set = ""
         self.layoff_armed = False
         self.say("")
-        self.redraw()
+        self.frame.redraw()
 
     def chosen(self) -> list[Card]:
         """The selected cards in hand order, else none."""
@@ -679,7 +670,7 @@ class TenPenniesTable(GameTable):
                 return
             self.builder.append(tuple(chosen))
             self.selected.clear()
-            self.redraw()
+            self.frame.redraw()
             if len(self.builder) < need:
                 self.say(f"Set {len(self.builder)} of {need} added; select the next one.")
             else:
@@ -762,5 +753,5 @@ class TenPenniesTable(GameTable):
             self.cursor_id = hint.card.id
             text.append_text(st.rich(hint.card, wild=hint.card.rank in wild))
             text.append(f" selected: {hint.set_id} lays it off on set [{hint.set_id}]")
-        self.redraw()
+        self.frame.redraw()
         self.say(text)

@@ -39,6 +39,7 @@ from .prompt import MessageLine, Prompt
 from .seats import SeatLine, SeatsStrip
 
 PLAIN = CardStyle()
+BURST = 1 / 120  # the least time between two redraws of a stream running ahead (half a frame at 60 Hz)
 
 
 class TableScreen(Screen[None]):
@@ -71,6 +72,7 @@ class TableScreen(Screen[None]):
         self.ended = ""                      # why the stream ended for good ("" while it runs)
         self.game: GameTable = table_widget()(self, id="game")
         self._stale = False                  # folded since the last redraw (one is on its way)
+        self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
 
     # --- layout ----------------------------------------------------------------------------------
@@ -113,10 +115,15 @@ class TableScreen(Screen[None]):
         self.redraw()
 
     def stale(self) -> None:
-        """Something was folded: redraw once the stream has nothing more at hand (a burst is drawn once)."""
+        """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
+        than each ``BURST`` seconds: when the stream runs ahead, the events of a burst are drawn at once."""
         if not self._stale:
             self._stale = True
-            self.call_later(self.redraw)
+            wait = self._drawn_at + BURST - time.monotonic()
+            if wait > 0:
+                self.set_timer(wait, self.redraw)
+            else:
+                self.call_later(self.redraw)
 
     def log_snapshot(self, again: bool) -> None:
         info = self.tv.info
@@ -174,6 +181,7 @@ class TableScreen(Screen[None]):
     def redraw(self) -> None:
         """Hand each region what it shows now; each draws again only if that changed."""
         self._stale = False
+        self._drawn_at = time.monotonic()
         self.query_one("#header", Line).show(self.header())
         self.seats()
         self.game.redraw()

@@ -32,6 +32,9 @@ class Frame(Protocol):
     card_style: CardStyle
 
     @property
+    def view(self) -> SeatView | None: ...
+
+    @property
     def legal(self) -> tuple[Command, ...]: ...
 
     def say(self, text: str | Text, error: bool = False) -> None: ...

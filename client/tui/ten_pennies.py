@@ -153,7 +153,8 @@ class TenPenniesTable(GameTable):
 
     @property
     def view(self) -> SeatView | None:
-        return self.frame.tv.view
+        """The game as the screen last drew it (the frame's ``view``); ``tv.view`` is as last folded."""
+        return self.frame.view
 
     @property
     def seat(self) -> int | None:
@@ -190,8 +191,10 @@ class TenPenniesTable(GameTable):
         tv = self.tv
         if kind == "round_ended" and tv.round_end is not None and tv.view is not None:
             if tv.round_end.round != tv.view.rules.rounds[-1]:  # the last round's end comes with the game's
+                self.frame.redraw()  # the table behind the dialog as it ended
                 self.show_round_end()
         elif kind == "game_ended":
+            self.frame.redraw()
             self.show_game_end()
         if kind == "round_started":
             self._pieces.clear()
@@ -202,7 +205,7 @@ class TenPenniesTable(GameTable):
     def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
         """Mark the cards this seat just received (a draw, a take, a buy and its penalty cards) until its
         next move; the cursor goes to the card drawn, taken or bought."""
-        seat, v = self.seat, self.view
+        seat, v = self.seat, self.tv.view
         if seat is None or v is None:
             return
         message = getattr(event, kind)
@@ -452,7 +455,7 @@ class TenPenniesTable(GameTable):
         return out
 
     def where(self) -> str:
-        v = self.view
+        v = self.tv.view  # (as the snapshot just folded has it)
         if v is None:
             return ""
         if v.phase is Phase.GAME_OVER:
@@ -523,7 +526,7 @@ class TenPenniesTable(GameTable):
         return HelpScreen(self.view, self.card_style, extra, watching=watching)
 
     def show_round_end(self) -> None:
-        tv, v = self.tv, self.view
+        tv, v = self.tv, self.tv.view
         if tv.round_end is None or v is None:
             return
         self.closing()
@@ -534,10 +537,11 @@ class TenPenniesTable(GameTable):
         self.app.push_screen(self.round_screen)
 
     def show_game_end(self) -> None:
-        if self.view is None:
+        v = self.tv.view
+        if v is None:
             return
         self.closing()
-        self.game_screen = GameEndScreen(self.view, self.tv.game_end, self.who, self.seat)
+        self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat)
         self.app.push_screen(self.game_screen)
 
     def closing(self) -> None:

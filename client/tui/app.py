@@ -55,16 +55,6 @@ RECONNECT = (("grpc.initial_reconnect_backoff_ms", 500), ("grpc.min_reconnect_ba
 FAREWELL = "Your game is kept: make play (or tenpennies play --local) continues it."
 
 
-Prepared = tuple[Connection, Unfinished | None, tuple[SeatSession, HostedTable] | None]
-
-
-async def prepare(local: LocalServer, name: str) -> Prepared:
-    """Start the local server; make a new game unless one is left unfinished (then the player is asked)."""
-    connection = await local.start()
-    unfinished = await local.unfinished()
-    return connection, unfinished, (await local.new_game(name) if unfinished is None else None)
-
-
 class ServerConnection(Connection):
     """A ``Connection`` whose channel tries a server that went away again soon (``RECONNECT``)."""
 
@@ -138,7 +128,6 @@ class TenPenniesApp(App[None]):
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
-        self.preparing: asyncio.Future[Prepared] | None = None  # the local server starting (local mode)
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -149,13 +138,6 @@ class TenPenniesApp(App[None]):
             text = f"Connecting to {self.launch.address}…"
         yield Static(text, id="splash")
         yield Footer()
-
-    def on_load(self) -> None:
-        """A local game's server starts (and its game is made) while the app itself starts: as the app
-        composes and mounts, not after."""
-        if self.launch.mode == "local":
-            self.local = LocalServer(self.launch.home)
-            self.preparing = asyncio.ensure_future(prepare(self.local, self.launch.name))
 
     async def on_mount(self) -> None:
         if self.launch.mode == "local":
@@ -250,14 +232,11 @@ class TenPenniesApp(App[None]):
 
     @work(exclusive=True, group="launch", exit_on_error=False)
     async def open_local(self) -> None:
-        """Once the local server has started: continue the unfinished game or make a new one, and sit down."""
-        if self.preparing is None:  # (chosen on the servers screen, after the app started)
-            self.local = LocalServer(self.launch.home)
-            self.preparing = asyncio.ensure_future(prepare(self.local, self.launch.name))
-        local = self.local
-        assert local is not None
+        """Start the local server, then continue the unfinished game or make a new one, and sit down."""
+        self.local = local = LocalServer(self.launch.home)
         try:
-            connection, unfinished, made = await self.preparing
+            connection = await local.start()
+            unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
             if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
@@ -265,9 +244,7 @@ class TenPenniesApp(App[None]):
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                    made = await local.new_game(self.launch.name)
-                assert made is not None
-                session, host = made
+                session, host = await local.new_game(self.launch.name)
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

@@ -20,7 +20,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
 from tenpennies.client.view import TableView
@@ -30,6 +30,7 @@ from tenpennies.wire.mapping import command_to_pb
 
 from .cards import CardStyle
 from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .footer import KeysFooter
 from .game import GameTable, actions
 from .games import table_widget
 from .help import ConfirmScreen
@@ -85,7 +86,7 @@ class TableScreen(Screen[None]):
         yield self.game
         yield Prompt(id="prompt")
         yield MessageLine(id="message")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self.tick)
@@ -312,7 +313,7 @@ class TableScreen(Screen[None]):
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""
         if not self.query("#chat"):
             chat = Input(id="chat", placeholder="Say something to the table (enter sends, esc closes)")
-            self.mount(chat, before=self.query_one(Footer))
+            self.mount(chat, before=self.query_one(KeysFooter))
             chat.focus()
 
     def action_close_chat(self) -> None:

@@ -16,8 +16,9 @@ from textual.pilot import Pilot
 
 from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.hand import Hand
 from tenpennies.client.tui.help import RoundEndScreen
-from tenpennies.client.tui.table import Hand, TableScreen
+from tenpennies.client.tui.table import TableScreen
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -38,7 +39,7 @@ from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
-from tuikit import TableApp, screen_of, until
+from tuikit import TableApp, game_of, screen_of, until
 
 SIZE = (80, 24)
 ASCII = CardStyle(ascii=True, colour=False)  # cards as 7H TD JK: the hand's text splits into cards
@@ -85,17 +86,17 @@ async def moved(pilot: Pilot[None], screen: TableScreen, keys: tuple[str, ...]) 
 
 
 async def cursor_to(pilot: Pilot[None], screen: TableScreen, card: Card) -> None:
-    step = [c.id for c in screen.shown].index(card.id) - screen.cursor_index()
+    step = [c.id for c in game_of(screen).shown].index(card.id) - game_of(screen).cursor_index()
     if step:
         await pilot.press(*["right" if step > 0 else "left"] * abs(step))
-    assert screen.shown[screen.cursor_index()].id == card.id
+    assert game_of(screen).shown[game_of(screen).cursor_index()].id == card.id
 
 
 async def select(pilot: Pilot[None], screen: TableScreen, cards: tuple[Card, ...]) -> None:
     for card in cards:
         await cursor_to(pilot, screen, card)
         await pilot.press("space")
-    assert screen.selected == {c.id for c in cards}
+    assert game_of(screen).selected == {c.id for c in cards}
 
 
 SIMPLE_KEYS: dict[type, str] = {TakeDiscard: "t", DeclineDiscard: "d", Buy: "b", PassBuy: "p", Draw: "r"}
@@ -110,7 +111,7 @@ async def play_by_keys(pilot: Pilot[None], screen: TableScreen, command: Command
         for cards in command.sets:
             await select(pilot, screen, cards)
             await pilot.press("m")  # into the builder
-        assert len(screen.builder) == len(command.sets)
+        assert len(game_of(screen).builder) == len(command.sets)
         await moved(pilot, screen, ("m",))  # the contract is built: m lays it
     elif isinstance(command, LaySet):
         await select(pilot, screen, command.cards)

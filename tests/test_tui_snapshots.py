@@ -36,7 +36,7 @@ from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import tuikit
-from tuikit import lobby_of
+from tuikit import game_of, lobby_of
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SnapCompare = Callable[..., bool]
@@ -259,14 +259,15 @@ def test_meld_builder(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
         screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2], hand_size=20), seed=1)
+        game = game_of(screen)
         await play_until(app, pilot, screen, lambda: has(screen, LayContract), "a contract to lay")
         contract = next(c for c in screen.legal if isinstance(c, LayContract))
         for card in contract.sets[0]:  # walk the cursor to each card of the set and select it
-            step = [c.id for c in screen.shown].index(card.id) - screen.cursor_index()
+            step = [c.id for c in game.shown].index(card.id) - game.cursor_index()
             await pilot.press(*["right" if step > 0 else "left"] * abs(step), "space")
-        assert screen.selected == {c.id for c in contract.sets[0]}
+        assert game.selected == {c.id for c in contract.sets[0]}
         await pilot.press("m")
-        assert [{c.id for c in s} for s in screen.builder] == [{c.id for c in contract.sets[0]}]
+        assert [{c.id for c in s} for s in game.builder] == [{c.id for c in contract.sets[0]}]
         assert screen.query_one("#builder", Static).display
         assert "Set 1 of 2 added" in str(screen.query_one("#message", Static).render())
 

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
-from tenpennies.client.tui import table as table_module
+from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
 from tenpennies.client.tui.table import TableScreen
@@ -33,7 +33,7 @@ from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 
-from tuikit import TableApp, screen_of, text_of, until
+from tuikit import TableApp, game_of, screen_of, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
@@ -145,6 +145,7 @@ async def test_take_decline_draw_and_discard_by_keys(connection: Connection) -> 
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
+        game = game_of(screen)
         await until(pilot, lambda: has(screen, TakeDiscard), "my turn")
         assert "take" in text_of(screen, "#prompt") and " s" in text_of(screen, "#prompt")  # the countdown
         await pilot.press("d")
@@ -156,21 +157,21 @@ async def test_take_decline_draw_and_discard_by_keys(connection: Connection) -> 
         v = screen.view
         assert v is not None and me.seat is not None
         drawn = [c.id for c in v.hand if c.id not in held]
-        assert len(drawn) == 1 and screen.fresh == set(drawn)  # the drawn card is marked...
-        assert screen.cursor_id == drawn[0]  # ...and the cursor is on it
+        assert len(drawn) == 1 and game.fresh == set(drawn)  # the drawn card is marked...
+        assert game.cursor_id == drawn[0]  # ...and the cursor is on it
         marks = str(screen.query_one("#hand").render()).split("\n")[1]
-        assert marks.count("+") == 1 and marks.index("+") == 4 * screen.cursor_index() + 1
+        assert marks.count("+") == 1 and marks.index("+") == 4 * game.cursor_index() + 1
         before = v.players[me.seat].hand_size
         await pilot.press("end", "x")
         await until(pilot, lambda: screen.view is not None and me.seat is not None
                     and screen.view.players[me.seat].hand_size == before - 1, "the discard")
         await until(pilot, lambda: has(screen, TakeDiscard), "my next turn")
-        assert not screen.fresh and "+" not in str(screen.query_one("#hand").render())  # gone with the discard
+        assert not game.fresh and "+" not in str(screen.query_one("#hand").render())  # gone with the discard
         await pilot.press("t")
         await until(pilot, lambda: has(screen, Discard), "the meld step after taking")
         v = screen.view
         assert v is not None and v.players[me.seat].hand_size == before
-        assert len(screen.fresh) == 1 and screen.cursor_id in screen.fresh  # the taken card, marked
+        assert len(game.fresh) == 1 and game.cursor_id in game.fresh  # the taken card, marked
 
 
 async def test_buy_and_pass_an_offered_discard(connection: Connection) -> None:
@@ -218,9 +219,10 @@ async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
+        game = game_of(screen)
         await meld_step(pilot, screen)
         await pilot.press("h")
-        assert screen.builder and "Hint" in text_of(screen, "#message")
+        assert game.builder and "Hint" in text_of(screen, "#message")
         await pilot.press("m")
         assert me.seat is not None
         seat = me.seat
@@ -241,6 +243,7 @@ async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(conn
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
+        game = game_of(screen)
         await meld_step(pilot, screen)
         contracts = [c for c in screen.legal if isinstance(c, LayContract)]
         most = sorted({points_laid(c) for c in contracts}, reverse=True)
@@ -248,7 +251,7 @@ async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(conn
         hinted = []
         for _ in range(2):
             await pilot.press("h")
-            hinted.append(points_laid(LayContract(0, tuple(screen.builder))))
+            hinted.append(points_laid(LayContract(0, tuple(game.builder))))
         assert hinted == most[:2]
         assert text_of(screen, "#message").startswith(f"Hint 2/{len(contracts)}: ")
 
@@ -256,7 +259,7 @@ async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(conn
 async def select(pilot: Pilot[None], screen: TableScreen, cards: list[Card]) -> None:
     """Select ``cards`` by keys: the cursor to each (home, then right) and space."""
     for card in cards:
-        index = [c.id for c in screen.shown].index(card.id)
+        index = [c.id for c in game_of(screen).shown].index(card.id)
         await pilot.press("home", *["right"] * index, "space")
 
 
@@ -272,13 +275,13 @@ def two_of_a_suit(screen: TableScreen) -> list[Card]:
     """Three naturals of one rank, two of them of one suit (two decks): a set TP-4.9 forbids."""
     v = screen.view
     assert v is not None
-    naturals = [c for c in screen.shown if c.rank not in v.spec.wild_ranks]
+    naturals = [c for c in game_of(screen).shown if c.rank not in v.spec.wild_ranks]
     for twin in naturals:
         same = [c for c in naturals if (c.rank, c.suit) == (twin.rank, twin.suit)]
         other = [c for c in naturals if c.rank == twin.rank and c.suit != twin.suit]
         if len(same) >= 2 and other:
             return [other[0], *same[:2]]
-    raise AssertionError(f"seed 6 deals a pair of one rank and suit and a third of that rank: {screen.shown}")
+    raise AssertionError(f"seed 6 deals a pair of one rank and suit and a third of that rank: {game_of(screen).shown}")
 
 
 async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Connection) -> None:
@@ -289,6 +292,7 @@ async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Conn
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
         screen = screen_of(app)
+        game = game_of(screen)
         await meld_step(pilot, screen)
         v = screen.view
         assert v is not None
@@ -299,14 +303,14 @@ async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Conn
         said = text_of(screen, "#message")
         assert said.startswith("TP-4.9: a set may not hold two naturals of one rank and suit"), said
         assert "(card" not in said and all(CardStyle().text(c) in said for c in twins), said
-        assert screen.builder == [] and screen.selected == {c.id for c in twins}  # nothing added, nothing lost
+        assert game.builder == [] and game.selected == {c.id for c in twins}  # nothing added, nothing lost
         assert not screen.query_one("#builder").display
-        mixed = [twins[0], next(c for c in screen.shown if c.rank not in v.spec.wild_ranks | {twins[0].rank})]
+        mixed = [twins[0], next(c for c in game.shown if c.rank not in v.spec.wild_ranks | {twins[0].rank})]
         await pilot.press("escape")
         await select(pilot, screen, mixed)  # too few, and of two ranks: the contract's own rule first
         await pilot.press("m")
         assert text_of(screen, "#message").startswith("TP-4.11: the contract of round 1 is 2 sets of 3: a set of 2")
-        assert screen.builder == []
+        assert game.builder == []
         await pilot.press("enter")  # nothing built: enter lays nothing
         await pilot.pause()
         await pilot.pause()
@@ -321,25 +325,26 @@ async def test_a_legal_set_is_still_added_and_a_built_contract_takes_no_more(con
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
+        game = game_of(screen)
         await meld_step(pilot, screen)
         contract = next(c for c in screen.legal if isinstance(c, LayContract))
         first, second = contract.sets
         await select(pilot, screen, list(first))
         await pilot.press("m")
         assert text_of(screen, "#message").startswith("Set 1 of 2 added")
-        assert [set(s) for s in screen.builder] == [set(first)] and not screen.selected
+        assert [set(s) for s in game.builder] == [set(first)] and not game.selected
         await select(pilot, screen, list(second))
         await pilot.press("m")
         assert text_of(screen, "#message").startswith("The contract is built")
-        assert len(screen.builder) == 2
+        assert len(game.builder) == 2
         assert "\n" not in text_of(screen, "#builder")  # one line, however much it holds
         assert screen.query_one("#builder").size.height == 1
-        await select(pilot, screen, screen.shown[:3])
+        await select(pilot, screen, game.shown[:3])
         await pilot.press("m")  # a third set: the contract is two
         assert text_of(screen, "#message").startswith("TP-4.11: the contract (2 sets of 3) is built")
-        assert len(screen.builder) == 2
+        assert len(game.builder) == 2
         await pilot.press("escape", "enter")  # esc clears the selection and the builder: enter lays nothing
-        assert screen.builder == []
+        assert game.builder == []
         await select(pilot, screen, list(first))
         await pilot.press("m")
         await select(pilot, screen, list(second))
@@ -356,6 +361,7 @@ async def test_a_refused_lay_off_shows_the_servers_rule_and_changes_nothing(conn
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
         screen = screen_of(app)
+        game = game_of(screen)
         await meld_step(pilot, screen)
         assert me.seat is not None
         seat = me.seat
@@ -366,7 +372,7 @@ async def test_a_refused_lay_off_shows_the_servers_rule_and_changes_nothing(conn
         assert v is not None
         hand = v.hand
         target = v.table[0]
-        card = next(c for c in screen.shown if c.rank not in v.spec.wild_ranks | {target.rank})
+        card = next(c for c in game.shown if c.rank not in v.spec.wild_ranks | {target.rank})
         await select(pilot, screen, [card])
         assert target.id == 0 and len(v.table) > 1
         await pilot.press("o", "0")  # set 0 at once: no set's number begins with a 0
@@ -416,12 +422,13 @@ async def test_a_spectator_sees_the_table_without_a_hand(connection: Connection)
     app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
+        game = game_of(screen)
         await connection.start(hosted.table_id, hosted.host_token)
         await until(pilot, lambda: screen.view is not None and len(screen.tv.log) > 30, "a game going on")
         assert not screen.query_one("#hand").display
         assert not screen.legal
         # Watching once (the status line), and the prompt one line: whose turn it is
-        assert plain(screen.status()).count("Watching") == 1 and "Watching" not in text_of(screen, "#prompt")
+        assert plain(game.status()).count("Watching") == 1 and "Watching" not in text_of(screen, "#prompt")
         assert screen.query_one("#prompt").size.height == 1
         # the log scrolls, to its last line, with no scrollbar drawn beside it (its glyphs read as stray marks)
         log = screen.query_one("#log", RichLog)
@@ -490,23 +497,24 @@ async def test_sort_reorder_select_and_click_are_display_only(connection: Connec
     app = TableApp(lambda: TableScreen(connection, me, style=CardStyle(ascii=True, colour=False)))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
-        await until(pilot, lambda: len(screen.shown) >= 11, "the hand")
-        by_rank = [c.rank for c in screen.shown]
+        game = game_of(screen)
+        await until(pilot, lambda: len(game.shown) >= 11, "the hand")
+        by_rank = [c.rank for c in game.shown]
         assert by_rank == sorted(by_rank)
         await pilot.press("s")
-        suits = [c.suit or "Z" for c in screen.shown]
-        assert screen.sort == "suit" and suits == sorted(suits, key="CDSHZ".index)
-        first, second = screen.shown[0], screen.shown[1]
+        suits = [c.suit or "Z" for c in game.shown]
+        assert game.sort == "suit" and suits == sorted(suits, key="CDSHZ".index)
+        first, second = game.shown[0], game.shown[1]
         await pilot.press("home", "shift+right")
-        assert screen.sort == "own" and screen.shown[:2] == [second, first]
-        assert screen.cursor_index() == 1  # the cursor moved with its card
+        assert game.sort == "own" and game.shown[:2] == [second, first]
+        assert game.cursor_index() == 1  # the cursor moved with its card
         await pilot.press("space")
-        assert screen.selected == {first.id}
+        assert game.selected == {first.id}
         assert "^==" in str(screen.query_one("#hand").render())  # the marks tell it without colour
         await pilot.click("#hand", offset=(1 + 4 * 2, 0))  # the third card
-        assert screen.selected == {first.id, screen.shown[2].id}
+        assert game.selected == {first.id, game.shown[2].id}
         await pilot.press("escape")
-        assert not screen.selected
+        assert not game.selected
 
 
 # --- what the table says ------------------------------------------------------------------------------
@@ -520,6 +528,7 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = screen_of(app)
+            game = game_of(screen)
 
             def said() -> str:
                 return text_of(screen, "#message")
@@ -530,7 +539,7 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             await other.step()  # declines: the card is offered to me
             await until(pilot, lambda: has(screen, Buy), "the offer")
             await pilot.press("h")
-            assert said() == table_module.NOTHING_TO_LAY
+            assert said() == ten_pennies.NOTHING_TO_LAY
             await pilot.press("x")
             assert said().startswith("not now: buy [b] or pass [p] the ")
             await pilot.press("p")
@@ -556,7 +565,7 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             assert said() == "no lay-off yet: you lay off once your contract is down"
             await pilot.press("3")
             assert said() == "no lay-off yet: you lay off once your contract is down"
-            screen.action_layoff_key()  # (what o says when a lay-off is listed)
+            game.action_layoff_key()  # (what o says when a lay-off is listed)
             assert said().startswith("lay off on which set? press its number")
             await pilot.press("escape", "x")
             await until(pilot, lambda: bool(other.legal()), "its turn")

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import TenPenniesTable
 
 
 class TableApp(App[None]):
@@ -45,6 +46,13 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, 
 def screen_of(app: TableApp) -> TableScreen:
     assert app.table is not None
     return app.table
+
+
+def game_of(screen: TableScreen) -> TenPenniesTable:
+    """The Ten Pennies table widget of a table screen (the hand, its selection, the builder, the keys)."""
+    game = screen.game
+    assert isinstance(game, TenPenniesTable), game
+    return game
 
 
 def text_of(node: DOMNode, selector: str) -> str:

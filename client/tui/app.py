@@ -84,6 +84,8 @@ class Launch:
 class ContinueScreen(ModalScreen[bool]):
     """The local game left unfinished last time: continue it (True) or start a new one (False)."""
 
+    CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
+
     BINDINGS = [Binding("c", "choose(True)", "Continue"), Binding("n", "choose(False)", "New game"),
                 Binding("escape", "choose(True)", "Continue", show=False)]
 
@@ -112,12 +114,15 @@ class TenPenniesApp(App[None]):
 
     TITLE = "Ten Pennies"
     CSS_PATH = ["lobby.tcss", "table.tcss", "servers.tcss"]
+    LOCAL_CSS_PATH = ["table.tcss"]  # a local game shows its table alone (and ContinueScreen, which brings its own)
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("q", "quit", "Quit"),
                 Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, launch: Launch) -> None:
-        super().__init__()
+        # Each sheet is parsed as the app starts: a local game's start-up waits for none it never shows.
+        here = Path(__file__).parent
+        super().__init__(css_path=[here / name for name in self.LOCAL_CSS_PATH] if launch.mode == "local" else None)
         self.launch = launch
         self.local: LocalServer | None = None
         self.connection: Connection | None = None

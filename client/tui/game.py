@@ -1,0 +1,109 @@
+"""What the table screen (the frame: seats strip, log, chat, reconnect, help) asks of a game's own table
+widget, and what it offers it. The frame knows the table, the stream and the seat; the widget knows the
+game: its part of the screen (for Ten Pennies the discard line, the contract builder and the hand), its
+keys, the words of its prompt and header, its figures in the seats strip and its end-of-round screens.
+
+A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the frame is not edited."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar, Protocol
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widget import Widget
+
+from tenpennies.client.connection import SeatSession
+from tenpennies.client.view import TableView
+from tenpennies.engine.ten_pennies import Command, SeatView
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .cards import CardStyle
+from .seats import SeatLine, SeatsHead
+
+
+class Frame(Protocol):
+    """The table screen as a game's widget sees it."""
+
+    tv: TableView
+    session: SeatSession
+    card_style: CardStyle
+
+    @property
+    def view(self) -> SeatView | None: ...
+
+    @property
+    def legal(self) -> tuple[Command, ...]: ...
+
+    def say(self, text: str | Text, error: bool = False) -> None: ...
+
+    def send(self, command: Command) -> None: ...
+
+    def who(self, seat: int) -> str: ...
+
+    def width_of(self, selector: str) -> int: ...
+
+    def redraw(self) -> None: ...
+
+
+def actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
+    """The actions of ``bindings``, each once, in order."""
+    return tuple(dict.fromkeys(b.action for b in bindings if isinstance(b, Binding)))
+
+
+class GameTable(Widget):
+    """A game's part of the table screen. It takes the keys while it has the focus (the frame's keys come
+    after its own), and redraws its widgets from ``redraw``, each only if what it shows changed."""
+
+    # The keys of moves: pressed when the move is not listed, they say why on the message line.
+    MOVE_KEYS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, frame: Frame, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.frame = frame
+        self.can_focus = True
+
+    @property
+    def over(self) -> bool:
+        """The game is over."""
+        raise NotImplementedError
+
+    def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
+        """After the frame folded ``event`` into the table view (``before``: the view before it, for the
+        game's own marks)."""
+
+    def line_style(self, kind: str) -> str:
+        """The style of the log line of an event of ``kind``."""
+        return ""
+
+    def redraw(self) -> None:
+        """Bring the game's widgets up to date with the table view (each only if it changed)."""
+
+    def keys(self) -> tuple[bool | None, ...]:
+        """Which of the game's keys may be pressed now (the footer is redrawn when this changes)."""
+        return tuple(self.check_action(action, ()) for action in actions(self.BINDINGS))
+
+    def header(self, width: int) -> Text:
+        """The header line while the game goes on, ``width`` cells at most."""
+        raise NotImplementedError
+
+    def seat_lines(self, lines: tuple[SeatLine, ...], width: int) -> tuple[tuple[SeatLine, ...], SeatsHead]:
+        """The seats as the frame found them, with the game's figures, marks and pieces added."""
+        raise NotImplementedError
+
+    def where(self) -> str:
+        """Where the game is, after the table's name in the log's first line (``: round 2, turn 5, ...``)."""
+        return ""
+
+    def prompt(self, clock: str) -> Text:
+        """What the game waits for now (``clock``: this seat's time left, to end the line with)."""
+        raise NotImplementedError
+
+    def sent(self, command: Command) -> None:
+        """The server accepted ``command`` from this seat."""
+
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
+        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them."""
+        raise NotImplementedError

@@ -1,0 +1,44 @@
+"""The table's log: the game in words, newest last. A line is appended as its event comes (the lines
+before it are never drawn again); it keeps the last ``MAX_LINES``, wraps at the full width and scrolls to
+its end, with no scrollbar drawn (its glyphs at the right edge read as stray marks)."""
+
+from __future__ import annotations
+
+from typing import Self
+
+from rich.text import Text
+from textual.geometry import Region
+from textual.widgets import RichLog
+
+MAX_LINES = 300
+
+
+class TableLog(RichLog):
+    """The log region of the table screen.
+
+    A line written to a ``RichLog`` makes the log longer (its virtual size), which asks the whole screen
+    for a new layout, and scrolls to the end only once the screen has nothing left to draw (under a stream
+    of events, seconds late). Once the log scrolls, a longer log changes nothing of the screen's layout:
+    the line is drawn in place and the log scrolled to it at once."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, max_lines=MAX_LINES, markup=False)
+        self.can_focus = False
+        self._in_place = False
+
+    def add(self, line: str, style: str = "") -> None:
+        """Append one line (plain: ``[t]`` is a key, not markup)."""
+        text = Text(line, style=style)
+        if not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
+            self.write(text)
+            return
+        self._in_place = True
+        try:
+            self.write(text, scroll_end=False)
+        finally:
+            self._in_place = False
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        return super().refresh(*regions, repaint=repaint, layout=layout and not self._in_place, recompose=recompose)

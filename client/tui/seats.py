@@ -1,0 +1,90 @@
+"""The seats strip: one line a seat (turn mark, name, the game's figures for it, its flags), then what the
+seat has on the table, each piece whole (a piece never breaks across lines; more go on lines below).
+
+The frame fills in who sits where (``SeatLine`` from the table's seats); the game's table widget adds its
+figures, marks and pieces (``SeatsHead`` and the fields it fills). The strip keeps the lines it drew and
+redraws only when handed different ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from .line import Line
+
+NAME_CELLS = 14   # a longer name is cut
+FLAG_CELLS = 9    # the flags column (down, bot, away)
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat as the strip draws it."""
+
+    name: str                       # as the table shows it ("(empty)" for an empty seat)
+    flags: tuple[str, ...] = ()     # "bot", "away"; a game may add its own first ("down")
+    mark: str = " "                 # left of the name: whose turn, or the game's own mark
+    active: bool = False            # whose turn it is: the name in bold
+    figures: str = ""               # the game's figures for the seat, under ``SeatsHead.figures``
+    pieces: tuple[Text, ...] = ()   # the seat's pieces on the table, each drawn whole
+
+
+@dataclass(frozen=True)
+class SeatsHead:
+    """The heading of a game going on: its figures' titles and the title of the pieces."""
+
+    figures: str
+    pieces: str
+
+
+class SeatsStrip(Line):
+    """The seats, one line each (more when a seat's pieces take more)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: tuple[SeatLine, ...] | None = None
+        self.head: SeatsHead | None = None
+        self.width = 0
+
+    def connecting(self) -> None:
+        self.lines = None
+        self.show(Text("Connecting…", style="dim"))
+
+    def seat(self, lines: tuple[SeatLine, ...], head: SeatsHead | None, width: int) -> None:
+        """Draw these seats (``head`` None: no game yet, names and flags only) ``width`` cells wide."""
+        if lines == self.lines and head == self.head and width == self.width:
+            return
+        self.lines, self.head, self.width = lines, head, width
+        self.show(draw(lines, head, width))
+
+
+def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> Text:
+    names = [line.name[:NAME_CELLS] for line in lines]
+    width = max(8, *(len(n) for n in names))
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if head is None:
+        for s, (name, line) in enumerate(zip(names, lines, strict=True)):
+            if s:
+                out.append("\n")
+            out.append(f"  {name:<{width}}  {' '.join(line.flags)}")
+        return out
+    top = f"  {'Player':<{width}} {head.figures} {'':<{FLAG_CELLS}} "
+    out.append(top + head.pieces, style="dim")
+    indent = len(top)
+    room = max(12, total - indent)
+    for name, line in zip(names, lines, strict=True):
+        out.append("\n")
+        out.append(f"{line.mark} ", style="bold")
+        out.append(f"{name:<{width}}", style="bold" if line.active else "")
+        out.append(f" {line.figures} {' '.join(line.flags):<{FLAG_CELLS}} ")
+        used = 0
+        for piece in line.pieces:
+            if used and used + 2 + piece.cell_len > room:
+                out.append("\n" + " " * indent)
+                used = 0
+            elif used:
+                out.append("  ")
+                used += 2
+            out.append_text(piece)
+            used += piece.cell_len
+    return out

@@ -1,0 +1,761 @@
+"""Ten Pennies' part of the table screen: the discard line, the contract builder and the hand (with its
+marks), the keys of its moves (t d b p r, space, m o x h, the digits of a set), what its prompt and header
+say, its figures and sets in the seats strip, and its round-end and game-end screens.
+
+What is drawn comes from the frame's ``TableView``; what may be done comes from the server's legal commands
+(``view.legal``) alone: a key whose command is not listed is hidden from the footer and does nothing. A
+command goes to the server through the frame; a refusal shows the server's words (they start with the rule)
+and changes nothing here, since the view changes only from the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Input
+
+from tenpennies.client.view import TableView
+from tenpennies.engine.ten_pennies import (
+    Buy,
+    Card,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    LayOff,
+    LaySet,
+    Meld,
+    PassBuy,
+    SeatView,
+    TakeDiscard,
+)
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.melds import set_error
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .cards import CardStyle
+from .game import Frame, GameTable
+from .hand import Hand
+from .help import GameEndScreen, HelpScreen, RoundEndScreen
+from .line import Line
+from .seats import SeatLine, SeatsHead
+
+SORTS = ("rank", "suit", "own")
+SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3, None: 4}
+NOTHING_TO_LAY = "nothing to lay now: no contract, set or lay-off is listed for you"
+SEATS_HEAD = SeatsHead("Cards Pennies Score", "Sets on the table")
+
+
+def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
+    return [c for c in legal if isinstance(c, kinds)]
+
+
+def _shed(command: Command) -> tuple[int, int]:
+    """The points and cards a meld takes out of the hand: the hints come most first, so the first leaves
+    the fewest points in hand (the server lists melds in its own order, rank by rank)."""
+    match command:
+        case LayContract(sets=sets):
+            cards = [c for s in sets for c in s]
+        case LaySet(cards=laid):
+            cards = list(laid)
+        case LayOff(card=card):
+            cards = [card]
+        case _:
+            cards = []
+    return sum(c.points for c in cards), len(cards)
+
+
+class StatusLine(Line):
+    """The discard pile's top (live or dead) on the left; the hand's count and order, or Watching, on the
+    right. Redrawn only when one of the two changes."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sides: tuple[Text, Text] | None = None
+
+    def sides_of(self, left: Text, right: Text) -> None:
+        if self.sides is not None and self.sides[0] == left and self.sides[1] == right:
+            return
+        self.sides = (left, right)
+        grid = Table.grid(expand=True)
+        grid.add_column(no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(left, right)
+        self.show(grid)
+
+
+class TenPenniesTable(GameTable):
+    """Ten Pennies at the table: the discard line, the builder and the hand, and the keys to play."""
+
+    MOVE_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"t", "d", "b", "p", "r", "x", "m", "o", "h", *(str(n) for n in range(10))})
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "take", "Take"),
+        Binding("d", "decline", "Decline"),
+        Binding("b", "buy", "Buy"),
+        Binding("p", "pass_buy", "Pass"),
+        Binding("r", "draw", "Draw"),
+        Binding("space", "select", "Select"),
+        Binding("m", "meld", "Meld"),
+        Binding("o", "layoff_key", "Lay off"),
+        Binding("x", "discard", "Discard"),
+        Binding("h", "hint", "Hint"),
+        Binding("s", "sort", "Sort", show=False),
+        Binding("left", "cursor(-1)", "Left", show=False),
+        Binding("right", "cursor(1)", "Right", show=False),
+        Binding("shift+left", "move(-1)", "Move left", show=False),
+        Binding("shift+right", "move(1)", "Move right", show=False),
+        Binding("home", "cursor_to(0)", show=False),
+        Binding("end", "cursor_to(-1)", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("enter", "confirm", "Confirm", show=False),
+        *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
+    ]
+
+    def __init__(self, frame: Frame, *, id: str | None = None) -> None:
+        super().__init__(frame, id=id)
+        self.card_style: CardStyle = frame.card_style
+        self.sort = "rank"
+        self.order: list[int] = []           # card ids in the player's own order
+        self.cursor_id: int | None = None
+        self.selected: set[int] = set()
+        self.builder: list[tuple[Card, ...]] = []  # sets of the contract being built
+        self.pending_set = ""                # digits typed for a lay-off (after o, or past set 9)
+        self.layoff_armed = False            # o pressed: digits name the set
+        self.hint_index = 0
+        self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
+        self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
+        self._pieces: dict[tuple[Meld, frozenset[int]], Text] = {}  # each set as drawn, by set and wild ranks
+        self.round_screen: RoundEndScreen | None = None
+        self.game_screen: GameEndScreen | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        builder = Line(id="builder")
+        builder.display = False
+        yield builder
+        yield Hand(self.card_style, id="hand")
+
+    # --- the table as the frame holds it ---------------------------------------------------------
+
+    @property
+    def tv(self) -> TableView:
+        return self.frame.tv
+
+    @property
+    def view(self) -> SeatView | None:
+        """The game as the screen last drew it (the frame's ``view``); ``tv.view`` is as last folded."""
+        return self.frame.view
+
+    @property
+    def seat(self) -> int | None:
+        return self.frame.session.seat
+
+    @property
+    def legal(self) -> tuple[Command, ...]:
+        return self.frame.legal
+
+    @property
+    def over(self) -> bool:
+        v = self.view
+        return v is not None and v.phase is Phase.GAME_OVER
+
+    def can(self, *kinds: type) -> bool:
+        return any(isinstance(c, kinds) for c in self.legal)
+
+    def say(self, text: str | Text, error: bool = False) -> None:
+        self.frame.say(text, error)
+
+    def who(self, seat: int) -> str:
+        return self.frame.who(seat)
+
+    def top(self, v: SeatView) -> str:
+        return self.card_style.text(v.discard_top) if v.discard_top is not None else "card"
+
+    # --- events ----------------------------------------------------------------------------------
+
+    def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
+        """After the frame folded ``event``: the cards just received, the message line, the round's end."""
+        self.mark_received(event, kind, {c.id for c in before.hand} if before is not None else set())
+        if kind in ("turn_started", "round_started", "game_ended"):
+            self.say("")  # what the message line said was about the turn before
+        tv = self.tv
+        if kind == "round_ended" and tv.round_end is not None and tv.view is not None:
+            if tv.round_end.round != tv.view.rules.rounds[-1]:  # the last round's end comes with the game's
+                self.frame.redraw()  # the table behind the dialog as it ended
+                self.show_round_end()
+        elif kind == "game_ended":
+            self.frame.redraw()
+            self.show_game_end()
+        if kind == "round_started":
+            self._pieces.clear()
+
+    def line_style(self, kind: str) -> str:
+        return "bold" if kind in ("round_ended", "game_ended") else ""
+
+    def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
+        """Mark the cards this seat just received (a draw, a take, a buy and its penalty cards) until its
+        next move; the cursor goes to the card drawn, taken or bought."""
+        seat, v = self.seat, self.tv.view
+        if seat is None or v is None:
+            return
+        message = getattr(event, kind)
+        if kind == "round_started" or (kind in ("discarded", "contract_laid", "set_laid", "laid_off",
+                                                "discard_declined", "buy_answered") and message.seat == seat):
+            self.fresh.clear()
+            return
+        if kind not in ("discard_taken", "card_bought", "cards_received") or message.seat != seat:
+            return
+        new = [c.id for c in v.hand if c.id not in before]
+        if kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DEAL:
+            return
+        if kind == "discard_taken" or (kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DRAW):
+            self.fresh = set(new)  # a new turn's card: what was marked before is old news
+        else:
+            self.fresh |= set(new)  # a buy: the card and its penalty cards
+        if new and (kind != "cards_received" or message.reason == pb.RECEIVED_REASON_DRAW):
+            self.cursor_id = new[0]
+
+    def sent(self, command: Command) -> None:
+        if isinstance(command, (LayContract, LaySet, LayOff, Discard)):
+            self.selected.clear()
+            self.builder = []
+            self.frame.redraw()
+
+    # --- what the seat may do --------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        seated = self.seat is not None and self.view is not None
+        match action:
+            case "take":
+                return self.can(TakeDiscard)
+            case "decline":
+                return self.can(DeclineDiscard)
+            case "buy":
+                return self.can(Buy)
+            case "pass_buy":
+                return self.can(PassBuy)
+            case "draw":
+                return self.can(Draw)
+            case "meld":
+                return self.can(LayContract, LaySet)
+            case "layoff_key" | "digit":
+                return self.can(LayOff)
+            case "discard":
+                return self.can(Discard)
+            case "hint":
+                return self.can(LayContract, LaySet, LayOff)
+            case "select" | "sort" | "cursor" | "move" | "cursor_to":
+                return seated and bool(self.shown)
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A move's key that no binding takes now (its command is not listed) says why, on the message
+        line; the bindings run after this, so a key some binding takes is left to it."""
+        if event.key not in self.MOVE_KEYS or isinstance(self.screen.focused, Input):
+            return
+        active = self.screen.active_bindings.get(event.key)
+        if active is not None and active.enabled:
+            return
+        self.say(self.why_not(event.key))
+
+    def why_not(self, key: str) -> str:
+        """Why the move ``key`` names is not one this seat may make now, in a few words."""
+        v, seat = self.view, self.seat
+        if seat is None:
+            return "watching: only the seated play"
+        if v is None:
+            return "the game has not started yet"
+        if v.phase is Phase.GAME_OVER:
+            return "the game is over: enter shows the standings"
+        legal = self.legal
+        top = self.top(v)
+        if not legal:
+            if v.phase is Phase.BUY:
+                if seat in v.buy_offer:
+                    return f"you answered the offer of the {top}: waiting for the others"
+                offered = ", ".join(self.who(s) for s in v.buy_offer)
+                return f"not your turn: the {top} is offered to {offered}"
+            if v.turn_seat == seat:
+                return "wait: the server is moving the game on"
+            return f"not your turn: {self.who(v.turn_seat)} is playing"
+        if key == "h":
+            return NOTHING_TO_LAY
+        down = v.players[seat].down
+        melding = self.can(Discard)
+        if melding and key == "m":
+            return ("no set to lay: none is listed for you" if down else
+                    f"no contract ({v.spec.contract}) can be made from your hand yet")
+        if melding and (key == "o" or key.isdigit()):
+            return ("nothing to lay off: no lay-off is listed for you" if down else
+                    "no lay-off yet: you lay off once your contract is down")
+        if self.can(TakeDiscard):
+            now = f"take [t] or decline [d] the {top}"
+        elif self.can(Buy):
+            now = f"buy [b] or pass [p] the {top}"
+        elif self.can(Draw):
+            now = "draw [r]"
+        else:
+            now = "meld or discard [x]" if self.can(LayContract, LaySet, LayOff) else "discard [x]"
+        return f"not now: {now}"
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        self.sync_hand()
+        self.query_one(StatusLine).sides_of(*self.status_sides())
+        builder = self.query_one("#builder", Line)
+        builder.display = bool(self.builder)
+        if self.builder:
+            builder.show(self.builder_text())
+        v = self.view
+        wild = v.spec.wild_ranks if v is not None else frozenset()
+        hand = self.query_one(Hand)
+        hand.display = self.seat is not None and v is not None
+        hand.show(self.shown, self.cursor_index(), self.selected, wild, "(no cards in hand)", self.fresh)
+
+    def sync_hand(self) -> None:
+        """Keep the player's order, selection, builder and cursor in step with the hand."""
+        v = self.view
+        hand = v.hand if v is not None and self.seat is not None else ()
+        ids = {c.id for c in hand}
+        known = set(self.order)
+        self.order = [i for i in self.order if i in ids] + [c.id for c in hand if c.id not in known]
+        self.selected &= ids
+        if any(c.id not in ids for s in self.builder for c in s):
+            self.builder = []
+        if v is None or v.phase is not Phase.MELD or not self.can(LayContract):
+            self.builder = []
+        building = {c.id for s in self.builder for c in s}
+        self.selected -= building
+        by_id = {c.id: c for c in hand}
+        cards = [by_id[i] for i in self.order if i not in building]
+        if self.sort == "rank":
+            cards.sort(key=lambda c: (c.rank, SUIT_ORDER[c.suit], c.copy))
+        elif self.sort == "suit":
+            cards.sort(key=lambda c: (SUIT_ORDER[c.suit], c.rank, c.copy))
+        if self.cursor_id not in {c.id for c in cards}:  # its card left: the cursor stays where it was
+            place = next((i for i, c in enumerate(self.shown) if c.id == self.cursor_id), 0)
+            self.cursor_id = cards[min(place, len(cards) - 1)].id if cards else None
+        self.shown = cards
+
+    def cursor_index(self) -> int:
+        for i, c in enumerate(self.shown):
+            if c.id == self.cursor_id:
+                return i
+        return 0
+
+    def round_of(self, v: SeatView) -> str:
+        rounds = v.rules.rounds
+        if rounds == (1, 2, 3, 4, 5, 6, 7):
+            return f"Round {v.round}/7"
+        place = rounds.index(v.round) + 1 if v.round in rounds else 0
+        return f"Round {v.round} ({place} of {len(rounds)})"
+
+    def header(self, width: int) -> Text:
+        v, dot = self.view, f" {self.card_style.dot} "
+        assert v is not None
+        spec = v.spec
+        wild = self.card_style.ranks(spec.wild_ranks)
+        parts = [self.round_of(v), str(spec.contract), f"wild {wild}, {spec.wild_cap} a set",
+                 f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
+        if len(dot.join(parts)) > width:  # one line: the words go before the numbers do
+            parts[2], parts[5] = f"wild {wild}", f"reshuffles {v.reshuffles_left}"
+        if len(dot.join(parts)) > width:
+            parts[5] = f"reshuf. {v.reshuffles_left}"
+        return Text(dot.join(parts), style="bold", no_wrap=True, overflow="ellipsis")
+
+    def seat_lines(self, lines: tuple[SeatLine, ...], width: int) -> tuple[tuple[SeatLine, ...], SeatsHead]:
+        """Each seat's cards, pennies and score, down among its flags, the turn mark (or $: the seats the
+        declined card is offered to, the same for every view until it settles; who has answered is
+        private, TP-4.7), and its sets on the table."""
+        v = self.view
+        assert v is not None
+        wild = v.spec.wild_ranks
+        pieces: dict[int, list[Text]] = {}
+        for meld in v.table:
+            pieces.setdefault(meld.owner, []).append(self.piece(meld, wild))
+        out = []
+        for s, line in enumerate(lines):
+            p = v.players[s]
+            active = v.phase is not Phase.GAME_OVER and s == v.turn_seat
+            mark = self.card_style.turn_mark if active else ("$" if v.phase is Phase.BUY and s in v.buy_offer else " ")
+            out.append(SeatLine(line.name, ("down", *line.flags) if p.down else line.flags, mark, active,
+                                f"{p.hand_size:>5} {p.pennies:>7} {p.score:>5}", tuple(pieces.get(s, ()))))
+        return tuple(out), SEATS_HEAD
+
+    def piece(self, meld: Meld, wild: frozenset[int]) -> Text:
+        """A set on the table as the strip draws it: ``[id] cards`` (kept, a set drawn once)."""
+        key = (meld, wild)
+        piece = self._pieces.get(key)
+        if piece is None:
+            piece = Text(f"[{meld.id}] ", style="dim")
+            piece.append_text(self.card_style.cards(meld.cards, wild))
+            self._pieces[key] = piece
+        return piece
+
+    def status_sides(self) -> tuple[Text, Text]:
+        v, st = self.view, self.card_style
+        left = Text()
+        right = Text(style="dim")
+        if v is not None:
+            left.append("Discard ")
+            if v.discard_top is not None:
+                left.append_text(st.rich(v.discard_top, wild=v.discard_top.rank in v.spec.wild_ranks))
+                left.append(" live" if v.discard_live else " dead", style="bold" if v.discard_live else "dim")
+            else:
+                left.append("none" if v.pile_size == 0 else "?", style="dim")
+            left.append(f"  (pile {v.pile_size})", style="dim")
+            if self.seat is not None:
+                building = sum(len(s) for s in self.builder)
+                extra = f", {building} in the builder" if building else ""
+                order = {"rank": "by rank", "suit": "by suit", "own": "your order"}[self.sort]
+                right.append(f"Your hand: {len(v.hand)} cards{extra} {st.dot} {order} [s]")
+            else:
+                right.append("Watching")  # (the prompt says whose turn it is, not this again)
+        return left, right
+
+    def status(self) -> Table:
+        """The status line as drawn."""
+        grid = Table.grid(expand=True)
+        grid.add_column(no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(*self.status_sides())
+        return grid
+
+    def builder_text(self) -> Text:
+        """The contract being built, on one line: its sets, then as much of the keys' help as fits."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        v = self.view
+        if v is None:
+            return out
+        out.append("Contract: ", style="bold")
+        for i, s in enumerate(self.builder):
+            if i:
+                out.append(" / ")
+            out.append("[")
+            out.append_text(self.card_style.cards(s, v.spec.wild_ranks))
+            out.append("]")
+        dot = f" {self.card_style.dot} "
+        room = self.frame.width_of("#builder") - out.cell_len
+        for tail in (f"  {len(self.builder)} of {v.spec.contract}{dot}m adds, enter lays, esc clears",
+                     f"{dot}m adds, enter lays, esc clears", f"{dot}enter lays, esc clears"):
+            if len(tail) <= room:
+                out.append(tail, style="dim")
+                break
+        return out
+
+    def where(self) -> str:
+        v = self.tv.view  # (as the snapshot just folded has it)
+        if v is None:
+            return ""
+        if v.phase is Phase.GAME_OVER:
+            return f": {self.whose(v, self.top(v))}; this is how it ended"
+        return f": round {v.round}, turn {v.turn}, {self.whose(v, self.top(v))}"
+
+    def prompt(self, clock: str) -> Text:
+        tv, v, dot = self.tv, self.view, f" {self.card_style.dot} "
+        assert v is not None
+        if v.phase is Phase.GAME_OVER:
+            won = " and ".join(self.who(s) for s in tv.winners) or "?"
+            return Text(f"Game over: {won} won{dot}enter shows the standings", style="bold")
+        seat = self.seat
+        top = self.top(v)
+        if seat is None:  # (the status line says Watching)
+            return Text(f"{self.whose(v, top, len(clock))}{clock}", no_wrap=True, overflow="ellipsis")
+        legal = self.legal
+        if _kinds(legal, TakeDiscard):
+            return Text(f"Your turn: take the {top} [t] or decline it [d]{clock}", style="bold")
+        if _kinds(legal, Buy):
+            penalty = v.rules.buy_penalty_cards
+            pennies = v.players[seat].pennies
+            return Text(f"Buy the {top} [b] or pass [p]? {pennies} pennies left; a buy adds {penalty} cards"
+                        f"{clock}", style="bold")
+        if legal and all(isinstance(c, Draw) for c in legal):
+            return Text(f"Your turn: draw from the stock [r or enter]{clock}", style="bold")
+        if _kinds(legal, Discard):
+            me = v.players[seat]
+            if not me.down:
+                if _kinds(legal, LayContract):
+                    what = f"contract ({v.spec.contract}) [m]{dot}hint [h]{dot}discard [x]"
+                else:
+                    what = "no contract in your hand yet: discard [x]"
+            else:
+                doable = []
+                if _kinds(legal, LaySet):
+                    doable.append("lay a set [m]")
+                if _kinds(legal, LayOff):
+                    doable.append("lay off [0-9]")
+                doable.append("discard [x]")
+                what = ", ".join(doable)
+            return Text(f"Your turn: {what}{clock}", style="bold")
+        if v.phase is Phase.BUY and seat in v.buy_offer and seat not in v.to_act:
+            return Text(f"You answered the offer of the {top}; waiting for the others")
+        return Text(self.whose(v, top, len(clock)) + clock, no_wrap=True, overflow="ellipsis")
+
+    def whose(self, v: SeatView, top: str, reserve: int = 0) -> str:
+        """Whose turn it is and what they are deciding, in one line (``reserve``: cells kept for more)."""
+        name = self.who(v.turn_seat)
+        if v.phase is Phase.PICK_UP:
+            return f"{name}: take or decline the {top}"
+        if v.phase is Phase.BUY:
+            offered = ", ".join(self.who(s) for s in v.buy_offer) or "nobody"
+            text = f"{name} declined the {top}: offered to {offered}"
+            if len(text) + reserve > self.frame.width_of("#prompt"):
+                text = f"{name} declined the {top}: offered to the seats marked $"
+            return text
+        if v.phase is Phase.DRAW:
+            return f"{name}: drawing"
+        if v.phase is Phase.GAME_OVER:
+            won = " and ".join(self.who(s) for s in self.tv.winners) or "?"
+            return f"the game is over: {won} won"
+        return f"{name}: playing"
+
+    # --- screens over the table ------------------------------------------------------------------
+
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
+        return HelpScreen(self.view, self.card_style, extra, watching=watching)
+
+    def show_round_end(self) -> None:
+        tv, v = self.tv, self.tv.view
+        if tv.round_end is None or v is None:
+            return
+        self.closing()
+        rounds = v.rules.rounds
+        total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
+        self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
+                                           self.seat, self.card_style, total)
+        self.app.push_screen(self.round_screen)
+
+    def show_game_end(self) -> None:
+        v = self.tv.view
+        if v is None:
+            return
+        self.closing()
+        self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat)
+        self.app.push_screen(self.game_screen)
+
+    def closing(self) -> None:
+        for screen in (self.round_screen, self.game_screen):
+            if screen is not None and screen.is_current:
+                screen.dismiss()
+        self.round_screen = self.game_screen = None
+
+    # --- actions: picking up ---------------------------------------------------------------------
+
+    def first(self, kind: type) -> Command | None:
+        for c in self.legal:
+            if isinstance(c, kind):
+                return c
+        return None
+
+    def play(self, kind: type) -> None:
+        command = self.first(kind)
+        if command is not None:
+            self.frame.send(command)
+
+    def action_take(self) -> None:
+        self.play(TakeDiscard)
+
+    def action_decline(self) -> None:
+        self.play(DeclineDiscard)
+
+    def action_buy(self) -> None:
+        self.play(Buy)
+
+    def action_pass_buy(self) -> None:
+        self.play(PassBuy)
+
+    def action_draw(self) -> None:
+        self.play(Draw)
+
+    # --- actions: the hand -----------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        if self.shown:
+            i = (self.cursor_index() + step) % len(self.shown)
+            self.cursor_id = self.shown[i].id
+            self.frame.redraw()
+
+    def action_cursor_to(self, index: int) -> None:
+        if self.shown:
+            self.cursor_id = self.shown[index].id
+            self.frame.redraw()
+
+    def action_move(self, step: int) -> None:
+        """Move the card under the cursor along the hand; the hand is then in the player's own order."""
+        if not self.shown or self.cursor_id is None:
+            return
+        i = self.cursor_index()
+        j = i + step
+        if not 0 <= j < len(self.shown):
+            return
+        if self.sort != "own":
+            shown = [c.id for c in self.shown]
+            self.order = shown + [x for x in self.order if x not in set(shown)]
+            self.sort = "own"
+        a, b = self.shown[i].id, self.shown[j].id
+        ia, ib = self.order.index(a), self.order.index(b)
+        self.order[ia], self.order[ib] = b, a
+        self.frame.redraw()
+
+    def action_select(self) -> None:
+        if self.cursor_id is None:
+            return
+        self.selected ^= {self.cursor_id}
+        self.frame.redraw()
+
+    def on_hand_picked(self, message: Hand.Picked) -> None:
+        if 0 <= message.index < len(self.shown):
+            self.cursor_id = self.shown[message.index].id
+            self.action_select()
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.frame.redraw()
+
+    def action_clear(self) -> None:
+        self.selected.clear()
+        self.builder = []
+        self.pending_set = ""
+        self.layoff_armed = False
+        self.say("")
+        self.frame.redraw()
+
+    def chosen(self) -> list[Card]:
+        """The selected cards in hand order, else none."""
+        return [c for c in self.shown if c.id in self.selected]
+
+    def one_card(self) -> Card | None:
+        """The card a discard or lay-off is about: the only selected one, else the one under the cursor."""
+        chosen = self.chosen()
+        if len(chosen) == 1:
+            return chosen[0]
+        if len(chosen) > 1:
+            self.say("Select one card (or none: the one under the cursor).", error=True)
+            return None
+        for c in self.shown:
+            if c.id == self.cursor_id:
+                return c
+        return None
+
+    # --- actions: melding ------------------------------------------------------------------------
+
+    def action_meld(self) -> None:
+        v, seat = self.view, self.seat
+        if v is None or seat is None:
+            return
+        chosen = self.chosen()
+        if v.players[seat].down:
+            if not chosen:
+                self.say("Select the cards of a set with space, then m lays it.")
+                return
+            self.frame.send(LaySet(seat, tuple(chosen)))
+            return
+        need = v.spec.contract.sets
+        if chosen:
+            if len(self.builder) >= need:
+                self.say(f"TP-4.11: the contract ({v.spec.contract}) is built: enter lays it, esc starts again",
+                         error=True)
+                return
+            # judged at once by the engine's own check, as the server will judge it when it is laid
+            error = set_error(chosen, v.spec, v.rules, contract=True)
+            if error is not None:  # the rule and the cards as drawn; nothing added, the selection kept
+                self.say(self.card_style.words(str(error)), error=True)
+                return
+            self.builder.append(tuple(chosen))
+            self.selected.clear()
+            self.frame.redraw()
+            if len(self.builder) < need:
+                self.say(f"Set {len(self.builder)} of {need} added; select the next one.")
+            else:
+                self.say("The contract is built: m or enter lays it; esc starts again.")
+            return
+        if not self.builder:
+            self.say(f"Select the cards of a set with space, then m adds it (the contract: {v.spec.contract}).")
+            return
+        self.frame.send(LayContract(seat, tuple(self.builder)))
+
+    def action_layoff_key(self) -> None:
+        self.layoff_armed = True
+        self.pending_set = ""
+        self.say("lay off on which set? press its number (esc cancels)")
+
+    def action_digit(self, n: int) -> None:
+        v = self.view
+        if v is None:
+            return
+        self.pending_set += str(n)
+        number = int(self.pending_set)
+        # Past set 9 a digit may begin a longer number: wait until no set could be named by more digits
+        # (a 0 begins none: it names set 0 at once)
+        if 0 < number and number * 10 < len(v.table):
+            self.say(f"lay off on set {self.pending_set}_? another digit, or enter (esc cancels)")
+            return
+        self.lay_off(number)
+
+    def lay_off(self, number: int) -> None:
+        self.pending_set = ""
+        self.layoff_armed = False
+        self.say("")
+        seat, card = self.seat, self.one_card()
+        if seat is None or card is None:
+            return
+        self.frame.send(LayOff(seat, card, number))
+
+    def action_confirm(self) -> None:
+        v = self.view
+        if self.pending_set:
+            self.lay_off(int(self.pending_set))
+        elif self.can(Draw):
+            self.play(Draw)
+        elif self.builder:
+            self.action_meld()
+        elif v is not None and v.phase is Phase.GAME_OVER:
+            self.show_game_end()
+
+    def action_discard(self) -> None:
+        seat, card = self.seat, self.one_card()
+        if seat is not None and card is not None:
+            self.frame.send(Discard(seat, card))
+
+    def action_hint(self) -> None:
+        """Show (and select) one meld or lay-off the server lists; pressed again, the next one."""
+        v = self.view
+        hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet, LayOff)
+        hints.sort(key=_shed, reverse=True)  # stable: ties keep the server's order
+        if v is None or not hints:
+            self.say(NOTHING_TO_LAY)
+            return
+        hint = hints[self.hint_index % len(hints)]
+        self.hint_index += 1
+        st, wild = self.card_style, v.spec.wild_ranks
+        self.selected.clear()
+        self.builder = []
+        text = Text(f"Hint {(self.hint_index - 1) % len(hints) + 1}/{len(hints)}: ")
+        if isinstance(hint, LayContract):
+            self.builder = list(hint.sets)
+            for i, s in enumerate(hint.sets):
+                text.append(" / " if i else "")
+                text.append_text(st.cards(s, wild))
+            text.append(" is in the builder: m or enter lays it")
+        elif isinstance(hint, LaySet):
+            self.selected = {c.id for c in hint.cards}
+            text.append_text(st.cards(hint.cards, wild))
+            text.append(" selected: m lays it as a set")
+        elif isinstance(hint, LayOff):
+            self.selected = {hint.card.id}
+            self.cursor_id = hint.card.id
+            text.append_text(st.rich(hint.card, wild=hint.card.rank in wild))
+            text.append(f" selected: {hint.set_id} lays it off on set [{hint.set_id}]")
+        self.frame.redraw()
+        self.say(text)

@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from tenpennies.client.connection import SeatSession
 from tenpennies.client.view import TableView
-from tenpennies.engine.ten_pennies import Command, SeatView
+from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
@@ -32,7 +32,7 @@ class Frame(Protocol):
     card_style: CardStyle
 
     @property
-    def view(self) -> SeatView | None: ...
+    def view(self) -> View | None: ...
 
     @property
     def legal(self) -> tuple[Command, ...]: ...
@@ -70,7 +70,7 @@ class GameTable(Widget):
         """The game is over."""
         raise NotImplementedError
 
-    def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
+    def folded(self, event: pb.Event, kind: str, before: View | None) -> None:
         """After the frame folded ``event`` into the table view (``before``: the view before it, for the
         game's own marks)."""
 

@@ -10,5 +10,9 @@ DEFAULT = "ten_pennies"  # the game of a table that does not name one (every tab
 
 
 def table_widget(game: str = DEFAULT) -> type[GameTable]:
-    """The table widget of ``game``."""
-    return TABLES[game]
+    """The table widget of ``game`` (its name as ``engine.games`` knows it; "" is the default game);
+    LookupError naming the games this client shows."""
+    try:
+        return TABLES[game or DEFAULT]
+    except KeyError:
+        raise LookupError(f"no table for the game {game!r} in this client (it shows {', '.join(TABLES)})") from None

@@ -24,9 +24,11 @@ from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
 from tenpennies.client.view import TableView
-from tenpennies.engine.ten_pennies import Command, SeatView
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb
+from tenpennies.wire.games import wire
+from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
 from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
@@ -74,7 +76,7 @@ class TableScreen(Screen[None]):
         self.game: GameTable = table_widget()(self, id="game")
         self._stale = False                  # folded since the last redraw (one is on its way)
         self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
-        self.drawn_view: SeatView | None = None   # the game as last drawn (tv.view is as last folded)
+        self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
 
     # --- layout ----------------------------------------------------------------------------------
@@ -107,6 +109,7 @@ class TableScreen(Screen[None]):
                 elif isinstance(message, pb.Snapshot):
                     again = self.tv.info is not None
                     self.tv.apply_snapshot(message)
+                    await self.seat_game(self.tv.game)
                     self.log_snapshot(again)
                 else:
                     self.fold_event(message)
@@ -114,7 +117,19 @@ class TableScreen(Screen[None]):
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
             self.ended = f"Lost the table: {error.message}"
+        except (BadRequest, LookupError) as error:  # a game this client cannot show
+            self.ended = f"This client cannot show this table: {error}"
         self.redraw()
+
+    async def seat_game(self, game: str) -> None:
+        """The table's own game widget (the snapshot names the game): swapped in when it is not the one
+        the screen was made with (``games.DEFAULT``)."""
+        widget = table_widget(game)
+        if type(self.game) is widget:
+            return
+        await self.game.remove()
+        self.game = widget(self, id="game")
+        await self.mount(self.game, after=self.query_one(TableLog))
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
@@ -152,7 +167,7 @@ class TableScreen(Screen[None]):
     # --- what the seat may do --------------------------------------------------------------------
 
     @property
-    def view(self) -> SeatView | None:
+    def view(self) -> View | None:
         """The game as the screen last drew it: keys act on what the player was shown (a burst of events
         folded since is drawn within ``BURST``)."""
         return self.drawn_view
@@ -283,7 +298,7 @@ class TableScreen(Screen[None]):
 
     async def _send(self, command: Command) -> None:
         try:
-            await self.session.send(command_to_pb(command))
+            await self.session.send(wire(self.tv.game or DEFAULT_GAME).command_to_pb(command))
         except ServerError as error:  # once, on the message line (a toast would cover the hand and prompt)
             self.say(self.card_style.words(error.message), error=True)
             return

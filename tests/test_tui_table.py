@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from rich.console import Console, RenderableType
@@ -13,7 +14,8 @@ from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
-from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.log import TableLog
+from tenpennies.client.tui.table import DIMMED, TableScreen
 from tenpennies.client.view import TableView
 from tenpennies.engine.cards import CARDS_PER_DECK
 from tenpennies.engine.ten_pennies import (
@@ -411,6 +413,49 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         assert screen.tv.game_end is not None
         await pilot.press("space")
         assert app.screen is screen and "Game over" in text_of(screen, "#prompt")
+
+
+async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:
+    """A dialog over the table (here the round's end) is composed whole with the table dimmed under it, so
+    behind it the table draws at most each ``DIMMED`` seconds (and once as a round or the game ends, for the
+    dialog that ends it), however fast the game goes; when the dialog closes, everything that came meanwhile
+    (the log's lines, the game) is drawn at once."""
+    hosted = await connection.create_table("bots", 4, pb.HouseRules(), seed=4, decision_seconds=0)
+    for _ in range(4):
+        await connection.add_bot(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        log = screen.query_one(TableLog)
+        draws: list[tuple[float, bool]] = []   # when the table drew, and whether it was on top
+        events: list[tuple[float, str]] = []   # when each event was folded, and its kind
+        redraw, fold_event = screen.redraw, screen.fold_event
+
+        def drawing() -> None:
+            draws.append((time.monotonic(), screen.on_top))
+            redraw()
+
+        def folding(event: pb.Event) -> None:
+            events.append((time.monotonic(), event.WhichOneof("kind") or ""))
+            fold_event(event)
+        screen.redraw = drawing  # type: ignore[method-assign]
+        screen.fold_event = folding  # type: ignore[method-assign]
+        await connection.start(hosted.table_id, hosted.host_token)
+        await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), "the round's end")
+        opened = time.monotonic()
+        await pilot.pause(0.6)
+        over = time.monotonic()
+        behind = [when for when, on_top in draws if not on_top and opened < when <= over]
+        came = [kind for when, kind in events if opened < when <= over]
+        ends = sum(kind in ("round_ended", "game_ended") for kind in came)
+        assert len(came) >= 30, "the game went on behind the dialog"
+        assert len(behind) <= (over - opened) / DIMMED + 1 + 2 * ends, (behind, ends)
+        assert len(behind) < len(came) / 3
+        while app.screen is not screen:  # the round's end (and the game's, if the bots finished meanwhile)
+            await pilot.press("space")
+            await pilot.pause()
+        await until(pilot, lambda: screen.view is screen.tv.view, "the table drawn again")
+        assert screen.tv.log[-1][:20] in "".join(strip.text for strip in log.lines[-6:])
 
 
 # --- watching, waiting, help, leaving ----------------------------------------------------------------

@@ -4,6 +4,7 @@ its end, with no scrollbar drawn (its glyphs at the right edge read as stray mar
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Self
 
 from rich.text import Text
@@ -25,16 +26,25 @@ class TableLog(RichLog):
         super().__init__(id=id, wrap=True, max_lines=MAX_LINES, markup=False)
         self.can_focus = False
         self._in_place = False
+        self._held: deque[Text] = deque(maxlen=MAX_LINES)  # lines queued, not written yet
 
     def add(self, line: str, style: str = "") -> None:
-        """Append one line (plain: ``[t]`` is a key, not markup)."""
-        text = Text(line, style=style)
-        if not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
-            self.write(text)
+        """Queue one line (plain: ``[t]`` is a key, not markup): the lines queued are written together by
+        ``release``, which the table screen calls as it draws (and not behind a dialog: its redraw says why)."""
+        self._held.append(Text(line, style=style))
+
+    def release(self) -> None:
+        """Write the lines queued since the last time, and scroll to the last once."""
+        if not self._held:
+            return
+        while self._held and not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
+            self.write(self._held.popleft())
+        if not self._held:
             return
         self._in_place = True
         try:
-            self.write(text, scroll_end=False)
+            while self._held:
+                self.write(self._held.popleft(), scroll_end=False)
         finally:
             self._in_place = False
         self.scroll_end(animate=False, immediate=True, x_axis=False)

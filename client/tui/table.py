@@ -43,6 +43,7 @@ from .seats import SeatLine, SeatsStrip
 
 PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
+DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 
 
 class TableScreen(Screen[None]):
@@ -75,6 +76,7 @@ class TableScreen(Screen[None]):
         self.ended = ""                      # why the stream ended for good ("" while it runs)
         self.game: GameTable = table_widget()(self, id="game")
         self._stale = False                  # folded since the last redraw (one is on its way)
+        self._asked = 0                      # the redraws stale asked for (only the last one asked draws)
         self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
@@ -133,14 +135,22 @@ class TableScreen(Screen[None]):
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
-        than each ``BURST`` seconds: when the stream runs ahead, the events of a burst are drawn at once."""
+        than each ``BURST`` seconds (``DIMMED`` behind a dialog): when the stream runs ahead, the events of a
+        burst are drawn at once."""
         if not self._stale:
             self._stale = True
-            wait = self._drawn_at + BURST - time.monotonic()
+            self._asked += 1
+            asked = self._asked
+            wait = self._drawn_at + (BURST if self.on_top else DIMMED) - time.monotonic()
             if wait > 0:
-                self.set_timer(wait, self.redraw)
+                self.set_timer(wait, lambda: self._due(asked))
             else:
-                self.call_later(self.redraw)
+                self.call_later(self._due, asked)
+
+    def _due(self, asked: int) -> None:
+        """The redraw ``stale`` asked for, unless another drew since (a round's end draws at once)."""
+        if self._stale and asked == self._asked:
+            self.redraw()
 
     def log_snapshot(self, again: bool) -> None:
         info = self.tv.info
@@ -197,11 +207,27 @@ class TableScreen(Screen[None]):
     def tick(self) -> None:
         self.query_one(Prompt).show(self.prompt())
 
+    @property
+    def on_top(self) -> bool:
+        """No dialog over the table (``is_current`` is also true of a screen seen dimmed under one)."""
+        return self.is_attached and self.app.screen is self
+
+    def on_screen_resume(self) -> None:
+        """A dialog over the table closed: what came meanwhile is drawn at once."""
+        self.redraw()
+
     def redraw(self) -> None:
-        """Hand each region what it shows now; each draws again only if that changed."""
+        """Hand each region what it shows now; each draws again only if that changed.
+
+        Behind a dialog (the round's end, help) the table is drawn at most each ``DIMMED`` seconds: Textual
+        composes every frame of a dialog whole, the screen under it dimmed (several times the cost of the
+        table's own frame), so a table that kept drawing under it at the stream's pace would fall behind a
+        fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
+        (``on_screen_resume``)."""
         self._stale = False
         self._drawn_at = time.monotonic()
         self.drawn_view = self.tv.view
+        self.query_one(TableLog).release()
         self.query_one("#header", Line).show(self.header())
         self.seats()
         self.game.redraw()

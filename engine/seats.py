@@ -131,11 +131,18 @@ def play_decision(game: Table[V, C, E], decide: Callable[[int, V], C], *, truste
     nothing else (see the module: buy offers). ``trusted``: the answers were checked already (``ask``).
     ``applied`` sees each command's events as it is applied. The events of the commands applied."""
     acting = game.to_act()
+    if len(acting) == 1:  # most decisions: one seat, nothing to settle
+        seat = acting[0]
+        alone = game.apply(decide(seat, game.view(seat)), trusted=trusted)
+        if applied is not None:
+            applied(alone)
+        return alone
     answers = [decide(seat, game.view(seat)) for seat in acting]
     events: list[E] = []
+    offered = set(acting)
     for seat, command in zip(acting, answers, strict=True):
         waiting = game.to_act()
-        if seat not in waiting or not set(waiting) <= set(acting):
+        if seat not in waiting or not offered.issuperset(waiting):
             break  # settled: the rest answer a decision that is gone
         applied_now = game.apply(command, trusted=trusted)
         if applied is not None:

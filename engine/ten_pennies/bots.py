@@ -170,10 +170,11 @@ def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
     def decide(seat: int, view: SeatView) -> Command:
         return bots[seat].choose(view)
 
+    seen = watched if watchers or on_events is not None else None
     for _ in range(max_commands):
         if game.over:
             return game
-        play_decision(game, decide, applied=watched)
+        play_decision(game, decide, applied=seen)
     raise RuntimeError("the game did not end")
 
 

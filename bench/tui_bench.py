@@ -21,8 +21,12 @@ write); median and p99 against one frame at 60 Hz. (``call_after_refresh`` was t
 it only once the screen has no dirty widget left, which under a steady stream of events is seconds late
 while frames are being drawn all along, so it measures idleness, not refresh.) A frame shows the events the
 screen had drawn (handed to its widgets) before it; one folded but not yet drawn waits for a later frame.
-The figures are given again for the events seen with the table in view and those seen behind the round's
-end screen (the watcher here never closes it).
+The watcher closes each round's end dialog at its first frame, as a person does with a key (a table behind a
+dialog draws at most four times a second and everything at once when the dialog closes); the figures are
+given again for the events that came with the table in view and those that came while the dialog was up
+(theirs include the dialog's time). The latency is from the screen taking the event off its stream: a
+screen that falls behind a full-speed stream leaves the backlog in gRPC's buffers, where no clock sees it,
+so read the rate (against the bare stream's) beside it.
 """
 
 from __future__ import annotations

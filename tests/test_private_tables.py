@@ -195,7 +195,8 @@ async def test_the_lobby_asks_for_a_private_tables_password_and_says_when_it_is_
             assert field.has_focus and field.value == "" and field.placeholder
             assert field.styles.border_top[0] not in ("", "none", "hidden") and field.region.height == 3
             await pilot.press(*"wrong", "enter")
-            await until(pilot, lambda: isinstance(app.screen, PasswordScreen) and app.screen.wrong,
+            await until(pilot, lambda: isinstance(app.screen, PasswordScreen) and app.screen.wrong
+                        and bool(app.screen.query("#password-error")),  # composed: its words are there
                         "the prompt again, saying the password was wrong")
             assert "Wrong password" in str(app.screen.query_one("#password-error").render())
             assert seats_taken(await listed(other, private.table_id)) == 0

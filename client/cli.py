@@ -236,7 +236,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.set_defaults(run=module.run)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as other tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout on the way out: let that go nowhere
+        return 1
 
 
 if __name__ == "__main__":

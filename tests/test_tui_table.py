@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console, RenderableType
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
@@ -707,3 +708,26 @@ async def test_a_timed_out_move_is_one_line_of_the_log(connection: Connection) -
         for line in (x for x in log if x.startswith("Time ran out: ")):  # one line a move, not two
             assert line.removeprefix("Time ran out: ") not in log, log
         assert not any("Time ran out for" in line for line in log)
+
+
+async def test_the_log_keeps_its_last_line_in_view_when_it_shrinks() -> None:
+    """The seats strip above the log grows as sets are laid, and the log shrinks: its newest line stays in
+    view (a fresh clone's player saw the last line hidden until the next event)."""
+
+    class LogApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TableLog(id="log")
+
+    app = LogApp()
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(TableLog)
+        for n in range(60):
+            log.add(f"line {n}")
+        log.release()
+        await pilot.pause()
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        log.styles.height = 6
+        await until(pilot, lambda: log.size.height == 6, "the log shrunk")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y, (log.scroll_y, log.max_scroll_y)
+        assert "line 59" in log.lines[-1].text

@@ -8,6 +8,7 @@ from collections import deque
 from typing import Self
 
 from rich.text import Text
+from textual import events
 from textual.geometry import Region
 from textual.widgets import RichLog
 
@@ -30,7 +31,7 @@ class TableLog(RichLog):
 
     def add(self, line: str, style: str = "") -> None:
         """Queue one line (plain: ``[t]`` is a key, not markup): the lines queued are written together by
-        ``release``, which the table screen calls as it draws (and not behind a dialog: its redraw says why)."""
+        ``release``, which the table screen calls as it draws."""
         self._held.append(Text(line, style=style))
 
     def release(self) -> None:
@@ -47,6 +48,11 @@ class TableLog(RichLog):
                 self.write(self._held.popleft(), scroll_end=False)
         finally:
             self._in_place = False
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The log grew or shrank (the seats strip above it grows as sets are laid): its last line stays in
+        view, as it does when a line is written. (Textual calls RichLog's own handler too, after this one.)"""
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,

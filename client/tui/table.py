@@ -98,7 +98,7 @@ class TableScreen(Screen[None]):
         # from the cyclic collector, whose full passes over it otherwise stall a fast table for 40-70 ms.
         gc.freeze()
         self.set_interval(1.0, self.tick)
-        self.redraw()
+        self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
         self.follow()
 
     def on_unmount(self) -> None:
@@ -232,6 +232,9 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
+        if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
+            self.call_after_refresh(self.redraw)
+            return
         self._drawn_at = time.monotonic()
         self.drawn_view = self.tv.view
         self.query_one(TableLog).release()

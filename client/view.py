@@ -29,9 +29,7 @@ from typing import Any
 from tenpennies.engine.cards import Card
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Kind, Known, Narrator, Rules, View
-from tenpennies.engine.ten_pennies.narrate import round_end_why as why_in_words
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
 from tenpennies.wire.games import WireGame, wire
 
 LOG_LINES = 200
@@ -247,9 +245,3 @@ class TableView:
         if seat.connected and not before.connected and not arrived:
             return f"{name} is here"  # (one just joined: "joined" said it)
         return None
-
-
-def round_end_why(end: pb.RoundEnded, name: Callable[[int], str]) -> str:
-    """Why a Ten Pennies round ended, in its narrator's words: who went out, else what ran out. (Ten
-    Pennies' own, kept here for the screen that reads it; it belongs with Ten Pennies' table widget.)"""
-    return why_in_words(end.out if end.HasField("out") else None, mapping.round_end_reason_from_pb(end.reason), name)

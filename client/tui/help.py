@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tenpennies.client.view import round_end_why
 from tenpennies.engine.ten_pennies import SeatView
+from tenpennies.engine.ten_pennies.narrate import round_end_why
 from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
@@ -117,7 +117,8 @@ class RoundEndScreen(Dismissable):
     def compose(self) -> ComposeResult:
         m = self.ended
         names = _names(self.seat_name, self.seat, len(m.scores))
-        why = round_end_why(m, names.__getitem__)
+        why = round_end_why(m.out if m.HasField("out") else None, mapping.round_end_reason_from_pb(m.reason),
+                            names.__getitem__)
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
         table.add_column("Player", no_wrap=True)
         table.add_column("Points", justify="right", no_wrap=True)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+
 from .game import GameTable
 from .ten_pennies import TenPenniesTable
 
-TABLES: dict[str, type[GameTable]] = {"ten_pennies": TenPenniesTable}
-DEFAULT = "ten_pennies"  # the game of a table that does not name one (every table, until a second game)
+TABLES: dict[str, type[GameTable]] = {TEN_PENNIES.name: TenPenniesTable}
 
 
-def table_widget(game: str = DEFAULT) -> type[GameTable]:
+def table_widget(game: str = DEFAULT_GAME) -> type[GameTable]:
     """The table widget of ``game`` (its name as ``engine.games`` knows it; "" is the default game);
     LookupError naming the games this client shows."""
     try:
-        return TABLES[game or DEFAULT]
+        return TABLES[game or DEFAULT_GAME]
     except KeyError:
         raise LookupError(f"no table for the game {game!r} in this client (it shows {', '.join(TABLES)})") from None

@@ -132,7 +132,7 @@ class TableScreen(Screen[None]):
 
     async def seat_game(self, game: str) -> None:
         """The table's own game widget (the snapshot names the game): swapped in when it is not the one
-        the screen was made with (``games.DEFAULT``)."""
+        the screen was made with (the default game's)."""
         widget = table_widget(game)
         if type(self.game) is widget:
             return

@@ -60,8 +60,8 @@ async def test_the_server_and_the_headless_runner_give_the_same_standings(tmp_pa
         assert wire.shared_wins == pytest.approx(local.wins)
         assert wire.mean_score == pytest.approx(local.mean_score)
         assert wire.mean_score_margin == pytest.approx(local.mean_score_margin)
-        assert (wire.pennies, wire.buys, wire.illegal, wire.timed_out) == \
-            (local.pennies, local.buys, local.illegal, local.timeouts) == (local.pennies, local.buys, 0, 0)
+        assert (wire.pennies, wire.buys) == (local.pennies, local.buys)
+        assert wire.illegal == wire.timed_out == local.illegal == local.timeouts == 0
         assert wire.rating_mu == pytest.approx(local.rating_mu, abs=1e-9)
         assert wire.rating_sigma == pytest.approx(local.rating_sigma, abs=1e-9)
     assert sum(s.shared_wins for s in served.standings) == pytest.approx(GAMES)  # a win shared is shared

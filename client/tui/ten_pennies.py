@@ -130,7 +130,6 @@ class TenPenniesTable(GameTable):
         self.selected: set[int] = set()
         self.builder: list[tuple[Card, ...]] = []  # sets of the contract being built
         self.pending_set = ""                # digits typed for a lay-off (after o, or past set 9)
-        self.layoff_armed = False            # o pressed: digits name the set
         self.hint_index = 0
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
         self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
@@ -424,14 +423,6 @@ class TenPenniesTable(GameTable):
                 right.append("Watching")  # (the prompt says whose turn it is, not this again)
         return left, right
 
-    def status(self) -> Table:
-        """The status line as drawn."""
-        grid = Table.grid(expand=True)
-        grid.add_column(no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(*self.status_sides())
-        return grid
-
     def builder_text(self) -> Text:
         """The contract being built, on one line: its sets, then as much of the keys' help as fits."""
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -627,7 +618,6 @@ class TenPenniesTable(GameTable):
         self.selected.clear()
         self.builder = []
         self.pending_set = ""
-        self.layoff_armed = False
         self.say("")
         self.frame.redraw()
 
@@ -686,7 +676,6 @@ class TenPenniesTable(GameTable):
         self.frame.send(LayContract(seat, tuple(self.builder)))
 
     def action_layoff_key(self) -> None:
-        self.layoff_armed = True
         self.pending_set = ""
         self.say("lay off on which set? press its number (esc cancels)")
 
@@ -705,7 +694,6 @@ class TenPenniesTable(GameTable):
 
     def lay_off(self, number: int) -> None:
         self.pending_set = ""
-        self.layoff_armed = False
         self.say("")
         seat, card = self.seat, self.one_card()
         if seat is None or card is None:

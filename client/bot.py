@@ -42,10 +42,10 @@ from tenpennies.client.trust import TrustError, explain, fingerprint_argument, s
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
-from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Narrator, Phase, SeatView
+from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Phase, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb, event_from_pb
+from tenpennies.wire.mapping import command_to_pb
 
 MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
@@ -530,18 +530,16 @@ def _print_round_ends(item: StreamItem, table: TableView) -> None:
         return
     kind = item.WhichOneof("kind")
     if kind in ("round_ended", "game_ended"):
-        print(_told(item, table), flush=True)
+        print(_told(table), flush=True)
     if kind == "game_ended":
         for line in standings_lines(item.game_ended, table.name, table.seat):
             print(line, flush=True)
 
 
-def _told(item: pb.Event, table: TableView) -> str | None:
-    """A game event in the narrator's words, with the seats named as ``table`` names them."""
-    if table.rules is None:
-        return None
-    event = event_from_pb(item, table.rules)
-    return Narrator(table.rules, table.name, seat=table.seat).line(event) if event is not None else None
+def _told(table: TableView) -> str:
+    """The line the table's narrator just told (its view has folded a round's or the game's end, which the
+    narrator always tells)."""
+    return table.log[-1] if table.log else ""
 
 
 def standings_lines(end: pb.GameEnded, name: Callable[[int], str], me: int | None = None) -> list[str]:
@@ -559,10 +557,10 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
         print(f"game {seat.game}: seated at table {seat.table_id}, seat {seat.seat}", flush=True)
 
     def events(seat: pb.WaitForSeatResponse, item: StreamItem, table: TableView) -> None:
-        if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended":
+        if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended" and item.sequence == table.sequence:
             end = item.game_ended
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
-            print(f"game {seat.game}: {_told(item, table)} (scores {scores})", flush=True)
+            print(f"game {seat.game}: {_told(table)} (scores {scores})", flush=True)
 
     report = await enter_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)

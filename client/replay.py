@@ -12,13 +12,17 @@ import argparse
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from tenpennies.engine.cards import sort_key
 from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
 from tenpennies.engine.ten_pennies import events as ev
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.results import pennies_bought_with, penny_balance
 
-from .local import NoSuchGame, StoredGame, read_game
+if TYPE_CHECKING:
+    from .local import StoredGame
+
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -113,6 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """0: printed (finished or not); 1: no such game, or a file that is not a store."""
+    # The stored game is read through the local launcher, the client's one door to the server's code; it
+    # is imported here so that no other tenpennies command pays for loading the server.
+    from .local import NoSuchGame, read_game
+
     try:
         stored = read_game(args.db, args.game_id)
     except NoSuchGame as error:
@@ -120,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except sqlite3.Error as error:
         print(f"cannot read {args.db}: {error}", file=sys.stderr)
+        return 1
+    if stored.game != TEN_PENNIES.name:  # the words below are Ten Pennies' narrator's
+        print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies games only", file=sys.stderr)
         return 1
     try:
         for line in narrate(stored, hands=args.hands):

@@ -51,8 +51,8 @@ from tenpennies.engine.ten_pennies import Command, Game, HouseRules, PlayerInfo,
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
 from tenpennies.engine.ten_pennies.results import balances
 from tenpennies.engine.tournament import (
-    DECISION_SECONDS,
     MAX_SEED,
+    TOURNAMENT_DECISION_SECONDS,
     GameResult,
     GameSpec,
     Standing,
@@ -96,7 +96,7 @@ class TournamentConfig:
     concurrency: int = 8
     ray: bool = False
     ray_address: str | None = None
-    decision_seconds: float = DECISION_SECONDS
+    decision_seconds: float = TOURNAMENT_DECISION_SECONDS
     max_commands: int = 1_000_000
     registry: Mapping[str, BotFactory] | None = None
 
@@ -405,7 +405,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fingerprint", type=fingerprint_argument, metavar="SHA256:...",
                         help="trust a TLS --server whose certificate has this fingerprint (the server prints it)")
     parser.add_argument("--concurrency", type=int, default=8, help="tables at once over gRPC, per job")
-    parser.add_argument("--decision-seconds", type=float, default=DECISION_SECONDS,
+    parser.add_argument("--decision-seconds", type=float, default=TOURNAMENT_DECISION_SECONDS,
                         help="a decision's time limit; past it the safe default is played (0: none)")
     add_rule_option(parser)
     parser.add_argument("--out", metavar="FILE", help="results as JSON (standings and games), or .csv (standings)")

@@ -22,7 +22,7 @@ the headless ``tenpennies tournament`` (``client/tournament.py``). Pure: it play
   recommends for a leaderboard: a bot with few games is not put first on luck), then by name.
 * **Mean score** with the half-width of its 95% interval, ``1.96 s / sqrt(n)`` (normal approximation;
   None before a second game).
-* **Defaults**: ``DECISION_SECONDS`` (5 s) a decision; past it the safe default is played and counted
+* **Defaults**: ``TOURNAMENT_DECISION_SECONDS`` (5 s) a decision; past it the safe default is played and counted
   as a timeout. A raise or an illegal answer is counted as illegal (``engine.seats``).
 """
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from openskill.models import BradleyTerryFull
 
 MAX_SEED = 2**64 - 1
-DECISION_SECONDS = 5
+TOURNAMENT_DECISION_SECONDS = 5
 """A decision's time limit in both tournaments unless told otherwise."""
 
 

@@ -63,8 +63,7 @@ def _names(host: str) -> tuple[list[str], list[str]]:
             names.append(name)
     addresses = ["127.0.0.1", "::1"]
     # the host read as the advertiser reads it ([::] serves every address; [v6] is an address), and the
-    # interfaces' addresses as it announces them (imported here: clients read fingerprints from this
-    # module and need no zeroconf)
+    # interfaces' addresses as it announces them
     if host in ALL_ADDRESSES:
         addresses += lan_addresses()
     else:

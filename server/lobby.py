@@ -16,6 +16,7 @@ from typing import Any
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Rules
+from tenpennies.engine.tournament import MAX_SEED
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
@@ -24,7 +25,6 @@ from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, 
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**64 - 1
 
 
 class TableWatcher:

@@ -29,7 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from tenpennies.engine.ten_pennies import HouseRules, RuleError
-from tenpennies.engine.tournament import DECISION_SECONDS, MAX_SEED, GameResult, Standing, Standings, deal_seed, seated
+from tenpennies.engine.tournament import (
+    MAX_SEED,
+    TOURNAMENT_DECISION_SECONDS,
+    GameResult,
+    Standing,
+    Standings,
+    deal_seed,
+    seated,
+)
 from tenpennies.wire import mapping
 
 from .lobby import Lobby
@@ -66,7 +74,7 @@ class TournamentConfig:
     games: int
     seats: int = 4
     rules: HouseRules = field(default_factory=HouseRules)
-    decision_seconds: int = DECISION_SECONDS
+    decision_seconds: int = TOURNAMENT_DECISION_SECONDS
     takeover_seconds: int = 10
     seed: int = 0
     max_bots: int = 256
@@ -122,9 +130,11 @@ class TournamentConfig:
         return config
 
     def game_seed(self, number: int) -> int:
-        """The deal seed of game ``number`` (from 0): duplicate deals, as in the headless tournament
-        (``engine.tournament``): game ``number`` plays deal ``number // seats`` at rotation
-        ``number % seats``, so consecutive games replay a deal with the seats rotated. From the tournament's
+        """The deal seed of game ``number`` (from 0), numbered as the headless tournament numbers them
+        (``engine.tournament``): game ``number`` plays deal ``number // seats`` at rotation ``number % seats``.
+        They are duplicate deals (a deal replayed with the seats rotated) when the scheduler seats the same
+        bots in those games, as it does when as many bots as seats take part; with more bots it may seat
+        another group on the next number, which then meets the deal as a fresh one. From the tournament's
         seed and the number alone, so that a tournament plays the same deals again given who sits where."""
         return deal_seed(self.seed, number // self.seats)
 

@@ -120,7 +120,7 @@ def fold(known: Known, event: Event) -> Known:
         change.update(pile_size=view.pile_size - 1, discard_top=pile[-1] if pile else None, discard_live=False)
 
     def settled() -> None:
-        """The live card is bought or dead: the player who turned it down draws (TP-4.5)."""
+        """The live card is bought or dead: the player who turned it down draws (TP-4.6)."""
         change.update(discard_live=False, phase=Phase.DRAW, to_act=(view.turn_seat,), buy_offer=())
 
     match event:

@@ -51,6 +51,7 @@ from .events import (
     WentOut,
 )
 from .game import Phase, PlayerInfo, SeatView
+from .melds import rank_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +183,7 @@ def fold(known: Known, event: Event) -> Known:
         case LaidOff(seat=seat, card=card, set_id=set_id):
             loses(seat, (card,))
             target = view.table[set_id]
-            rank = target.rank if card.rank in view.spec.wild_ranks else card.rank  # as TableSet.add
+            rank = rank_after(target.rank, card, view.spec.wild_ranks)
             change["table"] = (view.table[:set_id] + (target._replace(cards=target.cards + (card,), rank=rank),)
                                + view.table[set_id + 1:])
         case Discarded(seat=seat, card=card):

@@ -38,12 +38,16 @@ class TableSet:
     def add(self, card: Card) -> None:
         """Put a card on the set (already judged by check_set or check_layoff)."""
         self.cards.append(card)
+        self.rank = rank_after(self.rank, card, self._wild_ranks)
         if card.rank in self._wild_ranks:
             self.wilds += 1
-        else:
-            self.rank = card.rank
-            if card.suit is not None:
-                self.suits.add(card.suit)
+        elif card.suit is not None:
+            self.suits.add(card.suit)
+
+
+def rank_after(rank: int | None, card: Card, wild_ranks: Iterable[int]) -> int | None:
+    """A set's rank once ``card`` is on it: a wild card leaves it as it was, a natural one names it."""
+    return rank if card.rank in wild_ranks else card.rank
 
 
 def check_set(cards: Sequence[Card], spec: RoundSpec, rules: HouseRules, *, further: bool = False) -> int | None:

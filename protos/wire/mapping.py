@@ -27,7 +27,7 @@ from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from .words import KNOB_ENUMS, KNOB_WORDS
+from .words import KNOB_ENUMS, KNOB_WORDS, inverse
 
 _SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
           "S": pb.SUIT_SPADES}
@@ -286,8 +286,8 @@ def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
     raise TypeError(f"no wire form for {event!r}")
 
 
-_RECEIVED_NAMES = {v: k for k, v in _RECEIVED.items()}
-_ROUND_END_NAMES = {v: k for k, v in _ROUND_END.items()}
+_RECEIVED_NAMES = inverse(_RECEIVED)
+_ROUND_END_NAMES = inverse(_ROUND_END)
 
 
 def round_end_reason_from_pb(reason: pb.RoundEndReason) -> str:

@@ -7,11 +7,12 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
 from typing import ClassVar, Protocol
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -48,9 +49,11 @@ class Frame(Protocol):
     def redraw(self) -> None: ...
 
 
-def actions(bindings: Iterable[BindingType]) -> tuple[str, ...]:
-    """The actions of ``bindings``, each once, in order."""
-    return tuple(dict.fromkeys(b.action for b in bindings if isinstance(b, Binding)))
+@functools.cache
+def actions_of(kind: type[DOMNode]) -> tuple[str, ...]:
+    """The actions of a screen's or widget's class bindings, each once, in order (fixed per class: worked
+    out once)."""
+    return tuple(dict.fromkeys(b.action for b in kind.BINDINGS if isinstance(b, Binding)))
 
 
 class GameTable(Widget):
@@ -83,7 +86,7 @@ class GameTable(Widget):
 
     def keys(self) -> tuple[bool | None, ...]:
         """Which of the game's keys may be pressed now (the footer is redrawn when this changes)."""
-        return tuple(self.check_action(action, ()) for action in actions(self.BINDINGS))
+        return tuple(self.check_action(action, ()) for action in actions_of(type(self)))
 
     def header(self, width: int) -> Text:
         """The header line while the game goes on, ``width`` cells at most."""

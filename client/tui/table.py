@@ -34,7 +34,7 @@ from tenpennies.wire.mapping import BadRequest
 from .cards import CardStyle
 from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
 from .footer import KeysFooter
-from .game import GameTable, actions
+from .game import GameTable, actions_of
 from .games import table_widget
 from .help import ConfirmScreen
 from .line import Line
@@ -242,7 +242,7 @@ class TableScreen(Screen[None]):
         self.seats()
         self.game.redraw()
         self.tick()
-        keys = tuple(self.check_action(action, ()) for action in actions(self.BINDINGS)) + self.game.keys()
+        keys = tuple(self.check_action(action, ()) for action in actions_of(type(self))) + self.game.keys()
         if keys != self._keys:
             # the footer rebuilds itself (some ms) on every refresh_bindings: once, on a change (the first
             # redraw, as the screen mounts, finds the footer composing itself anyway)

@@ -48,11 +48,8 @@ def cmd_bots(args: argparse.Namespace) -> int:
     def tell(events: Sequence[ev.Event]) -> None:
         """-v: every event in the narrator's words as it happens, and the hands a round's end shows."""
         for event in events:
-            line = narrator.line(event)
-            if line is not None:
+            for line in narrator.telling(event):
                 print(line)
-            if isinstance(event, ev.RoundEnded):
-                print("\n".join(narrator.hands(event)))
 
     def played(events: list[ev.Event]) -> None:
         round_ends.extend(e for e in events if isinstance(e, ev.RoundEnded))

@@ -31,7 +31,6 @@ def _cards(cards: Sequence[Card]) -> str:
 
 
 # Events told as the game's or a round's headlines, not as a move of the turn they fall in.
-_HEADLINES = (ev.GameStarted, ev.DealerDraw, ev.RoundStarted, ev.UpcardTurned, ev.RoundEnded, ev.GameEnded)
 
 
 def narrate(stored: StoredGame, *, hands: bool = False) -> Iterator[str]:
@@ -84,13 +83,8 @@ class _Replay:
         for event in events:
             if isinstance(event, ev.RoundStarted):
                 yield ""
-            line = self.narrator.line(event)
-            if line is not None:
-                dealt = isinstance(event, ev.CardsReceived) and event.reason == "deal"
-                yield line if dealt or isinstance(event, _HEADLINES) else where + line
-            if isinstance(event, ev.RoundEnded):
-                yield from self.narrator.hands(event)
-            elif isinstance(event, ev.GameEnded):
+            yield from self.narrator.telling(event, where)
+            if isinstance(event, ev.GameEnded):
                 yield from self._standings(event)
 
     def _standings(self, end: ev.GameEnded) -> Iterator[str]:

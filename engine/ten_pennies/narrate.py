@@ -39,6 +39,9 @@ from .events import (
 )
 from .rules import HouseRules
 
+# The events that head a part of the game rather than tell a seat's move.
+HEADLINES = (GameStarted, DealerDraw, RoundStarted, UpcardTurned, RoundEnded, GameEnded)
+
 _RAN_OUT = {"stock": "the stock ran out", "max_turns": "the turns ran out"}  # TP-4.19, TP-4.20
 
 
@@ -130,6 +133,19 @@ class Narrator:
                 won = f"won {pennies} pennies" if pennies else "won"
                 return f"Game over: {' and '.join(name(s) for s in winners)} {won}"
         raise TypeError(f"not an event of Ten Pennies: {event!r}")
+
+    def telling(self, event: Event, move_mark: str = "") -> list[str]:
+        """All a reader is told of ``event``: its line (a move's with ``move_mark`` before it, where the
+        reader wants one: a replay's round and turn; headlines and a deal's hands have none), then for a
+        round's end the hands it shows."""
+        told: list[str] = []
+        line = self.line(event)
+        if line is not None:
+            headline = isinstance(event, HEADLINES) or (isinstance(event, CardsReceived) and event.reason == "deal")
+            told.append(line if headline else move_mark + line)
+        if isinstance(event, RoundEnded):
+            told += self.hands(event)
+        return told
 
     def why(self, end: RoundEnded) -> str:
         """Why the round ended, in words."""

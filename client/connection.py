@@ -18,7 +18,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.words import STRATEGIES
+from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
 from .trust import Pinned
 
@@ -263,7 +263,7 @@ class Connection:
     async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
         return await join(self.service, table_id, name, seat, password)
 
-    async def add_bot(self, table_id: str, host_token: str, strategy: str = "greedy",
+    async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
                       seat: int | None = None) -> int:
         request = pb.AddBotRequest(table_id=table_id, host_token=host_token, strategy=STRATEGIES[strategy])
         if seat is not None:

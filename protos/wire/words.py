@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tenpennies.engine.ten_pennies.rules import knob_named
+from tenpennies.engine.ten_pennies.bots import BOTS
+from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 
@@ -20,18 +21,24 @@ def inverse(table: Mapping[str, int], unset: str | None = None) -> dict[int, str
 
 # --- house rules that are one of some words (TP-6); an unset one is the knob's default ---------------
 
-PRESETS = {"standard": pb.PRESET_STANDARD, "deuces": pb.PRESET_DEUCES}
-LATER_SET_WILDS = {"round_cap": pb.LATER_SET_WILDS_ROUND_CAP, "one_per_three": pb.LATER_SET_WILDS_ONE_PER_THREE}
-KNOB_ENUMS: dict[str, Mapping[str, int]] = {"preset": PRESETS, "later_set_wilds": LATER_SET_WILDS}
+def _enum(prefix: str, word: str) -> int:
+    """The proto's value for ``word`` of the enum whose values are named ``PREFIX_WORD`` (buf's style)."""
+    value: int = getattr(pb, f"{prefix}_{word.upper()}")
+    return value
+
+
+# Each knob's words are its declaration's (``rules.KNOBS``); the proto names its values after them.
+KNOB_ENUMS: dict[str, Mapping[str, int]] = {
+    knob.name: {word: _enum(knob.name.upper(), word) for word, _ in knob.choices} for knob in KNOBS if knob.choices}
 KNOB_WORDS = {name: inverse(table, str(knob_named(name).default)) for name, table in KNOB_ENUMS.items()}
+PRESETS = KNOB_ENUMS["preset"]
 PRESET_WORDS = KNOB_WORDS["preset"]
 
 # --- bots, tables, seats ---------------------------------------------------------------------------
 
 DEFAULT_STRATEGY = "greedy"  # what an unset BotStrategy asks for
-STRATEGIES = {"greedy": pb.BOT_STRATEGY_GREEDY, "random": pb.BOT_STRATEGY_RANDOM,
-              "averaging": pb.BOT_STRATEGY_AVERAGING, "early": pb.BOT_STRATEGY_EARLY,
-              "holdout": pb.BOT_STRATEGY_HOLDOUT, "sampler": pb.BOT_STRATEGY_SAMPLER}
+STRATEGIES: dict[str, pb.BotStrategy] = {  # the engine's bots, by the proto's names for them
+    name: getattr(pb, f"BOT_STRATEGY_{name.upper()}") for name in BOTS}
 STRATEGY_WORDS = inverse(STRATEGIES, DEFAULT_STRATEGY)
 TABLE_STATUSES = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
                   "finished": pb.TABLE_STATUS_FINISHED}

@@ -31,6 +31,7 @@ from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Kind, Known, Narrator, Rules, View
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import WireGame, wire
+from tenpennies.wire.words import seat_label
 
 LOG_LINES = 200
 CHAT_LINES = 100
@@ -150,11 +151,7 @@ class TableView:
         with no name, and the name with its seat number where two seats share it (bots do)."""
         if seat == self.seat and self.you:
             return self.you
-        seats = self.info.seat_info if self.info is not None else []
-        name = seats[seat].name if 0 <= seat < len(seats) else ""
-        if not name:
-            return f"seat {seat}"
-        return f"{name} {seat}" if sum(1 for s in seats if s.name == name) > 1 else name
+        return seat_label([s.name for s in self.info.seat_info] if self.info is not None else [], seat)
 
     # --- the game --------------------------------------------------------------------------------
 

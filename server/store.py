@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Command, Rules
+from tenpennies.wire.words import seat_label
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -618,11 +619,7 @@ class StoredGame:
     game: str = DEFAULT_GAME  # the game it plays (engine.games)
 
     def seat_name(self, seat: int) -> str:
-        """The seat's name, with its number where two seats share it (bots do); "seat N" when empty."""
-        name = self.names[seat] if seat < len(self.names) else ""
-        if not name:
-            return f"seat {seat}"
-        return f"{name} {seat}" if self.names.count(name) > 1 else name
+        return seat_label(self.names, seat)
 
 
 class NoSuchGame(LookupError):

@@ -3,7 +3,7 @@ and what a ``TableSettings`` field left unset means. Server and client both read
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
@@ -50,3 +50,12 @@ SEAT_KIND_WORDS = inverse(SEAT_KINDS)
 
 DECISION_SECONDS = 30  # a human seat's time for each decision; 0: no timer
 TAKEOVER_SECONDS = 60  # how long a seat's client may be gone before a built-in bot plays for it; 0: never
+
+
+def seat_label(names: Sequence[str], seat: int) -> str:
+    """A seat as a table shows it, from every seat's name: the name, with the seat's number where two seats
+    share it (bots do), or "seat N" for a seat with no name."""
+    name = names[seat] if 0 <= seat < len(names) else ""
+    if not name:
+        return f"seat {seat}"
+    return f"{name} {seat}" if names.count(name) > 1 else name

@@ -20,7 +20,13 @@ from tenpennies.server.store import NoSuchGame, StoredGame, read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .connection import Connection, HostedTable, SeatSession, ServerError
-from .settings import DB_FILE, LOCAL_BOT, LOCAL_SEATS, LOCK_FILE, PLAYER_SEAT, LocalGame, Unfinished
+from .settings import LocalGame, Unfinished
+
+DB_FILE = "local.db"
+LOCK_FILE = "local.lock"
+LOCAL_SEATS = 4
+PLAYER_SEAT = LOCAL_SEATS - 1  # the bots sit first, the player in the last seat
+LOCAL_BOT = "greedy"
 
 __all__ = ["LocalServer", "NoSuchGame", "Options", "StoredGame", "read_game", "serve"]
 

@@ -16,13 +16,8 @@ from typing import Any
 
 from tenpennies.wire.common import config_dir
 
-DB_FILE = "local.db"
-LOCK_FILE = "local.lock"
 GAME_FILE = "local-game.json"
 CONFIG_FILE = "client.json"
-LOCAL_SEATS = 4
-PLAYER_SEAT = LOCAL_SEATS - 1  # the bots sit first, the player in the last seat
-LOCAL_BOT = "greedy"
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:

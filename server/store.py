@@ -575,6 +575,17 @@ class Store:
             "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
             "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
 
+    async def private_tail(self, table_id: str, seats: Sequence[int], limit: int = 8) -> dict[int, list[bytes]]:
+        """For each of ``seats``, its newest ``limit`` private events (the Event bytes), newest first."""
+        return await self._run(self._private_tail, table_id, list(seats), limit)
+
+    def _private_tail(self, table_id: str, seats: list[int], limit: int) -> dict[int, list[bytes]]:
+        db = self._db
+        assert db is not None
+        return {seat: [data for (data,) in db.execute(
+            "SELECT data FROM events WHERE table_id = ? AND audience = ? ORDER BY seq DESC LIMIT ?",
+            (table_id, seat, limit))] for seat in seats}
+
 
 TABLE_COLUMNS = "id, name, seats, rules, settings, seed, status, created, creator, last_sequence, game"
 

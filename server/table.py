@@ -268,7 +268,7 @@ class Table:
             raise NotFound(f"no table {self.id!r}")
         self._restore(row, with_game=True)
         if self.status == "playing":
-            self._resume()
+            await self._resume()
 
     # --- running changes -----------------------------------------------------------------------
 
@@ -573,14 +573,23 @@ class Table:
             return None
         await self._change(step)
 
-    def _resume(self) -> None:
-        """Every player is gone until it subscribes again; the open decisions (their requests were
-        stored before the restart) get fresh deadlines; bots and timers start over."""
+    async def _resume(self) -> None:
+        """Every player is gone until it subscribes again; bots and timers start over. An open decision
+        keeps the deadline it was asked with (its DecisionRequest was stored with it, before the restart):
+        the time the server was down counts, and a deadline that passed meanwhile is acted on at once."""
         for seat, state in enumerate(self.seats):
             if state.kind == "player":
                 self._watch_gone(seat)
         self.asked, self.deadlines = {}, {}
-        self._decisions(None)  # what it returns was stored before the restart
+        again = [(seat, message) for seat, message in self._decisions(None) if seat is not None]
+        try:  # (what _decisions returns was stored before the restart)
+            tails = await self.store.private_tail(self.id, [seat for seat, _ in again])
+        except StoreError:
+            tails = {}  # unread: fresh deadlines rather than none
+        for seat, message in again:
+            asked = _last_asked(tails.get(seat, []))
+            if asked is not None and asked.legal_commands == message.decision_request.legal_commands:
+                self.deadlines[seat] = asked.deadline_ms
         self._after_change()
 
     async def close(self) -> None:
@@ -626,8 +635,9 @@ class Table:
         seat that just acted always has a new one; a seat still facing the same choice keeps its
         request and its deadline (a seat's answer to a question several seats are asked changes
         nobody else's decision)."""
-        if actor is not None:
+        if actor is not None:  # its decision is over (a new one, if any, gets a deadline of its own below)
             self.asked.pop(actor, None)
+            self.deadlines.pop(actor, None)
         awaited = self._awaited()
         for seat in [s for s in self.asked if s not in awaited]:
             del self.asked[seat]
@@ -917,6 +927,16 @@ class Table:
         if self.game is not None:
             snapshot.game.CopyFrom(self.wire.game_view(self.game, seat))
         return snapshot
+
+
+def _last_asked(tail: list[bytes]) -> pb.DecisionRequest | None:
+    """A seat's open decision as stored: the newest DecisionRequest among its last private events (``tail``,
+    newest first; nothing private comes to a seat between its question and its answer)."""
+    for data in tail:
+        event = pb.Event.FromString(data)
+        if event.HasField("decision_request"):
+            return event.decision_request
+    return None
 
 
 def _finished(task: asyncio.Task[Any]) -> None:

@@ -582,3 +582,56 @@ async def test_reconnecting_again_and_again_keeps_one_takeover_watch_a_seat(serv
         await stream.aclose()
     await until(lambda: live.seats[0].streams == 0, "the last stream is let go")
     assert len(live._gone_watch) <= 2  # one pending takeover for each of the two gone seats
+
+
+# --- 19. a decision's deadline survives a restart, and nobody is shown one that is over -------------------
+
+async def test_a_decisions_deadline_survives_a_restart_on_the_same_file(tmp_path: Path) -> None:
+    """The open decision keeps the deadline it was asked with across a restart of the server on the same
+    SQLite file (the outage counts against it); it is not given a fresh one."""
+    db = tmp_path / "timer.db"
+    server = await running_server(db, allow_seeds=True)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    table = await full_table(stub(channel), seats=2, rules=SHORT, seed=2, decision_seconds=600)
+    await start(stub(channel), table)
+    turn = (await spectator_snapshot(stub(channel), table.table_id)).game.turn_seat
+    asked = (await table.sessions[turn].snapshot()).decision_deadline_ms
+    assert asked > time.time() * 1000
+    await channel.close()
+    await server.stop(0)
+    started = time.time() * 1000
+
+    server = await running_server(db)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    try:
+        session = table.sessions[turn]
+        session.service = stub(channel)
+        again = await session.snapshot()
+        assert again.game.legal_commands, "the seat is asked the same question again"
+        assert again.decision_deadline_ms == asked, \
+            f"the deadline moved by {again.decision_deadline_ms - asked} ms across the restart"
+        assert again.decision_deadline_ms < started + 600_000  # not a fresh one
+        watched = await spectator_snapshot(stub(channel), table.table_id)
+        assert watched.decision_deadline_ms == asked  # everybody sees the thinking seat's own clock
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+async def test_a_seat_that_answered_leaves_no_deadline_behind_for_others_to_see(
+        server: Server, service: Service) -> None:
+    """Once a seat has answered, its old deadline is nobody's: the clock a spectator (or another seat) is
+    shown is that of a seat the game now waits for."""
+    table = await full_table(service, seats=3, rules=SHORT, seed=2, decision_seconds=600)
+    await start(service, table)
+    turn = (await spectator_snapshot(service, table.table_id)).game.turn_seat
+    first = (await table.sessions[turn].snapshot()).decision_deadline_ms
+    await until(lambda: time.time() * 1000 > first - 600_000 + 20, "a later deadline is a later one")
+    await table.sessions[turn].send(pb.Command(decline_discard=pb.DeclineDiscard()))  # offered to the others
+    watched = await spectator_snapshot(service, table.table_id)
+    assert watched.game.phase == pb.PHASE_BUY
+    offered = [(await table.sessions[s].snapshot()).decision_deadline_ms for s in watched.game.to_act]
+    assert first not in offered and watched.decision_deadline_ms == min(offered), \
+        "the seat that declined left its deadline behind"
+    mine = await table.sessions[turn].snapshot()
+    assert mine.decision_deadline_ms == min(offered)

@@ -35,6 +35,7 @@ from tenpennies.wire.words import seat_label
 
 LOG_LINES = 200
 CHAT_LINES = 100
+RECAP_MOVES = 4  # lines of the moves made for a seat while it was away, in a recap (then "and N more")
 
 
 class TableView:
@@ -60,6 +61,13 @@ class TableView:
       (Ten Pennies' ``Known.pile``: every discard is face up; the whole pile for a fold that saw the
       round's deal, else its top ``len(pile)`` cards); empty for any other game.
     * ``log``: the game in words (the narrator's), newest last; ``chat``: (who, text).
+    * ``recap``: after a seat's return, what happened while it was away (``take_recap``).
+
+    A stream that resumes (``SubscribeRequest.from_sequence``, 0 for the whole game) brings, after its
+    snapshot, the events it missed: the snapshot reflects them, so they are not folded, but each is told
+    by the narrator into the log (as it would have been, had the stream been there), and for a seat the
+    moves made for it while it was away (by the takeover bot, or the timer) and the rounds that ended
+    meanwhile become the ``recap``, once the stream is live again.
 
     ``card_text`` writes a card in the log (None: the game's own notation); ``you`` is what to call this
     seat there ("You"; None: by its name). A table of a game this client does not have is refused
@@ -89,6 +97,9 @@ class TableView:
         self._narrator: Narrator | None = None
         self._timed_out: int | None = None  # the seat a timer just acted for, until its line is logged
         self._arriving: set[int] = set()  # seats joined but not yet here: their first coming is the joining
+        self._told = 0  # the last sequence the log has told (history after it, up to ``sequence``, is told)
+        self._history: _History | None = None  # the history being told since the last snapshot
+        self.recap: list[str] = []
 
     # --- the stream ------------------------------------------------------------------------------
 
@@ -101,7 +112,9 @@ class TableView:
         self.info.CopyFrom(snapshot.table)
         self.rules = self._wire.rules_from_pb(snapshot.table.rules)
         self._narrator = self._kind.narrator(self.rules, self.name, seat=self.seat, card=self.card_text)
+        self._told = max(self._told, self.sequence)
         self.sequence = snapshot.sequence
+        self._history = _History(self.seat) if snapshot.sequence > self._told else None
         self.deadline_ms = snapshot.decision_deadline_ms
         self.round_end = None
         self.game_end = None
@@ -116,10 +129,11 @@ class TableView:
 
     def apply_event(self, event: pb.Event) -> str | None:
         """Fold one event; return the line it added to the log (None: none). Events at or below
-        ``sequence`` are history the snapshot already reflects, and are ignored."""
+        ``sequence`` are history the snapshot already reflects: not folded, but told (``history``)."""
         if event.sequence and event.sequence <= self.sequence:
-            return None
-        self.sequence = max(self.sequence, event.sequence)
+            return self._told_again(event)
+        self._caught_up()
+        self.sequence = self._told = max(self.sequence, event.sequence)
         what = event.WhichOneof("kind")
         if what is None:
             return None
@@ -145,6 +159,62 @@ class TableView:
         if line is not None:
             self.log.append(line)
         return line
+
+    def history(self, event: pb.Event) -> bool:
+        """Whether ``event`` is history the last snapshot reflects (told, not folded), as ``apply_event``
+        will take it (ask before applying it)."""
+        return bool(event.sequence) and event.sequence <= self.sequence
+
+    def take_recap(self) -> list[str]:
+        """The recap of what happened while this seat was away, once (empty: none, or not yet: it is made
+        when the stream is live again)."""
+        recap, self.recap = self.recap, []
+        return recap
+
+    def _told_again(self, event: pb.Event) -> str | None:
+        """An event of the history the snapshot reflects, told in the narrator's words (and kept for the
+        recap), not folded; None for one told already, or that tells nothing."""
+        history = self._history
+        if history is None or event.sequence <= self._told:
+            return None
+        self._told = event.sequence
+        what = event.WhichOneof("kind")
+        line: str | None = None
+        if what == "seat_changed":
+            changed = event.seat_changed.seat
+            history.seat_changed(changed)
+            if changed.bot_playing and changed.kind == pb.SEAT_KIND_PLAYER:
+                line = f"a bot played for {self.name(changed.seat)}"
+        elif what == "chat_posted":
+            chat = event.chat_posted
+            who = chat.name or (self.name(chat.seat) if chat.HasField("seat") else "someone")
+            self.chat.append((who, chat.text))
+            line = f"{who}: {chat.text}"
+        elif what == "timer_expired":
+            history.timed_out = event.timer_expired.seat
+        elif what != "decision_request" and self._wire is not None and self._narrator is not None \
+                and self.rules is not None:
+            game_event = self._wire.event_from_pb(event, self.rules)
+            if game_event is not None:
+                line = self._narrator.line(game_event)
+                seat: int | None = getattr(game_event, "seat", None)
+                if line is not None and history.timed_out is not None and seat == history.timed_out:
+                    history.timed_out = None
+                    line = f"Time ran out: {line}"
+                deal = what == "cards_received" and event.cards_received.reason == pb.RECEIVED_REASON_DEAL
+                if line is not None and not deal:
+                    history.told(line, seat, what, self.name(self.seat) if self.seat is not None else "")
+        if line is not None:
+            self.log.append(line)
+        if event.sequence >= self.sequence:
+            self._caught_up()
+        return line
+
+    def _caught_up(self) -> None:
+        """The history since the snapshot is told: what happened while this seat was away is the recap."""
+        if self._history is not None:
+            self.recap = self._history.recap()
+            self._history = None
 
     def name(self, seat: int) -> str:
         """The seat's name as the table shows it: ``you`` for this seat when given, "seat N" for a seat
@@ -242,3 +312,71 @@ class TableView:
         if seat.connected and not before.connected and not arrived:
             return f"{name} is here"  # (one just joined: "joined" said it)
         return None
+
+
+class _History:
+    """What a seat's history (the events a resumed stream brings before it is live) says happened while the
+    seat was away: from the last time the seat was seen going (its stream gone, or a bot playing for it),
+    the moves made for it (one line for the moves it made in a row: a turn), the others' moves counted, and
+    the rounds that ended."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.away = False        # the seat was seen going, and not coming back since
+        self.timed_out: int | None = None  # the seat a timer just acted for, until its line is told
+        self.moves: list[str] = []   # the seat's moves while away, a line a turn
+        self.others = 0              # the other seats' moves meanwhile
+        self.rounds: list[str] = []  # the rounds that ended meanwhile
+        self._in_a_row = False       # the seat's last move is the last told: the next joins its line
+
+    def seat_changed(self, seat: pb.SeatInfo) -> None:
+        if seat.seat != self.seat:
+            return
+        if seat.bot_playing or not seat.connected:
+            if not self.away:  # gone: what came before, the seat saw itself
+                self.moves, self.others, self.rounds, self._in_a_row = [], 0, [], False
+            self.away = True
+        else:
+            self.away = False
+
+    def told(self, line: str, seat: int | None, kind: str, you: str) -> None:
+        """A line of the history: the event's ``kind`` (the wire's), the ``seat`` whose it is (None: the
+        table's), and ``you``, the name the line gives this seat."""
+        if not self.away:
+            return
+        if kind == "round_ended":
+            self.rounds.append(line)
+            self._in_a_row = False
+        elif seat is None:
+            return
+        elif seat != self.seat:
+            self.others += 1
+            self._in_a_row = False
+        elif self._in_a_row and self.moves:
+            self.moves[-1] += "; " + _without(line, you)
+        else:
+            self.moves.append(line)
+            self._in_a_row = True
+
+    def recap(self) -> list[str]:
+        if self.seat is None or not (self.moves or self.rounds):
+            return []
+        lines = [f"While you were away: {_count(len(self.moves), 'move')} made for you, {self.others} by the others"]
+        shown = self.moves[-RECAP_MOVES:]
+        if len(self.moves) > len(shown):
+            lines.append(f"  ({len(self.moves) - len(shown)} earlier: the log above tells them)")
+        lines += [f"  {line}" for line in shown]
+        lines += [f"  {line}" for line in self.rounds[-2:]]
+        return lines
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _without(line: str, you: str) -> str:
+    """A move's line without its subject ("You drew the 7♥": "drew the 7♥"), to follow another of the seat's."""
+    for start in (f"{you} ", f"Time ran out: {you} "):
+        if line.startswith(start):
+            return ("time ran out: " if start.startswith("Time") else "") + line[len(start):]
+    return line

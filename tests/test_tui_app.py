@@ -455,6 +455,10 @@ async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> N
     first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
+        played = first.screen
+        assert isinstance(played, TableScreen)
+        await until(pilot, lambda: played.tv.view is not None, "the game")
+        hand = played.tv.view.hand if played.tv.view is not None else ()
     saved = LocalGame.load(tmp_path)
     assert saved is not None
 
@@ -469,6 +473,11 @@ async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> N
         assert isinstance(resumed, TableScreen)
         assert resumed.session.table_id == saved.table_id and resumed.session.seat == 3
         await until(pilot, lambda: resumed.tv.view is not None, "the game")
+        # the log survives: the game's story is told again from the stream's history
+        await until(pilot, lambda: any(line.startswith("The game starts") for line in resumed.tv.log),
+                    "the log told again")
+        dealt = next(line for line in resumed.tv.log if line.startswith("Dealt to You: "))
+        assert sorted(dealt.removeprefix("Dealt to You: ").split()) == sorted(resumed.card_style.text(c) for c in hand)
 
     # New game: the old one goes to the bots, a new one is made and remembered.
     third = TenPenniesApp(Launch("local", name="me", home=tmp_path))

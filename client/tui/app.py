@@ -239,7 +239,8 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
+            story = unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished))
+            if unfinished is not None and story:
                 session = local.resume(unfinished.game)
             else:
                 if unfinished is not None:
@@ -252,7 +253,7 @@ class TenPenniesApp(App[None]):
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False))
+                                           leave_to_lobby=False, story=story))
 
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game

@@ -665,9 +665,11 @@ class LobbyScreen(Screen[None]):
             text = refusal(error)
         self.notify(text, title=f"Could not {doing}", severity="error", timeout=8)
 
-    def open_table(self, session: SeatSession) -> None:
+    def open_table(self, session: SeatSession, *, again: bool = False) -> None:
+        """The table of a seat this client holds; ``again``: one it held already (its log tells the story
+        so far, and what happened while the seat was away)."""
         self.app.push_screen(TableScreen(self.connection, session, style=self.style,
-                                         host=self.hosted.get(session.table_id), leave_to_lobby=True))
+                                         host=self.hosted.get(session.table_id), leave_to_lobby=True, story=again))
 
     def action_join(self) -> None:
         info = self.selected
@@ -675,7 +677,7 @@ class LobbyScreen(Screen[None]):
             return
         session = self._still_mine(info)
         if session is not None:
-            self.open_table(session)
+            self.open_table(session, again=True)
         elif info.status == pb.TABLE_STATUS_WAITING:
             self.join(info.table_id)
         elif info.status == pb.TABLE_STATUS_FINISHED:
@@ -748,7 +750,8 @@ class LobbyScreen(Screen[None]):
                 else:
                     self.fail(error, "watch")
                     return
-        self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True))
+        self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True,
+                                         story=True))
 
     def action_create(self) -> None:
         def made(hosted: HostedTable | None) -> None:

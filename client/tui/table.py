@@ -49,7 +49,9 @@ DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 
 class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
-    leaves to the lobby (else this is the app's only table, and the app's ``q`` quits)."""
+    leaves to the lobby (else this is the app's only table, and the app's ``q`` quits); ``story``: the log
+    first tells the table's story so far, from the stream's history (a seat taken up again, with the recap
+    of what happened while it was away; a table watched)."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -64,7 +66,7 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
-                 host: HostedTable | None = None, leave_to_lobby: bool = True) -> None:
+                 host: HostedTable | None = None, leave_to_lobby: bool = True, story: bool = False) -> None:
         super().__init__()
         self.connection = connection
         self.session = session
@@ -72,6 +74,8 @@ class TableScreen(Screen[None]):
         self.host = host
         self.leave_to_lobby = leave_to_lobby
         self.tv = TableView(session.seat, style.text, you="You")
+        if story:  # the stream starts with its whole history: this new view has told none of it
+            session.last_sequence = 0
         self.link: Link | None = None
         self.retry_at = 0.0
         self.ended = ""                      # why the stream ended for good ("" while it runs)
@@ -171,7 +175,14 @@ class TableScreen(Screen[None]):
         kind = event.WhichOneof("kind")
         before = self.tv.view
         unstarted = before is None  # not started: a seat changed makes a host's refusal old news
+        if self.tv.history(event):  # what the snapshot reflects: told, not folded
+            line = self.tv.apply_event(event)
+            if line is not None:
+                self.query_one(TableLog).add(line, "dim")
+            self.recap()
+            return
         line = self.tv.apply_event(event)
+        self.recap()
         if kind is None:
             return
         if kind == "seat_changed" and unstarted:
@@ -180,6 +191,16 @@ class TableScreen(Screen[None]):
             self.query_one(TableLog).add(line, "bold cyan" if kind == "chat_posted" else self.game.line_style(kind))
         if self.tv.view is not None:
             self.game.folded(event, kind, before)
+
+    def recap(self) -> None:
+        """A seat back at the table is told first what happened while it was away: the recap, last in the
+        log, and its first line on the message line."""
+        recap = self.tv.take_recap()
+        if recap:
+            log = self.query_one(TableLog)
+            for line in recap:
+                log.add(line, "bold yellow")
+            self.say(Text(f"{recap[0]} (the log says what)", style="bold yellow"))
 
     # --- what the seat may do --------------------------------------------------------------------
 

@@ -1,0 +1,72 @@
+"""A seat back at its table is told the story: the log rebuilt from the stream's history by the narrator,
+and first, a recap of what happened while it was away (the takeover bot's moves for it). Real server,
+real Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tenpennies.client.connection import Connection
+from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.log import TableLog
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine.ten_pennies import Discard
+from tenpennies.server.app import Server
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from test_tui_table import SIZE, Scripted, table
+from tuikit import TableApp, screen_of, text_of, until
+
+ASCII = CardStyle(ascii=True)  # cards in the notation: as the engine's log writes them
+
+
+def log_lines(screen: TableScreen) -> list[str]:
+    return [strip.text for strip in screen.query_one(TableLog).lines]
+
+
+async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connection: Connection,
+                                                                         server: Server) -> None:
+    hosted, me = await table(connection, seats=3, bots=1, rules=pb.HouseRules(max_turns=60), seed=11, start=False)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    await connection.start(hosted.table_id, hosted.host_token)
+    watching = asyncio.ensure_future(other.watch())
+    try:
+        await me.leave()  # a bot plays the seat at once; the other seat moves when the test says
+        game = server.lobby.tables[hosted.table_id].game
+        assert me.seat is not None
+
+        def mine() -> list[Discard]:
+            return [c for c in game.log if isinstance(c, Discard) and c.seat == me.seat]
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 30
+        while len(mine()) < 2:
+            assert loop.time() < give_up, "the takeover bot never played the seat"
+            if other.legal():
+                await other.step()
+            else:
+                await asyncio.sleep(0.01)
+        played = mine()
+
+        back = connection.seat(hosted.table_id, me.seat, me.token)  # a new run's session: no sequence yet
+        app = TableApp(lambda: TableScreen(connection, back, style=ASCII, story=True))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: any(line.startswith("While you were away") for line in screen.tv.log)
+                        or any("While you were away" in line for line in log_lines(screen)), "the recap")
+            await pilot.pause()
+            lines = log_lines(screen)
+            at = next(i for i, line in enumerate(lines) if line.startswith("While you were away"))
+            recap = lines[at:]
+            told = " ".join(" ".join(recap).split())  # (as the lines read, wrapped or not)
+            assert told.startswith("While you were away: ") and " made for you, " in told, recap
+            assert f"discarded the {played[-1].card.text.split('.')[0]}" in told, told  # the bot's last move
+            assert len(recap) <= 10, recap  # a few lines (wrapped at 80 columns)
+            assert "While you were away" in text_of(screen, "#message")
+            # the log before it is the game's story from its start, in the narrator's words
+            assert any(line.startswith("The game starts") for line in lines[:at]), lines[:at]
+            assert any(line == "a bot played for You" for line in lines[:at]), lines[:at]
+            # and the seat plays on from where the game is
+            await until(pilot, lambda: screen.view is not None, "the game")
+    finally:
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)

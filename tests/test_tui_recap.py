@@ -6,18 +6,48 @@ from __future__ import annotations
 
 import asyncio
 
-from tenpennies.client.connection import Connection
+from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.engine.ten_pennies import Discard
+from tenpennies.client.view import TableView
+from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.mapping import command_to_pb
 
-from test_tui_table import SIZE, Scripted, table
 from tuikit import TableApp, screen_of, text_of, until
 
 ASCII = CardStyle(ascii=True)  # cards in the notation: as the engine's log writes them
+SIZE = (80, 24)
+
+
+class Other:
+    """A seat the test plays through its own SeatSession, a move when it says: declines, passes, draws and
+    discards its first card."""
+
+    def __init__(self, session: SeatSession) -> None:
+        self.session = session
+        self.view = TableView(session.seat)
+
+    def legal(self) -> tuple[Command, ...]:
+        return self.view.view.legal if self.view.view is not None else ()
+
+    async def watch(self) -> None:
+        async for message in self.session.follow():
+            if isinstance(message, pb.Snapshot):
+                self.view.apply_snapshot(message)
+            elif isinstance(message, pb.Event):
+                self.view.apply_event(message)
+
+    async def step(self) -> None:
+        """One move, once its stream has told it that it may."""
+        command = next(c for kind in (DeclineDiscard, PassBuy, Draw, Discard) for c in self.legal()
+                       if isinstance(c, kind) and not isinstance(c, Buy))
+        before = self.view.sequence
+        await self.session.send(command_to_pb(command))
+        while self.view.sequence <= before:
+            await asyncio.sleep(0.01)
 
 
 def log_lines(screen: TableScreen) -> list[str]:
@@ -26,8 +56,10 @@ def log_lines(screen: TableScreen) -> list[str]:
 
 async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connection: Connection,
                                                                          server: Server) -> None:
-    hosted, me = await table(connection, seats=3, bots=1, rules=pb.HouseRules(max_turns=60), seed=11, start=False)
-    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    hosted = await connection.create_table("recap", 3, pb.HouseRules(max_turns=60), seed=11, takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    other = Other(await connection.join(hosted.table_id, "Other"))
     await connection.start(hosted.table_id, hosted.host_token)
     watching = asyncio.ensure_future(other.watch())
     try:

@@ -5,14 +5,17 @@ real Pilot."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from tenpennies.client.connection import Connection, SeatSession
+from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.help import GameEndScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
 from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy
-from tenpennies.server.app import Server
+from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 
@@ -102,3 +105,47 @@ async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connecti
     finally:
         watching.cancel()
         await asyncio.gather(watching, return_exceptions=True)
+
+
+# --- plain words, and q always quits ------------------------------------------------------------------------
+
+async def finished(connection: Connection) -> str:
+    """A table of two bots whose one-round game is over: its id."""
+    hosted = await connection.create_table("Bots", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=3,
+                                           decision_seconds=0)
+    for _ in range(2):
+        await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 30
+    while not [t for t in await connection.tables() if t.table_id == hosted.table_id
+               and t.status == pb.TABLE_STATUS_FINISHED]:
+        assert loop.time() < give_up, "the bots' game did not end"
+        await asyncio.sleep(0.02)  # polling the server's list, bounded
+    return hosted.table_id
+
+
+async def test_the_spectator_of_a_finished_game_quits_with_q_once_the_server_is_gone(tmp_path: Path) -> None:
+    server = Server(Options(port=0, db=str(tmp_path / "gone.db"), allow_seeds=True))
+    await server.start()
+    address = f"127.0.0.1:{server.port}"
+    connection = Connection(address)
+    try:
+        table_id = await finished(connection)
+    finally:
+        await connection.close()
+    app = TenPenniesApp(Launch("spectate", address=address, table_id=table_id, home=tmp_path))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.tv.view is not None,
+                        "the finished table")
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, GameEndScreen), "the standings")
+            await server.stop(0)
+            await until(pilot, lambda: "Reconnecting" in text_of(screen, "#prompt"), "the server gone")
+            await pilot.press("q")
+            await until(pilot, lambda: app.return_code is not None, "q quits, over the standings")
+    finally:
+        await server.stop(0)

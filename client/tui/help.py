@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -59,7 +61,10 @@ def marks(style: CardStyle, watching: bool = False) -> str:
 
 
 class Dismissable(ModalScreen[None]):
-    """A modal that any key (or a click) closes."""
+    """A modal that any key (or a click) closes; but ``q`` quits, over it as anywhere (a modal screen hides
+    the app's own bindings, but for those with priority)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit", show=False)]
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app

@@ -289,7 +289,7 @@ class SeatPlayer:
             await self.session.send(command_to_pb(command))
             return "accepted"
         except ServerError as error:
-            self.stats.last_error = error.message
+            self.stats.last_error = error.words
             if error.code() in _REFUSED:
                 self.stats.refused += 1
                 return "refused"
@@ -494,7 +494,7 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
         print(error, file=sys.stderr)
         return 1
     except ServerError as error:
-        print(explain(error, args.server) or f"the server said: {error.message}", file=sys.stderr)
+        print(explain(error, args.server) or f"the server said: {error.words}", file=sys.stderr)
         return 1
     finally:
         await connection.close()

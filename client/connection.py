@@ -24,15 +24,16 @@ from .trust import Pinned
 
 T = TypeVar("T")
 
-# Codes after which following a stream again cannot help: the seat or the table is not ours any more.
-# Why a seat's stream went down, in words a player reads on the table's prompt (gRPC's own are for logs:
-# "Stream removed (recvmsg:Connection timed out (110))"); any other code keeps the server's message.
+# Why a call failed or a seat's stream went down when the server did not answer, in words a player reads
+# (gRPC's own are for logs: "Stream removed (recvmsg:Connection timed out (110))", "failed to connect to all
+# addresses; last error: UNKNOWN: ipv4:127.0.0.1:50051: ...Connection refused"); ``ServerError.words``.
 LINK_WORDS = {
     grpc.StatusCode.UNAVAILABLE: "the server is out of reach",
     grpc.StatusCode.DEADLINE_EXCEEDED: "the server does not answer",
     grpc.StatusCode.CANCELLED: "the connection was closed",
     grpc.StatusCode.RESOURCE_EXHAUSTED: "this client fell behind the table",
 }
+# Codes after which following a stream again cannot help: the seat or the table is not ours any more.
 _FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
           grpc.StatusCode.INVALID_ARGUMENT}
 
@@ -61,6 +62,26 @@ class ServerError(grpc.aio.AioRpcError):  # type: ignore[misc]  # grpc is untype
     @property
     def message(self) -> str:
         return str(self.details() or self.status)
+
+    @property
+    def link_trouble(self) -> bool:
+        """The link's trouble (the server is out of reach, the link broke, the stream fell behind), not a
+        refusal the server worded (it marks those: ``tp-refusal``)."""
+        code = self.code()
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+            return "fell too far behind" in (self.details() or "")  # (a stream dropped, which resumes by itself)
+        return code in LINK_WORDS and not any(key == "tp-refusal" for key, _ in self.trailing_metadata() or ())
+
+    @property
+    def words(self) -> str:
+        """What a player reads of it, the one mapping of errors to words: the link's trouble in plain words
+        when the server did not answer; else the server's words (they start with the rule a refusal
+        cites)."""
+        if self.link_trouble:
+            return LINK_WORDS[self.code()]
+        message = self.message
+        rule = self.rule
+        return f"{rule}: {message}" if rule and not message.startswith(rule) else message
 
     def __str__(self) -> str:
         return self.message
@@ -196,7 +217,7 @@ class SeatSession:
                 if error.code() in _FINAL:
                     raise
                 delay = backoff.next()
-                yield Link(False, LINK_WORDS.get(error.code(), error.message), delay)
+                yield Link(False, error.words, delay)
                 await asyncio.sleep(delay)
 
 

@@ -110,10 +110,15 @@ def _status(error: Exception) -> grpc.StatusCode:
             return grpc.StatusCode.UNAVAILABLE
 
 
+# Trailing metadata on every refusal the server words itself, so that a client tells it from a link's trouble
+# of the same status code (UNAVAILABLE: "the server could not store that change", or no server at all).
+REFUSAL = ("tp-refusal", "1")
+
+
 async def _abort(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
     if isinstance(error, RuleError):
-        await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule),))
-    await context.abort(_status(error), str(error))
+        await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule), REFUSAL))
+    await context.abort(_status(error), str(error), trailing_metadata=(REFUSAL,))
 
 
 _REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)

@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tenpennies.client.connection import Connection, SeatSession
+import pytest
+
+from tenpennies.client.connection import Connection, SeatSession, ServerError
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
-from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy
+from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy, TakeDiscard
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
@@ -149,3 +151,62 @@ async def test_the_spectator_of_a_finished_game_quits_with_q_once_the_server_is_
             await until(pilot, lambda: app.return_code is not None, "q quits, over the standings")
     finally:
         await server.stop(0)
+
+
+async def test_a_call_that_finds_no_server_is_said_in_plain_words(tmp_path: Path) -> None:
+    server = Server(Options(port=0, db=str(tmp_path / "none.db")))
+    await server.start()
+    port = server.port
+    await server.stop(0)  # nothing listens there now
+    connection = Connection(f"127.0.0.1:{port}")
+    try:
+        with pytest.raises(ServerError) as caught:
+            await connection.tables()
+    finally:
+        await connection.close()
+    assert "failed to connect" in caught.value.message.lower()  # gRPC's words, for logs
+    assert caught.value.link_trouble and caught.value.words == "the server is out of reach"
+
+
+async def test_a_move_while_reconnecting_says_so_plainly_and_the_message_goes_once_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "again.db")
+    first = Server(Options(port=0, db=db, allow_seeds=True))
+    await first.start()
+    port = first.port
+    connection = Connection(f"127.0.0.1:{port}")
+    hosted = await connection.create_table("words", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=5,
+                                           decision_seconds=0, takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me))
+    again: Server | None = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            for _ in range(10):  # up to this seat's discard
+                await until(pilot, lambda: screen.legal, "a decision of this seat's")
+                if any(isinstance(c, Discard) for c in screen.legal):
+                    break
+                kinds = {type(c) for c in screen.legal}
+                key = "t" if TakeDiscard in kinds else "r" if Draw in kinds else "p"
+                before = screen.legal
+                await pilot.press(key)
+                await until(pilot, lambda before=before: screen.legal != before, "the move made")  # type: ignore[misc]
+            assert any(isinstance(c, Discard) for c in screen.legal)
+            await first.stop(0)
+            await until(pilot, lambda: "Reconnecting" in text_of(screen, "#prompt"), "the drop shown")
+            await pilot.press("x")
+            said = text_of(screen, "#message")
+            assert said.startswith("Not connected: the server is out of reach"), said
+            for grpc_words in ("failed to connect", "ipv4", "UNKNOWN", "UNAVAILABLE", "Connection refused"):
+                assert grpc_words not in said, said
+            again = Server(Options(port=port, db=db, allow_seeds=True))
+            await again.start()
+            await until(pilot, lambda: screen.link is not None and screen.link.up, "back", timeout=15)
+            await until(pilot, lambda: text_of(screen, "#message").strip() == "", "the message gone once back")
+            assert any(isinstance(c, Discard) for c in screen.legal)  # the card was not discarded
+    finally:
+        await connection.close()
+        if again is not None:
+            await again.stop(0)

@@ -55,10 +55,7 @@ def unanswered(error: ServerError) -> bool:
 
 def refusal(error: ServerError) -> str:
     """A server's refusal as the player reads it: its words (which start with the rule they cite)."""
-    message = error.message
-    if error.rule and not message.startswith(error.rule):
-        message = f"{error.rule}: {message}"
-    return message
+    return error.words
 
 
 def failure(error: ServerError, address: str) -> str:
@@ -459,7 +456,7 @@ class LobbyScreen(Screen[None]):
         elif unanswered(error):
             why = ""  # the usual case: nothing listens there (yet); gRPC's own words say no more
         else:
-            why = f" ({clip(error.message, 24)})"
+            why = f" ({clip(error.words, 24)})"
         self.lost_text = f"{head} at {address}{why}"
         self.tables.clear()
         self.query_one("#tables", DataTable).clear()

@@ -84,7 +84,7 @@ class StandingsScreen(ModalScreen[None]):
             standings = await self.connection.standings()
         except ServerError as error:
             self.query_one("#standings-head", Static).update(
-                f"[b]{progress(self.standings)}[/b] [dim](not refreshed: {error.message})[/dim]")
+                f"[b]{progress(self.standings)}[/b] [dim](not refreshed: {error.words})[/dim]")
             return
         if standings is not None:
             self.show(standings)

@@ -85,6 +85,7 @@ class TableScreen(Screen[None]):
         self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
+        self._link_said = False              # the message line says the link's trouble (cleared once it is up)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -119,6 +120,9 @@ class TableScreen(Screen[None]):
                 if isinstance(message, Link):
                     self.link = message
                     self.retry_at = time.monotonic() + message.retry_in
+                    if message.up and self._link_said:  # what the message line said of the link is over
+                        self._link_said = False
+                        self.say("")
                 elif isinstance(message, pb.Snapshot):
                     again = self.tv.info is not None
                     self.tv.apply_snapshot(message)
@@ -129,7 +133,7 @@ class TableScreen(Screen[None]):
                 self.stale()
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
-            self.ended = f"Lost the table: {error.message}"
+            self.ended = f"Lost the table: {error.words}"
         except (BadRequest, LookupError) as error:  # a game this client cannot show
             self.ended = f"This client cannot show this table: {error}"
         self.redraw()
@@ -350,6 +354,9 @@ class TableScreen(Screen[None]):
     # --- sending ---------------------------------------------------------------------------------
 
     def send(self, command: Command) -> None:
+        if self.link is not None and not self.link.up:  # nothing goes out: the stream is down
+            self.say_link(f"Not connected: {self.link.reason}; reconnecting, nothing was sent")
+            return
         self.say("")
         self.run_worker(self._send(command), group="send", exit_on_error=False)
 
@@ -357,9 +364,17 @@ class TableScreen(Screen[None]):
         try:
             await self.session.send(wire(self.tv.game or DEFAULT_GAME).command_to_pb(command))
         except ServerError as error:  # once, on the message line (a toast would cover the hand and prompt)
-            self.say(self.card_style.words(error.message), error=True)
+            if error.link_trouble:
+                self.say_link(f"Not sent: {error.words}; reconnecting")
+            else:
+                self.say(self.card_style.words(error.words), error=True)
             return
         self.game.sent(command)
+
+    def say_link(self, text: str) -> None:
+        """Say the link's trouble on the message line, until the stream is back (``follow`` clears it)."""
+        self._link_said = True
+        self.say(text, error=True)
 
     # --- actions: the table ----------------------------------------------------------------------
 
@@ -379,7 +394,7 @@ class TableScreen(Screen[None]):
             else:
                 await self.connection.start(self.host.table_id, self.host.host_token)
         except ServerError as error:
-            self.say(error.message, error=True)
+            self.say(error.words, error=True)
 
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""
@@ -405,7 +420,7 @@ class TableScreen(Screen[None]):
         try:
             await self.session.chat(text)
         except ServerError as error:
-            self.say(error.message, error=True)
+            self.say(error.words, error=True)
 
     def action_help(self) -> None:
         extra: list[tuple[str, str]] = []
@@ -430,6 +445,6 @@ class TableScreen(Screen[None]):
         try:
             await self.session.leave()
         except ServerError as error:
-            self.notify(error.message, severity="error")
+            self.notify(error.words, severity="error")
         self.workers.cancel_group(self, "stream")
         self.app.pop_screen()

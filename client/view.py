@@ -55,7 +55,8 @@ class TableView:
       game moves; then 0, since others' deadlines are private.
     * ``sequence``: the last sequence applied; events at or below it are history already reflected.
     * ``round_end``: the last round's end (the wire's RoundEnded: the hands shown, points, scores) until
-      the next one, for a game that plays rounds.
+      the next one, for a game that plays rounds; ``round_ends``: every round's end this view has seen
+      or been told of (history included), by round number, in the order played.
     * ``game_end`` and ``winners``: the end of the game (the wire's GameEnded).
     * ``pile``: the discard pile as far as it is known, bottom first, for a game whose seats remember one
       (Ten Pennies' ``Known.pile``: every discard is face up; the whole pile for a fold that saw the
@@ -85,6 +86,7 @@ class TableView:
         self.deadline_ms = 0
         self.sequence = 0
         self.round_end: pb.RoundEnded | None = None
+        self.round_ends: dict[int, pb.RoundEnded] = {}
         self.game_end: pb.GameEnded | None = None
         self.winners: tuple[int, ...] = ()
         self.pile: list[Card] = []
@@ -180,6 +182,8 @@ class TableView:
         self._told = event.sequence
         what = event.WhichOneof("kind")
         line: str | None = None
+        if what == "round_ended":
+            self.round_ends[event.round_ended.round] = event.round_ended
         if what == "seat_changed":
             changed = event.seat_changed.seat
             history.seat_changed(changed)
@@ -261,6 +265,7 @@ class TableView:
         what = message.WhichOneof("kind")
         if what == "round_ended":
             self.round_end = message.round_ended
+            self.round_ends[message.round_ended.round] = message.round_ended
         elif what == "game_ended":
             self.game_end = message.game_ended
             self.winners = tuple(message.game_ended.winners)
@@ -276,6 +281,7 @@ class TableView:
         self.info.status = pb.TABLE_STATUS_PLAYING
         self.info.expires_at = 0
         self.round_end = self.game_end = None
+        self.round_ends = {}
         self.winners = ()
         self._follow(opening)
 

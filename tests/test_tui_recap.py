@@ -8,18 +8,20 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, SeatSession, ServerError
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import GameEndScreen
+from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
 from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy, TakeDiscard
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb
+from tenpennies.wire.mapping import card_from_pb, command_to_pb
 
 from tuikit import TableApp, screen_of, text_of, until
 
@@ -210,3 +212,57 @@ async def test_a_move_while_reconnecting_says_so_plainly_and_the_message_goes_on
         await connection.close()
         if again is not None:
             await again.stop(0)
+
+
+# --- the whole story at the end -------------------------------------------------------------------------------
+
+def dialog_text(app: TableApp) -> str:
+    return "\n".join(plain(s.content) for s in app.screen.query(Static))
+
+
+def plain(renderable: object) -> str:
+    console = Console(width=78, color_system=None, legacy_windows=False)
+    with console.capture() as captured:
+        console.print(renderable)
+    return captured.get()
+
+
+async def test_the_last_rounds_hands_then_the_standings_with_the_points_by_round(connection: Connection) -> None:
+    hosted = await connection.create_table("end", 2, pb.HouseRules(rounds=[1, 2], max_turns=2), seed=5,
+                                           decision_seconds=0, takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, style=ASCII))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        for _ in range(100):  # play by keys (and close round 1's end) until the game is over
+            await until(pilot, lambda: screen.legal or not isinstance(app.screen, TableScreen) or
+                        screen.tv.game_end is not None, "a decision, a dialog or the end")
+            if screen.tv.game_end is not None:
+                break
+            if isinstance(app.screen, RoundEndScreen):
+                await pilot.press("space")
+                continue
+            kinds = {type(c) for c in screen.legal}
+            key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+                       if kind in kinds)
+            before = screen.tv.sequence
+            await pilot.press(key)
+            await until(pilot, lambda before=before: screen.tv.sequence > before, "the move told")  # type: ignore[misc]
+        await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), "the last round's end first")
+        ended = screen.tv.round_ends[2]
+        shown = dialog_text(app)
+        assert "Round 2" in shown and "over" in shown and "final standings" in shown, shown
+        for hand in ended.hands:  # every hand of the last round, as it ended
+            for card in hand.cards:
+                assert ASCII.text(card_from_pb(card)) in shown, (card, shown)
+        await pilot.press("space")
+        await until(pilot, lambda: isinstance(app.screen, GameEndScreen), "then the standings")
+        shown = dialog_text(app)
+        assert "Game over" in shown and "Points by round" in shown, shown
+        first, last = screen.tv.round_ends[1], screen.tv.round_ends[2]
+        for seat, name in enumerate(("You", "greedy bot")):
+            row = next(line for line in shown.splitlines() if line.strip().startswith(name)
+                       and line.split()[-1] == str(last.scores[seat]) and len(line.split()) >= 4)
+            assert row.split()[-3:] == [str(first.points[seat]), str(last.points[seat]), str(last.scores[seat])], row

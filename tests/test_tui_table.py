@@ -411,6 +411,10 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         assert "Round 1" in shown and "over" in shown
         await pilot.press("space")
         assert app.screen is screen
+        await asyncio.wait_for(play_until(RoundEndScreen), 8)  # the last round's hands, before the standings
+        shown = str(app.screen.query_one("#dialog").query(Static).first().render())
+        assert "Round 2" in shown and "over" in shown
+        await pilot.press("space")
         await asyncio.wait_for(play_until(GameEndScreen), 8)
         assert screen.tv.game_end is not None
         await pilot.press("space")

@@ -110,8 +110,9 @@ class RoundEndScreen(Dismissable):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
-                 style: CardStyle, total_rounds: str = "") -> None:
+                 style: CardStyle, total_rounds: str = "", *, last: bool = False) -> None:
         super().__init__()
+        self.last = last  # the game's last round: the standings come next
         self.ended = ended
         self.spec = spec
         self.seat_name = name
@@ -139,15 +140,16 @@ class RoundEndScreen(Dismissable):
             yield Static(Text(f"Round {m.round}{self.total_rounds} over: {why}", style="bold"))
             yield Static(table)
             yield Static(f"Pot {m.pot} pennies (a penny a card left in hand). Lowest score wins.", classes="dim")
-            yield Static("Any key continues.", classes="dim")
+            yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
 class GameEndScreen(Dismissable):
     """The final standings: scores, the winners, the pot and its shares."""
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
-                 seat: int | None) -> None:
+                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = ()) -> None:
         super().__init__()
+        self.rounds = rounds  # the rounds' ends known, in the order played: the points by round
         self.seat_view = view
         self.ended = ended
         self.seat_name = name
@@ -183,7 +185,23 @@ class GameEndScreen(Dismissable):
             yield Static(Text("Game over", style="bold"))
             yield Static(Text(f"{won} {verb} the pot of {pot} penn{'y' if pot == 1 else 'ies'}."))
             yield Static(table)
+            if self.rounds:
+                yield Static(self.by_round(names, order))
             yield Static("Any key closes.", classes="dim")
+
+    def by_round(self, names: list[str], order: list[int]) -> Table:
+        """The points each seat took in each round, and the total, in the standings' order."""
+        table = Table(box=None, padding=(0, 1), show_edge=False, title="Points by round", title_justify="left",
+                      title_style="bold")
+        table.add_column("Player", no_wrap=True)
+        for ended in self.rounds:
+            table.add_column(f"R{ended.round}", justify="right", no_wrap=True)
+        table.add_column("Total", justify="right", no_wrap=True)
+        for s in order:
+            points = [str(e.points[s]) if s < len(e.points) else "-" for e in self.rounds]
+            total = self.rounds[-1].scores[s] if s < len(self.rounds[-1].scores) else 0
+            table.add_row(names[s], *points, str(total))
+        return table
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -10,7 +10,7 @@ and changes nothing here, since the view changes only from the stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from rich.table import Table
@@ -194,7 +194,10 @@ class TenPenniesTable(GameTable):
                 self.show_round_end()
         elif kind == "game_ended":
             self.frame.redraw()
-            self.show_game_end()
+            if tv.round_end is not None:  # the whole story: the last round's hands and points, then the standings
+                self.show_round_end(then=self.show_game_end)
+            else:
+                self.show_game_end()
         if kind == "round_started":
             self._pieces.clear()
 
@@ -516,23 +519,26 @@ class TenPenniesTable(GameTable):
     def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
         return HelpScreen(self.view, self.card_style, extra, watching=watching)
 
-    def show_round_end(self) -> None:
+    def show_round_end(self, then: Callable[[], None] | None = None) -> None:
+        """The round's end over the table; ``then``: what comes once it is closed (the game's end)."""
         tv, v = self.tv, self.tv.view
         if tv.round_end is None or v is None:
             return
         self.closing()
         rounds = v.rules.rounds
         total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
+        last = then is not None
         self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
-                                           self.seat, self.card_style, total)
-        self.app.push_screen(self.round_screen)
+                                           self.seat, self.card_style, total, last=last)
+        self.app.push_screen(self.round_screen, (lambda _: then()) if then is not None else None)
 
     def show_game_end(self) -> None:
         v = self.tv.view
         if v is None:
             return
         self.closing()
-        self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat)
+        self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat,
+                                         rounds=list(self.tv.round_ends.values()))
         self.app.push_screen(self.game_screen)
 
     def closing(self) -> None:

@@ -62,20 +62,38 @@ _REFUSED = {grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMEN
 
 @dataclass
 class SeatStats:
-    """What happened to one seat's decisions."""
+    """What happened to one seat's decisions. Each decision the seat was asked ends one way, so that
+    ``decisions == played + defaults + stale + lost + unsent + open`` (``outcomes``); ``slow``, ``errors``
+    and ``illegal`` say why the defaults were sent (they add up to ``defaults``); the rest count commands
+    and the stream, not decisions."""
 
     decisions: int = 0    # decisions the seat was asked
-    played: int = 0       # the bot's own commands the server accepted
-    defaults: int = 0     # safe defaults sent in the bot's place (each also counted below, by why)
-    slow: int = 0         # the bot had not answered in time, or was still busy with an earlier decision
-    errors: int = 0       # choose() raised
-    illegal: int = 0      # the bot answered something not legal (judged here, or refused by the server)
-    refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT)
-    stale: int = 0        # decisions that ended (another seat bought, the timer acted) before an answer went
+    played: int = 0       # the bot's own command went and the server accepted it
+    defaults: int = 0     # a safe default went in the bot's place (each also counted below, by why)
+    slow: int = 0         # ... the bot had not answered in time, or was still busy with an earlier decision
+    errors: int = 0       # ... choose() raised
+    illegal: int = 0      # ... the bot answered something not legal (judged here, or refused by the server)
+    stale: int = 0        # the decision ended (another seat bought, the timer acted) while the bot thought
+    lost: int = 0         # the bot's answer, one the view listed, came too late: the server refused it
+    unsent: int = 0       # the bot's answer could not be sent (the server went away): the stream asks again
+    open: int = 0         # still being decided when the game (or the seat's stream) ended
+    refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT): lost + some illegal
     timed_out: int = 0    # decisions the server's timer made for the seat (TimerExpired)
     send_errors: int = 0  # sends that failed otherwise (the server went away): the resumed stream asks again
     reconnects: int = 0   # times the stream dropped
     last_error: str = ""  # the last error's words (a bot's exception, a refusal)
+
+    @property
+    def outcomes(self) -> int:
+        """The decisions accounted for, each by how it ended: ``decisions``, when nothing is miscounted."""
+        return self.played + self.defaults + self.stale + self.lost + self.unsent + self.open
+
+    def summary(self) -> str:
+        """The counts in one line, each decision in one of its ways of ending (they add up to the total)."""
+        return (f"decisions {self.decisions}: played {self.played}, safe defaults {self.defaults} (slow {self.slow}, "
+                f"errors {self.errors}, illegal {self.illegal}), passed while the bot thought {self.stale}, "
+                f"answered too late {self.lost}, not sent {self.unsent}, still open {self.open}; "
+                f"commands refused {self.refused}, timer acted {self.timed_out}, reconnects {self.reconnects}")
 
 
 class FunctionBot:
@@ -145,6 +163,7 @@ class _Decision:
     legal: tuple[Command, ...]
     budget: float | None  # seconds the bot may think; None: no timer
     sending: bool = field(default=False)
+    settled: bool = field(default=False)  # counted by how it ended (SeatStats.outcomes)
 
 
 class SeatPlayer:
@@ -197,9 +216,11 @@ class SeatPlayer:
             sending = [task for task, decision in self._tasks.items() if decision.sending]
             if sending:  # a command on its way (the game's last, say) is let finish, to be counted
                 await asyncio.wait(sending, timeout=5)
+            undecided = [decision for task, decision in self._tasks.items() if not task.done()]
             for task in self._tasks:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
+            self.stats.open += sum(1 for decision in undecided if not decision.settled)
 
     def _ended(self) -> pb.GameEnded | None:
         if self.table.game_end is not None:
@@ -247,18 +268,27 @@ class SeatPlayer:
     async def _decide(self, decision: _Decision) -> None:
         answer = await self._ask(decision)
         if self._decision is not decision:
-            self.stats.stale += 1  # the game moved on while the bot thought
+            self._count(decision, "stale")  # the game moved on while the bot thought
             return
         if answer.fault is None:
             outcome = await self._send(decision, answer.command)
             if outcome == "accepted":
-                self.stats.played += 1
+                self._count(decision, "played")
                 return
-            if outcome == "failed" or self._decision is not decision or answer.command in decision.legal:
-                return  # the stream resumes and lists what is still open; a listed command refused lost a race
+            if outcome == "failed":
+                self._count(decision, "unsent")  # the stream resumes and lists what is still open
+                return
+            if self._decision is not decision or answer.command in decision.legal:
+                self._count(decision, "lost")  # a listed command refused lost a race
+                return
             self.stats.illegal += 1  # a meld of its own making that the rules refused
-        self.stats.defaults += 1
+        self._count(decision, "defaults")
         await self._send(decision, safe_default(decision.view))
+
+    def _count(self, decision: _Decision, how: str) -> None:
+        """Count the decision once, by how it ended (a ``SeatStats`` field)."""
+        decision.settled = True
+        setattr(self.stats, how, getattr(self.stats, how) + 1)
 
     async def _ask(self, decision: _Decision) -> Answer[Command]:
         """The bot's answer (``engine.seats``): its command if legal and in time, else the safe default
@@ -518,9 +548,7 @@ async def _table(connection: Connection, name: str, bot: Bot, table_id: str, sea
 def _finish(ended: pb.GameEnded | None, stats: SeatStats) -> int:
     if ended is None:
         print("the seat was emptied before the game ended", flush=True)
-    print(f"decisions {stats.decisions}: played {stats.played}, safe defaults {stats.defaults} (slow {stats.slow}, "
-          f"errors {stats.errors}, illegal {stats.illegal}); refused {stats.refused}; "
-          f"reconnects {stats.reconnects}", flush=True)
+    print(stats.summary(), flush=True)
     return 0
 
 

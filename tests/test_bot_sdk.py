@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sqlite3
 import sys
 import threading
@@ -138,6 +139,7 @@ async def test_the_same_bot_plays_a_seeded_table_alike_in_process_and_over_grpc(
     for st in stats:  # every decision answered by the bot itself (a buy answer may come after the offer settled)
         assert st.defaults == st.errors == st.illegal == st.slow == 0
         assert st.played + st.refused + st.stale == st.decisions
+        assert st.outcomes == st.decisions and added_up(st)
 
 
 # --- the decision timer ---------------------------------------------------------------------------------
@@ -174,6 +176,7 @@ async def test_a_bot_too_slow_for_the_timer_has_the_safe_default_sent_before_the
         await asyncio.gather(game, return_exceptions=True)
     assert asked == 1  # asked once; busy with it since, so every later decision went to the default at once
     assert stats.slow == stats.defaults and stats.played == 0
+    assert stats.outcomes == stats.decisions and added_up(stats)  # (the last one still open as it stopped)
     assert stats.refused == 0  # every default arrived while its decision was open
     timed_out = [e for e in stored_events(db, table_id) if e.WhichOneof("kind") == "timer_expired"
                  and e.timer_expired.seat == 0]
@@ -226,6 +229,18 @@ async def test_a_bot_that_raises_or_answers_illegal_commands_keeps_playing_its_s
     assert stats.errors > 0 and stats.illegal > 0 and stats.refused > 0 and stats.played > 0
     assert stats.defaults == stats.errors + stats.illegal + stats.slow
     assert stats.played + stats.defaults >= stats.decisions - stats.refused
+    # each decision ended one way, and the summary's numbers add up to the decisions
+    assert stats.outcomes == stats.decisions and added_up(stats)
+    assert stats.refused >= stats.lost and stats.defaults == stats.slow + stats.errors + stats.illegal
+
+
+def added_up(stats: SeatStats) -> bool:
+    """The ``tenpennies bot`` summary line: its decisions, then the ways they ended (their reasons in
+    brackets), which add up to them."""
+    line = stats.summary()
+    head, ways = line.split(";")[0].split(":", 1)
+    counts = [int(part.split()[-1]) for part in re.sub(r"\(.*?\)", "", ways).split(",")]
+    return int(head.split()[-1]) == stats.decisions == sum(counts) and len(counts) == 6
 
 
 # --- the stream drops ---------------------------------------------------------------------------------------

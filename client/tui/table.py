@@ -260,7 +260,7 @@ class TableScreen(Screen[None]):
         if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
             self.call_after_refresh(self.redraw)
             return
-        if not self.query(TableLog):  # the screen is being taken down (its regions go one by one)
+        if not self.query_children(TableLog):  # the screen is being taken down (its regions go one by one)
             return
         self._drawn_at = time.monotonic()
         self.drawn_view = self.tv.view

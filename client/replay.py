@@ -19,6 +19,9 @@ from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.results import pennies_bought_with, penny_balance
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from .view import bot_plays, timed_out
 
 if TYPE_CHECKING:
     from .local import StoredGame
@@ -53,6 +56,7 @@ def narrate(stored: StoredGame, *, hands: bool = False) -> Iterator[str]:
     for command in stored.commands:
         where = f"[r{game.spec.number} t{game.turn}] "
         events = game.apply(command)
+        yield from replay.table_lines(where)
         yield from replay.events(events, where)
         if hands and not game.over and any(isinstance(e, ev.TurnStarted) for e in events):
             yield from ("      " + line for line in replay.hands())
@@ -74,6 +78,18 @@ class _Replay:
         self.game = game
         self.name = stored.seat_name
         self.narrator = Narrator(stored.rules, stored.seat_name, cards=_cards, every_hand=True)
+        self.told = 0  # the game's events told so far (the stored ones are the same, in the same order)
+        self.marks = _table_marks(stored.events)
+        self.late: set[int] = set()  # seats the timer acted for, until their move's line says so
+
+    def table_lines(self, where: str) -> Iterator[str]:
+        """The table's own events (a bot taking a seat over, or giving it back) stored before the game's
+        next event; a timer's is told on the line of the move it made."""
+        for seat, what in self.marks.pop(self.told, []):
+            if what == "timer":
+                self.late.add(seat)
+            else:
+                yield where + bot_plays(self.name(seat), playing=what == "bot")
 
     def hands(self) -> list[str]:
         return [f"{self.name(s):<20} {_cards(self.game.view(s).hand) or '-'}" for s in range(self.game.n)]
@@ -83,7 +99,13 @@ class _Replay:
         for event in events:
             if isinstance(event, ev.RoundStarted):
                 yield ""
-            yield from self.narrator.telling(event, where)
+            told = self.narrator.telling(event, where)
+            self.told += 1
+            seat = getattr(event, "seat", None)
+            if told and seat in self.late:  # the move the timer made for the seat
+                self.late.discard(seat)
+                told[0] = where + timed_out(told[0].removeprefix(where))
+            yield from told
             if isinstance(event, ev.GameEnded):
                 yield from self._standings(event)
 
@@ -99,6 +121,34 @@ class _Replay:
             mark = "  winner" if seat in end.winners else ""
             yield (f"  {place}. {name(seat):<20} score {end.scores[seat]:>4}  won {end.shares[seat]:>3}  "
                    f"paid {player.paid:>3}  bought {bought:>2}  pennies {net:>+4}{mark}")
+
+
+# The stored events that are the table's, not the game's: they are left out when the game's are counted.
+TABLE_EVENTS = ("seat_changed", "chat_posted", "timer_expired", "decision_request")
+
+
+def _table_marks(rows: Sequence[tuple[int, int | None, bytes]]) -> dict[int, list[tuple[int, str]]]:
+    """The timer's moves and the takeovers among a table's stored events, each keyed by how many of the
+    game's events came before it (so told just before the next one): (seat, "timer" | "bot" | "back")."""
+    marks: dict[int, list[tuple[int, str]]] = {}
+    game_events = 0
+    bot_playing: dict[int, bool] = {}
+    for _, _, data in rows:
+        event = pb.Event.FromString(data)
+        kind = event.WhichOneof("kind")
+        if kind is None:
+            continue
+        if kind not in TABLE_EVENTS:
+            game_events += 1
+        elif kind == "timer_expired":
+            marks.setdefault(game_events, []).append((event.timer_expired.seat, "timer"))
+        elif kind == "seat_changed":
+            seat = event.seat_changed.seat
+            was, now = bot_playing.get(seat.seat, False), seat.bot_playing and seat.kind == pb.SEAT_KIND_PLAYER
+            bot_playing[seat.seat] = now
+            if now != was and seat.kind == pb.SEAT_KIND_PLAYER:
+                marks.setdefault(game_events, []).append((seat.seat, "bot" if now else "back"))
+    return marks
 
 
 # --- tenpennies replay -----------------------------------------------------------------------------------

@@ -33,6 +33,17 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import WireGame, wire
 from tenpennies.wire.words import seat_label
 
+
+def bot_plays(name: str, playing: bool = True) -> str:
+    """A player's seat taken over in words: a bot plays for it (``playing``), or its player is back."""
+    return f"a bot plays for {name}" if playing else f"{name} is back"
+
+
+def timed_out(line: str) -> str:
+    """The line of a move the timer made for a seat (the move in the narrator's words)."""
+    return f"Time ran out: {line}"
+
+
 LOG_LINES = 200
 CHAT_LINES = 100
 RECAP_MOVES = 4  # lines of the moves made for a seat while it was away, in a recap (then "and N more")
@@ -188,7 +199,7 @@ class TableView:
             changed = event.seat_changed.seat
             history.seat_changed(changed)
             if changed.bot_playing and changed.kind == pb.SEAT_KIND_PLAYER:
-                line = f"a bot played for {self.name(changed.seat)}"
+                line = bot_plays(self.name(changed.seat))
         elif what == "chat_posted":
             chat = event.chat_posted
             who = chat.name or (self.name(chat.seat) if chat.HasField("seat") else "someone")
@@ -204,7 +215,7 @@ class TableView:
                 seat: int | None = getattr(game_event, "seat", None)
                 if line is not None and history.timed_out is not None and seat == history.timed_out:
                     history.timed_out = None
-                    line = f"Time ran out: {line}"
+                    line = timed_out(line)
                 deal = what == "cards_received" and event.cards_received.reason == pb.RECEIVED_REASON_DEAL
                 if line is not None and not deal:
                     history.told(line, seat, what, self.name(self.seat) if self.seat is not None else "")
@@ -273,7 +284,7 @@ class TableView:
         line = self._narrator.line(event)
         if line is not None and self._timed_out is not None and getattr(event, "seat", None) == self._timed_out:
             self._timed_out = None
-            line = f"Time ran out: {line}"
+            line = timed_out(line)
         return line
 
     def _start(self, opening: Known) -> None:
@@ -308,11 +319,11 @@ class TableView:
         if seat.connected:
             self._arriving.discard(index)
         if seat.bot_playing and not before.bot_playing:
-            return f"a bot plays for {name}"
+            return bot_plays(name)
         if index == self.seat:
             return None  # this seat's own comings and goings go without saying
         if before.bot_playing and not seat.bot_playing:
-            return f"{name} is back"
+            return bot_plays(name, playing=False)
         if before.connected and not seat.connected:
             return f"{name} is away"
         if seat.connected and not before.connected and not arrived:
@@ -382,7 +393,7 @@ def _count(n: int, what: str) -> str:
 
 def _without(line: str, you: str) -> str:
     """A move's line without its subject ("You drew the 7♥": "drew the 7♥"), to follow another of the seat's."""
-    for start in (f"{you} ", f"Time ran out: {you} "):
-        if line.startswith(start):
-            return ("time ran out: " if start.startswith("Time") else "") + line[len(start):]
-    return line
+    if line.startswith(f"{you} "):
+        return line[len(you) + 1:]
+    late = timed_out(f"{you} ")
+    return "time ran out, " + line[len(late):] if line.startswith(late) else line

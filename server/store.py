@@ -628,6 +628,8 @@ class StoredGame:
     names: list[str]
     commands: list[Command]
     game: str = DEFAULT_GAME  # the game it plays (engine.games)
+    events: list[EventRow] = field(default_factory=list)  # every stored event, in order (a table keeps the newest
+    #                                                       transient ones only: chat, connections)
 
     def seat_name(self, seat: int) -> str:
         return seat_label(self.names, seat)
@@ -667,7 +669,9 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
                 names[seat] = seat_name
         commands = [played.parse_command(text) for (text,) in conn.execute(
             "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
+        events: list[EventRow] = list(conn.execute(
+            "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
     finally:
         conn.close()
     return StoredGame(table_id, name, seats, played.rules_from_dict(json.loads(rules)), seed_from_db(seed), status,
-                      names, commands, game)
+                      names, commands, game, events)

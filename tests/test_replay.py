@@ -145,3 +145,34 @@ async def test_a_table_that_never_started_and_games_that_are_not_there(
     (tmp_path / "junk.db").write_text("not a database at all " * 100)
     code, _, err = replay_cli(capsys, "x", "--db", str(tmp_path / "junk.db"))
     assert code == 1 and "cannot read" in err
+
+
+async def test_the_timers_moves_and_the_takeover_are_told_where_they_happened(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat nobody plays: the timer acts for it, then a bot takes it over and plays it to the end. The
+    replay says so, on the lines of the moves the timer made and before the bot's first."""
+    table = await connection.create_table("late", 2, mapping.rules_to_pb(HouseRules(max_turns=6, rounds=(1,))),
+                                          decision_seconds=1, takeover_seconds=3, seed=4)
+    await connection.join(table.table_id, "Bob")  # never subscribes
+    await connection.add_bot(table.table_id, table.host_token, "greedy")
+    await connection.start(table.table_id, table.host_token)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 60
+    while status(server.options.db, table.table_id) != "finished":
+        assert loop.time() < give_up, "the game never ended"
+        await asyncio.sleep(0.05)  # polling the file, bounded
+    stored = read_game(server.options.db, table.table_id)
+    timers = [pb.Event.FromString(data).timer_expired for _, _, data in stored.events
+              if pb.Event.FromString(data).HasField("timer_expired")]
+    assert timers and all(t.seat == 0 for t in timers)
+
+    code, out, err = replay_cli(capsys, table.table_id, "--db", server.options.db)
+    assert code == 0, err
+    lines = out.splitlines()
+    late = [line for line in lines if "Time ran out: Bob " in line]
+    assert len(late) == len(timers), (late, timers)  # each of the timer's moves, on its own line
+    assert all(re.match(r"\[r1 t\d+\] Time ran out: Bob ", line) for line in late), late
+    takeover = lines.index(next(line for line in lines if line.endswith("a bot plays for Bob")))
+    assert takeover > lines.index(late[-1])  # the timer acted first, then the bot took the seat
+    bob_after = [line for line in lines[takeover:] if re.match(r"\[r1 t\d+\] Bob ", line)]
+    assert bob_after and not any("Time ran out" in line for line in lines[takeover:])  # the bot's own moves

@@ -103,7 +103,7 @@ async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connecti
             assert "While you were away" in text_of(screen, "#message")
             # the log before it is the game's story from its start, in the narrator's words
             assert any(line.startswith("The game starts") for line in lines[:at]), lines[:at]
-            assert any(line == "a bot played for You" for line in lines[:at]), lines[:at]
+            assert any(line == "a bot plays for You" for line in lines[:at]), lines[:at]
             # and the seat plays on from where the game is
             await until(pilot, lambda: screen.view is not None, "the game")
     finally:

@@ -12,9 +12,11 @@ from rich.console import Console
 from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, SeatSession, ServerError
+from tenpennies.client.settings import ServerMemory
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
+from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
@@ -266,3 +268,32 @@ async def test_the_last_rounds_hands_then_the_standings_with_the_points_by_round
             row = next(line for line in shown.splitlines() if line.strip().startswith(name)
                        and line.split()[-1] == str(last.scores[seat]) and len(line.split()) >= 4)
             assert row.split()[-3:] == [str(first.points[seat]), str(last.points[seat]), str(last.scores[seat])], row
+
+
+# --- quitting a server game ---------------------------------------------------------------------------------
+
+async def test_quitting_a_server_game_says_where_the_game_is_and_how_to_come_back(
+        server: Server, connection: Connection, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    hosted = await connection.create_table("Ann's table", 2, pb.HouseRules(max_turns=40), seed=5,
+                                           decision_seconds=0, takeover_seconds=60)
+    ann = await connection.join(hosted.table_id, "Ann")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    assert ann.seat is not None
+    memory = ServerMemory(address, tmp_path)  # as an earlier run of this client left it
+    memory.seats[hosted.table_id] = (ann.seat, ann.token)
+    memory.save()
+    app = TenPenniesApp(Launch("server", address=address, name="Ann", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and hosted.table_id in app.screen.tables,
+                    "the table listed")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.tv.view is not None,
+                    "back at the seat")
+        await pilot.press("q")
+    assert app.farewell is not None, "nothing said on quitting"
+    said = app.farewell
+    assert said.startswith(f"Your seat at Ann's table (table {hosted.table_id}: round 1, turn "), said
+    assert "a bot plays it after 60 s away" in said
+    assert f"tenpennies play --server {address} --name Ann" in said and "enter on the table marked >" in said

@@ -255,6 +255,16 @@ class TenPenniesApp(App[None]):
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
                                            leave_to_lobby=False, story=story))
 
+    async def action_quit(self) -> None:
+        """Quit; a player who holds seats at games going on is told, in the terminal, where they are and how
+        to come back (the local game says so as it stops: ``on_unmount``)."""
+        lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+        if lobby is not None:
+            where = {s.session.table_id: s.game.where() for s in self.screen_stack
+                     if isinstance(s, TableScreen) and s.tv.view is not None}
+            self.farewell = "\n".join(lobby.kept(where)) or None
+        self.exit()
+
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game
         goes on) stop the local server."""

@@ -625,6 +625,23 @@ class LobbyScreen(Screen[None]):
             return None
         return session
 
+    def kept(self, where: dict[str, str]) -> list[str]:
+        """A line for each seat this client holds at a game not finished (as last listed): where the game
+        is (``where``: a table's place in its game, by table id, as the table screen says it) and how to
+        come back to it. Said in the terminal as the app quits."""
+        lines = []
+        address = self.connection.address
+        for table_id, session in self.sessions.items():
+            info = self.tables.get(table_id)
+            if info is None or info.status != pb.TABLE_STATUS_PLAYING or not self._holds(info, session):
+                continue
+            seconds = info.settings.takeover_seconds
+            meanwhile = (f"a bot plays it after {seconds} s away" if seconds else "the game waits for you")
+            lines.append(f"Your seat at {info.name or 'the table'} (table {table_id}{where.get(table_id, '')}) is "
+                         f"kept, and {meanwhile}: tenpennies play --server {address} --name {self.player_name}, "
+                         "then enter on the table marked > takes it back.")
+        return lines
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "standings":
             return self.tournament is not None

@@ -3,36 +3,45 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 PROTO := protos/tenpennies/v1/tenpennies.proto
 
-.PHONY: install protos lint test play serve bench clean
+.PHONY: install install-test protos lint test play serve bench clean
 
+# What playing needs, and no more: the project and its runtime dependencies (the committed stubs are used as
+# they are). The test extra (pytest, mypy, ruff, Ray, the stub generators) comes with `make test`.
 install: $(STAMP)
 
-$(STAMP): pyproject.toml $(PROTO)
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	$(MAKE) protos
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e .
 	touch $(STAMP)
 
+install-test: $(TEST_STAMP)
+
+$(TEST_STAMP): $(STAMP) pyproject.toml $(PROTO)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(MAKE) protos
+	touch $(TEST_STAMP)
+
 # The stubs are generated from the .proto, never edited; they are committed so that a checkout imports
-# without a build, and tests/test_protos.py fails if they drift from the .proto.
+# without a build, and tests/test_protos.py fails if they drift from the .proto. (The generators come with
+# the test extra.)
 protos:
 	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=protos --pyi_out=protos \
 		--grpc_python_out=protos --plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
 		--mypy_grpc_out=protos $(PROTO)
 
 # The contract against buf's STANDARD style guide (needs npm; buf comes as an npm package).
-lint:
+lint: install-test
 	cd protos && npx --yes @bufbuild/buf@1 lint
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 # The layer contracts (pyproject's [tool.importlinter]), the whole suite, then the linter and the type checker
 # (the engine under --strict): all must be clean.
-test: install
+test: install-test
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
@@ -44,7 +53,7 @@ play: install
 serve: install
 	$(BIN)/tenpennies serve
 
-bench: install
+bench: install-test
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
 	$(BIN)/python bench/restart_bench.py

@@ -153,7 +153,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
-    from tenpennies.client import web  # aiohttp and textual-serve: only for this command
+    try:
+        from tenpennies.client import web  # aiohttp and textual-serve: only for this command
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2"):
+            raise
+        print("tenpennies web needs the web extra (textual-serve), which make play leaves out: make install-web "
+              "(or pip install -e '.[web]')", file=sys.stderr)
+        return 2
     return web.run(args)
 
 

@@ -13,7 +13,7 @@ PROTO := protos/tenpennies/v1/tenpennies.proto
 # environment with --python), so that the venv is made without one of its own (ensurepip takes seconds);
 # one that cannot, the venv's own after all.
 PIP = $(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check
-VENV_PIP = $(BIN)/python -m ensurepip --default-pip >/dev/null && $(BIN)/python -m pip install --quiet \
+VENV_PIP = $(BIN)/python -m ensurepip --default-pip >/dev/null; $(BIN)/python -m pip install --quiet \
 	--disable-pip-version-check
 
 # What playing needs, and no more: the project and its runtime dependencies (the committed stubs are used as
@@ -23,18 +23,18 @@ install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
-	$(PIP) -e . 2>/dev/null || $(VENV_PIP) -e .
+	$(PIP) -e . 2>/dev/null || { $(VENV_PIP) -e .; }
 	touch $(STAMP)
 
 install-test: $(TEST_STAMP)
 
 $(TEST_STAMP): $(STAMP) pyproject.toml $(PROTO)
-	$(PIP) -e '.[test]' 2>/dev/null || $(VENV_PIP) -e '.[test]'
+	$(PIP) -e '.[test]' 2>/dev/null || { $(VENV_PIP) -e '.[test]'; }
 	$(MAKE) protos
 	touch $(TEST_STAMP)
 
 install-web: $(STAMP)
-	$(PIP) -e '.[web]' 2>/dev/null || $(VENV_PIP) -e '.[web]'
+	$(PIP) -e '.[web]' 2>/dev/null || { $(VENV_PIP) -e '.[web]'; }
 
 # The stubs are generated from the .proto, never edited; they are committed so that a checkout imports
 # without a build, and tests/test_protos.py fails if they drift from the .proto. (The generators come with

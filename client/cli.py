@@ -70,6 +70,20 @@ def cmd_bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def local_rounds(text: str) -> tuple[int, ...]:
+    """``--rounds``: N, the first N rounds; or the rounds themselves (``1,4,7``), as the ``rounds`` rule takes them."""
+    text = text.strip()
+    if text.isdigit() and "," not in text:
+        count = int(text)
+        if not 1 <= count <= 7:
+            raise argparse.ArgumentTypeError("a game has 1 to 7 rounds")
+        return tuple(range(1, count + 1))
+    try:
+        return HouseRules.from_settings([f"rounds={text}"]).rounds
+    except RuleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _login_name() -> str:
     import getpass
     try:
@@ -92,6 +106,8 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     config = ClientConfig.load(config_dir())
     if args.local and args.spectate:
         raise ValueError("--local plays on this machine alone: it takes no --spectate")
+    if (args.rounds or args.practice) and not args.local:
+        raise ValueError("--rounds and --practice shape a local game: they go with --local")
     if args.interface:
         if args.local or args.server or args.spectate:
             raise ValueError("--interface is where to look for servers: it goes without --local, --server "
@@ -108,7 +124,8 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
     if args.local:
-        return Launch("local", name=name, style=style, home=data_dir())
+        return Launch("local", name=name, style=style, home=data_dir(), rounds=args.rounds or (),
+                      practice=args.practice)
     if server is None:
         return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
                       interface=args.interface)
@@ -181,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")
     play.add_argument("--four-colour", action="store_true",
                       help="four suit colours (clubs green, diamonds blue); NO_COLOR turns colour off")
+    play.add_argument("--rounds", type=local_rounds, metavar="N|LIST",
+                      help="--local: a short game of the first N rounds (or these rounds, as 1,4,7)")
+    play.add_argument("--practice", action="store_true",
+                      help="--local: a practice table (you and three bots, a hint shown at every meld you can make)")
     play.add_argument("--interface", metavar="NAME_OR_IP",
                       help="look for servers on this network interface only (eth0, or one of its IPv4 addresses)")
     play.set_defaults(run=cmd_play)

@@ -136,17 +136,21 @@ class LocalServer:
         except ServerError:
             pass  # gone already: nothing to leave
 
-    async def new_game(self, name: str) -> tuple[SeatSession, HostedTable]:
+    async def new_game(self, name: str, *, rounds: tuple[int, ...] = (), practice: bool = False
+                       ) -> tuple[SeatSession, HostedTable]:
         """A 4-seat table with three built-in bots and the player in the last seat, started: the game is in
-        round 1 when this returns. No decision timer and no takeover: the player plays at their own pace."""
+        its first round when this returns. No decision timer and no takeover: the player plays at their own
+        pace. ``rounds``: a short game of these rounds (empty: all seven); ``practice``: a practice table
+        (remembered, so that the client shows hints as the player goes)."""
         assert self.connection is not None
         connection = self.connection
-        hosted = await connection.create_table(f"{name}'s game", LOCAL_SEATS, pb.HouseRules(),
+        kind = "practice game" if practice else "game"
+        hosted = await connection.create_table(f"{name}'s {kind}", LOCAL_SEATS, pb.HouseRules(rounds=rounds),
                                                decision_seconds=0, takeover_seconds=0)
         for seat in range(PLAYER_SEAT):
             await connection.add_bot(hosted.table_id, hosted.host_token, LOCAL_BOT, seat=seat)
         session = await connection.join(hosted.table_id, name, seat=PLAYER_SEAT)
         # Remembered before the start, so a game is never running that the next start cannot find.
-        LocalGame(hosted.table_id, PLAYER_SEAT, session.token, hosted.host_token).save(self.home)
+        LocalGame(hosted.table_id, PLAYER_SEAT, session.token, hosted.host_token, practice).save(self.home)
         info = await connection.start(hosted.table_id, hosted.host_token)
         return session, HostedTable(info, hosted.host_token)

@@ -132,6 +132,7 @@ class LocalGame:
     seat: int
     token: str
     host_token: str
+    practice: bool = False  # a practice table: hints shown as the player goes
 
     @classmethod
     def load(cls, home: Path) -> LocalGame | None:
@@ -139,7 +140,8 @@ class LocalGame:
         if data is None:
             return None
         try:
-            return cls(str(data["table_id"]), int(data["seat"]), str(data["token"]), str(data["host_token"]))
+            return cls(str(data["table_id"]), int(data["seat"]), str(data["token"]), str(data["host_token"]),
+                       data.get("practice") is True)
         except (KeyError, TypeError, ValueError):
             return None
 

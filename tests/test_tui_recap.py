@@ -4,6 +4,7 @@ real Pilot."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from pathlib import Path
 
@@ -11,21 +12,31 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
+from tenpennies.client import cli
 from tenpennies.client.connection import Connection, SeatSession, ServerError
-from tenpennies.client.settings import ServerMemory
-from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.settings import LocalGame, ServerMemory
+from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import TableView
-from tenpennies.engine.ten_pennies import Buy, Command, DeclineDiscard, Discard, Draw, PassBuy, TakeDiscard
+from tenpennies.engine.ten_pennies import (
+    Buy,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    PassBuy,
+    TakeDiscard,
+)
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import card_from_pb, command_to_pb
 
-from tuikit import TableApp, screen_of, text_of, until
+from tuikit import TableApp, game_of, screen_of, text_of, until
 
 ASCII = CardStyle(ascii=True)  # cards in the notation: as the engine's log writes them
 SIZE = (80, 24)
@@ -297,3 +308,83 @@ async def test_quitting_a_server_game_says_where_the_game_is_and_how_to_come_bac
     assert said.startswith(f"Your seat at Ann's table (table {hosted.table_id}: round 1, turn "), said
     assert "a bot plays it after 60 s away" in said
     assert f"tenpennies play --server {address} --name Ann" in said and "enter on the table marked >" in said
+
+
+# --- play options: a short game, a practice table ----------------------------------------------------------
+
+def play_args(*argv: str) -> argparse.Namespace:
+    parsed: list[argparse.Namespace] = []
+    original = cli.cmd_play
+    cli.cmd_play = lambda args: parsed.append(args) or 0  # type: ignore[func-returns-value]
+    try:
+        cli.main(["play", *argv])
+    finally:
+        cli.cmd_play = original
+    return parsed[0]
+
+
+def test_play_local_takes_a_short_game_and_a_practice_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
+    short = cli.play_launch(play_args("--local", "--rounds", "3"), {})
+    assert (short.mode, short.rounds, short.practice) == ("local", (1, 2, 3), False)
+    chosen = cli.play_launch(play_args("--local", "--rounds", "1,4,7", "--practice"), {})
+    assert (chosen.rounds, chosen.practice) == ((1, 4, 7), True)
+    assert cli.play_launch(play_args("--local"), {}).rounds == ()  # all seven
+    with pytest.raises(SystemExit):
+        play_args("--local", "--rounds", "9")
+    assert "1 to 7 rounds" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        play_args("--local", "--rounds", "4,2")  # the rule's own check: rising order
+    assert "TP-6: rounds takes round numbers 1 to 7 in rising order" in capsys.readouterr().err
+    assert cli.main(["play", "--server", "10.0.0.2:5000", "--rounds", "3"]) == 2
+    assert "go with --local" in capsys.readouterr().err
+
+
+async def test_the_local_start_screen_offers_a_short_game_and_a_practice_table(tmp_path: Path) -> None:
+    first = TenPenniesApp(Launch("local", name="me", home=tmp_path, rounds=(1, 2)))  # play --local --rounds 2
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.tv.info is not None,
+                    "the table")
+        table = first.screen
+        assert isinstance(table, TableScreen) and table.tv.info is not None
+        assert list(table.tv.info.rules.rounds) == [1, 2]
+    for key, rounds, practice in (("s", [1, 2, 3], False), ("p", [1, 2, 3, 4, 5, 6, 7], True)):
+        app = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda app=app: isinstance(app.screen, ContinueScreen)  # type: ignore[misc]
+                        and app.screen.query("#practice"), "the start screen")
+            await pilot.press(key)
+            await until(pilot, lambda app=app: isinstance(app.screen, TableScreen)  # type: ignore[misc]
+                        and app.screen.tv.info is not None, "the new table")
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.tv.info is not None
+            assert list(screen.tv.info.rules.rounds) == rounds and screen.hints == practice
+            saved = LocalGame.load(tmp_path)
+            assert saved is not None and saved.table_id == screen.session.table_id and saved.practice == practice
+
+
+async def test_a_practice_table_shows_the_hint_of_each_new_meld_decision(connection: Connection) -> None:
+    hosted = await connection.create_table("practice", 2, pb.HouseRules(rounds=[1], hand_size=20, max_turns=40),
+                                           seed=3, decision_seconds=0, takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, hints=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        for _ in range(10):  # up to a decision with a meld in it, by keys
+            await until(pilot, lambda: screen.legal, "a decision of this seat's")
+            if any(isinstance(c, LayContract) for c in screen.legal):
+                break
+            kinds = {type(c) for c in screen.legal}
+            key = "d" if DeclineDiscard in kinds else "r" if Draw in kinds else "p"
+            before = screen.legal
+            await pilot.press(key)
+            await until(pilot, lambda before=before: screen.legal != before, "the move made")  # type: ignore[misc]
+        await until(pilot, lambda: text_of(screen, "#message").startswith("Hint 1/"), "the hint, unasked")
+        assert game_of(screen).builder, "the hinted contract is in the builder"
+        await pilot.press("m")  # it lays it
+        assert me.seat is not None
+        seat = me.seat
+        await until(pilot, lambda: screen.view is not None and screen.view.players[seat].down, "down")

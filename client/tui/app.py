@@ -79,15 +79,23 @@ class Launch:
     data: Path = field(default_factory=data_dir)
     interface: str | None = None
     server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
+    rounds: tuple[int, ...] = ()  # local: a new game plays these rounds (empty: all seven)
+    practice: bool = False        # local: a new game is a practice table
 
 
-class ContinueScreen(ModalScreen[bool]):
-    """The local game left unfinished last time: continue it (True) or start a new one (False)."""
+SHORT_GAME = (1, 2, 3)  # the start screen's short game: its first three rounds
+Start = Literal["continue", "new", "short", "practice"]
+
+
+class ContinueScreen(ModalScreen[Start]):
+    """The local start screen, when the game of last time is not finished: continue it, or start a new
+    game instead, a short one (three rounds) or a practice table (the bots then play the old one out)."""
 
     CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
 
-    BINDINGS = [Binding("c", "choose(True)", "Continue"), Binding("n", "choose(False)", "New game"),
-                Binding("escape", "choose(True)", "Continue", show=False)]
+    BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New game"),
+                Binding("s", "choose('short')", "Short game"), Binding("p", "choose('practice')", "Practice"),
+                Binding("escape", "choose('continue')", "Continue", show=False)]
 
     def __init__(self, unfinished: Unfinished) -> None:
         super().__init__()
@@ -98,14 +106,17 @@ class ContinueScreen(ModalScreen[bool]):
             yield Label("Your last game is not finished.", id="continue-title")
             yield Button(f"Continue your game ({self.unfinished.label})", id="continue", variant="primary")
             yield Button("New game", id="new")
-            yield Label("c continue · n new game (bots play the old one out)", classes="hint")
+            yield Button(f"Short game ({len(SHORT_GAME)} rounds)", id="short")
+            yield Button("Practice table (hints as you play)", id="practice")
+            yield Label("c continue · n new game · s short game · p practice (bots play the old one out)",
+                        classes="hint")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "continue")
+        self.dismiss(event.button.id)  # type: ignore[arg-type]  # (the buttons' ids are the choices)
 
-    def action_choose(self, resume: bool) -> None:
-        self.dismiss(resume)
+    def action_choose(self, choice: Start) -> None:
+        self.dismiss(choice)
 
 
 class TenPenniesApp(App[None]):
@@ -239,13 +250,18 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            story = unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished))
-            if unfinished is not None and story:
-                session = local.resume(unfinished.game)
+            choice: Start = "new"
+            if unfinished is not None:
+                choice = await self.push_screen_wait(ContinueScreen(unfinished))
+            story = practice = False
+            if unfinished is not None and choice == "continue":
+                session, story, practice = local.resume(unfinished.game), True, unfinished.game.practice
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                session, host = await local.new_game(self.launch.name)
+                rounds = SHORT_GAME if choice == "short" else self.launch.rounds
+                practice = choice == "practice" or (choice == "new" and self.launch.practice)
+                session, host = await local.new_game(self.launch.name, rounds=rounds, practice=practice)
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return
@@ -253,7 +269,7 @@ class TenPenniesApp(App[None]):
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False, story=story))
+                                           leave_to_lobby=False, story=story, hints=practice))
 
     async def action_quit(self) -> None:
         """Quit; a player who holds seats at games going on is told, in the terminal, where they are and how

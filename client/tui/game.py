@@ -31,6 +31,7 @@ class Frame(Protocol):
     tv: TableView
     session: SeatSession
     card_style: CardStyle
+    hints: bool  # a practice table: hints as the player goes
 
     @property
     def view(self) -> View | None: ...

@@ -51,7 +51,8 @@ class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits); ``story``: the log
     first tells the table's story so far, from the stream's history (a seat taken up again, with the recap
-    of what happened while it was away; a table watched)."""
+    of what happened while it was away; a table watched); ``hints``: a practice table, where the game shows
+    a hint whenever the seat has a meld to make."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -66,13 +67,15 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
-                 host: HostedTable | None = None, leave_to_lobby: bool = True, story: bool = False) -> None:
+                 host: HostedTable | None = None, leave_to_lobby: bool = True, story: bool = False,
+                 hints: bool = False) -> None:
         super().__init__()
         self.connection = connection
         self.session = session
         self.card_style = style
         self.host = host
         self.leave_to_lobby = leave_to_lobby
+        self.hints = hints
         self.tv = TableView(session.seat, style.text, you="You")
         if story:  # the stream starts with its whole history: this new view has told none of it
             session.last_sequence = 0

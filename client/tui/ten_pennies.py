@@ -136,6 +136,7 @@ class TenPenniesTable(GameTable):
         self._pieces: dict[tuple[Meld, frozenset[int]], Text] = {}  # each set as drawn, by set and wild ranks
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
+        self._hinted: tuple[Command, ...] = ()  # the decision a practice table last hinted at
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -313,6 +314,12 @@ class TenPenniesTable(GameTable):
     # --- drawing ---------------------------------------------------------------------------------
 
     def redraw(self) -> None:
+        if self.frame.hints and self.legal != self._hinted:  # a practice table: each new decision's first hint
+            self._hinted = self.legal
+            if _kinds(self.legal, LayContract, LaySet, LayOff):
+                self.hint_index = 0
+                self.action_hint()  # (it draws again, with the hint in the builder or selected)
+                return
         self.sync_hand()
         self.query_one(StatusLine).sides_of(*self.status_sides())
         builder = self.query_one("#builder", Line)

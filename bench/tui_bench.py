@@ -44,6 +44,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from rich.console import RenderableType
@@ -263,7 +264,7 @@ def paced_players(address: str, table_id: str, tokens: list[tuple[int, str]]) ->
     asyncio.run(play())
 
 
-async def paced_table(connection: Connection, rounds: list[int]) -> tuple[HostedTable, multiprocessing.Process]:
+async def paced_table(connection: Connection, rounds: list[int]) -> tuple[HostedTable, BaseProcess]:
     """A table of four paced players, each in the seat it joined, played from another process."""
     hosted = await connection.create_table("paced", 4, pb.HouseRules(rounds=rounds), seed=5, decision_seconds=0,
                                            takeover_seconds=0)

@@ -134,9 +134,12 @@ class SeatSession:
     last_sequence: int | None = None
     password: str = ""
 
-    async def send(self, command: pb.Command) -> int:
-        response: pb.SendCommandResponse = await _call(self.service.SendCommand(
-            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)))
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        """Send ``command``; ``decision``: the sequence of the DecisionRequest it answers (0: not named)."""
+        request = pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)
+        if decision and "decision" in pb.SendCommandRequest.DESCRIPTOR.fields_by_name:
+            request.decision = decision  # type: ignore[attr-defined]  # (field 4: the fairness change to the wire)
+        response: pb.SendCommandResponse = await _call(self.service.SendCommand(request))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:

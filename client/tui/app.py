@@ -33,7 +33,7 @@ from tenpennies.wire.common import data_dir
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
-from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished
+from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
@@ -79,6 +79,7 @@ class Launch:
     data: Path = field(default_factory=data_dir)
     interface: str | None = None
     server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
+    config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
 
 
 class ContinueScreen(ModalScreen[bool]):
@@ -159,7 +160,8 @@ class TenPenniesApp(App[None]):
         another)."""
         match choice:
             case Choice(kind="local"):
-                self.launch = replace(self.launch, mode="local", home=self.launch.data)
+                self.launch = replace(self.launch, mode="local", home=self.launch.data,
+                                      config=self.launch.config or self.launch.home)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
             case Choice(kind="server", address=address, name=server_name):
@@ -251,8 +253,9 @@ class TenPenniesApp(App[None]):
         except Exception as error:  # the data directory, the store, the port: say so, leave cleanly
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
+        home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False))
+                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home))
 
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game

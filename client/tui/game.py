@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from tenpennies.client.connection import SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -31,6 +32,11 @@ class Frame(Protocol):
     tv: TableView
     session: SeatSession
     card_style: CardStyle
+    prefs: TablePrefs
+    decision: int
+
+    @property
+    def paused(self) -> bool: ...
 
     @property
     def view(self) -> View | None: ...
@@ -40,7 +46,9 @@ class Frame(Protocol):
 
     def say(self, text: str | Text, error: bool = False) -> None: ...
 
-    def send(self, command: Command) -> None: ...
+    def send(self, command: Command, *, by_itself: bool = False) -> None: ...
+
+    def save_prefs(self) -> None: ...
 
     def who(self, seat: int) -> str: ...
 
@@ -76,6 +84,15 @@ class GameTable(Widget):
     def folded(self, event: pb.Event, kind: str, before: View | None) -> None:
         """After the frame folded ``event`` into the table view (``before``: the view before it, for the
         game's own marks)."""
+
+    def pauses(self, legal: tuple[Command, ...]) -> bool:
+        """Whether a new decision with these commands ignores keys for a moment (a buy offer, which
+        comes of other seats' moves, when the player's eyes may be elsewhere)."""
+        return False
+
+    def answer_by_itself(self) -> bool:
+        """A new decision is drawn: answer it now without the player (an auto-pass), True when it did."""
+        return False
 
     def line_style(self, kind: str) -> str:
         """The style of the log line of an event of ``kind``."""

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
@@ -588,8 +589,8 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             assert said() == "not your turn: Other is playing"
             await other.step()  # declines: the card is offered to me
             await until(pilot, lambda: has(screen, Buy), "the offer")
-            await pilot.press("h")
-            assert said() == ten_pennies.NOTHING_TO_LAY
+            await pilot.press("h")  # an offer's hint: what the bots' policy would do, and why
+            assert said().startswith("Hint: buy the ") or said().startswith("Hint: pass "), said()
             await pilot.press("x")
             assert said().startswith("not now: buy [b] or pass [p] the ")
             await pilot.press("p")
@@ -606,6 +607,8 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             await until(pilot, lambda: has(screen, Draw), "the draw")
             await pilot.press("m")
             assert said() == "not now: draw [r]"
+            await pilot.press("h")  # (no hint for a draw: nothing to lay)
+            assert said() == ten_pennies.NOTHING_TO_LAY
             await pilot.press("r")
             await until(pilot, lambda: has(screen, Discard), "the meld step")
             await pilot.press("m")
@@ -735,3 +738,118 @@ async def test_the_log_keeps_its_last_line_in_view_when_it_shrinks() -> None:
         await pilot.pause()
         assert log.scroll_y == log.max_scroll_y, (log.scroll_y, log.max_scroll_y)
         assert "line 59" in log.lines[-1].text
+
+
+# --- every key answers the decision it was shown for (issue 14) --------------------------------------
+
+class Recording(SeatSession):
+    """A seat's session that keeps the decision each command it sends names (and sends it)."""
+
+    named: list[int]
+
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        self.named.append(decision)
+        return await super().send(command, decision=decision)
+
+
+def offered(screen: TableScreen) -> bool:
+    """A buy offer is on the screen (its keys may still be waiting)."""
+    v = screen.drawn_view
+    return v is not None and any(isinstance(c, Buy) for c in v.legal)
+
+
+async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connection: Connection,
+                                                                       tmp_path: Path) -> None:
+    hosted, joined = await table(connection, bots=0, start=False)
+    me = Recording(joined.service, joined.table_id, joined.seat, joined.token)
+    me.named = []
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())  # it moves only when the test says
+    await connection.start(hosted.table_id, hosted.host_token)
+    prefs = TablePrefs(offer_pause=0.5, guide_seen=True)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=prefs, home=tmp_path))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            checked = 0
+            while checked < 2:
+                await until(pilot, lambda: offered(screen) or bool(other.legal()) or bool(screen.legal),
+                            "a move for one of the seats")
+                if bool(other.legal()) and not offered(screen):
+                    await other.step()
+                    continue
+                if not offered(screen):  # my own turn, plainly
+                    keys = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"),
+                                                  (Discard, "x")) if has(screen, kind))
+                    before = screen.tv.sequence
+                    await pilot.press(keys)
+                    await until(pilot, lambda: screen.tv.sequence > before, "my move")
+                    continue
+                checked += 1
+                decision = screen.decision
+                assert decision == screen.tv.decision and decision > 0  # the DecisionRequest's sequence
+                # drawn this instant: the prompt is marked new, and a key pressed now is not taken for it
+                assert screen.query_one("#prompt").has_class("new")
+                assert screen.paused and not screen.legal
+                named = len(me.named)
+                await pilot.press("p")
+                assert "keys wait a moment" in text_of(screen, "#message")
+                assert "keys in a moment" in text_of(screen, "#prompt")
+                await until(pilot, lambda: not screen.paused, "the offer's moment to pass")
+                assert len(me.named) == named, "nothing was sent for the key"
+                assert screen.tv.decision == decision and offered(screen), "the offer is still open"
+                await pilot.press("p")  # now it answers the offer shown, naming it
+                await until(pilot, lambda: screen.tv.decision != decision, "the pass")
+                assert me.named[named:] == [decision]
+                await pilot.press("p")  # once answered, a decision takes no second answer
+                assert me.named[named + 1:] == []
+    finally:
+        folding.cancel()
+
+
+async def test_auto_pass_for_this_round_then_cards_that_fit_nothing_remembered(connection: Connection,
+                                                                                tmp_path: Path) -> None:
+    hosted, me = await table(connection, bots=0, start=False)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True), home=tmp_path))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            game = game_of(screen)
+            await until(pilot, lambda: screen.view is not None, "the game")
+            await pilot.press("a")
+            assert game.auto_pass() == "round"
+            assert "Auto-pass of buy offers: this round" in text_of(screen, "#message")
+            await until(pilot, lambda: bool(other.legal()), "the other seat's turn")
+            await other.step()  # declines: offered to me, and passed by itself
+            await until(pilot, lambda: "Passed the" in text_of(screen, "#message"), "the auto-pass")
+            await until(pilot, lambda: screen.view is not None and screen.view.phase is not Phase.BUY,
+                        "the offer settled")
+            await pilot.press("a")
+            assert game.auto_pass() == "unfit" and TablePrefs.load(tmp_path).auto_pass == "unfit"
+            await pilot.press("a")
+            assert game.auto_pass() == "never" and TablePrefs.load(tmp_path).auto_pass == "never"
+    finally:
+        folding.cancel()
+
+
+async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=1, rules=pb.HouseRules(rounds=[1], max_turns=2),
+                             decision_seconds=30)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        assert screen.ticking  # a countdown is shown while this seat decides
+        while not game_of(screen).over:
+            await until(pilot, lambda: bool(screen.legal) or game_of(screen).over, "my turn or the end")
+            for kind, key in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):
+                if has(screen, kind):
+                    before = screen.tv.sequence
+                    await pilot.press(key)
+                    await until(pilot, lambda: screen.tv.sequence > before, "the move")
+                    break
+        await until(pilot, lambda: not screen.ticking, "the tick to stop")
+        assert not screen.tv.deadline_ms

@@ -222,6 +222,11 @@ class TableScreen(Screen[None]):
         return legal
 
     @property
+    def ticking(self) -> bool:
+        """The screen's 1 s tick runs (only while a countdown is shown: an idle table wakes nobody)."""
+        return self._ticking
+
+    @property
     def paused(self) -> bool:
         """A new decision ignores keys for a moment (``TablePrefs.offer_pause``)."""
         return time.monotonic() < self.keys_at
@@ -272,6 +277,8 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
+        if not self.is_mounted or not self.query(TableLog):
+            return  # (a timer that fires as the screen goes: its regions are gone)
         if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
             self.call_after_refresh(self.redraw)
             return

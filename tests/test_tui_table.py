@@ -783,7 +783,7 @@ async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connecti
                                                   (Discard, "x")) if has(screen, kind))
                     before = screen.tv.sequence
                     await pilot.press(keys)
-                    await until(pilot, lambda: screen.tv.sequence > before, "my move")
+                    await until(pilot, lambda before=before: screen.tv.sequence > before, "my move")
                     continue
                 checked += 1
                 decision = screen.decision
@@ -799,7 +799,7 @@ async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connecti
                 assert len(me.named) == named, "nothing was sent for the key"
                 assert screen.tv.decision == decision and offered(screen), "the offer is still open"
                 await pilot.press("p")  # now it answers the offer shown, naming it
-                await until(pilot, lambda: screen.tv.decision != decision, "the pass")
+                await until(pilot, lambda decision=decision: screen.tv.decision != decision, "the pass")
                 assert me.named[named:] == [decision]
                 await pilot.press("p")  # once answered, a decision takes no second answer
                 assert me.named[named + 1:] == []
@@ -849,7 +849,7 @@ async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
                 if has(screen, kind):
                     before = screen.tv.sequence
                     await pilot.press(key)
-                    await until(pilot, lambda: screen.tv.sequence > before, "the move")
+                    await until(pilot, lambda before=before: screen.tv.sequence > before, "the move")
                     break
         await until(pilot, lambda: not screen.ticking, "the tick to stop")
         assert not screen.tv.deadline_ms

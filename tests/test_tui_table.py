@@ -752,6 +752,13 @@ class Recording(SeatSession):
         return await super().send(command, decision=decision)
 
 
+async def pressed(pilot: Pilot[None], screen: TableScreen, key: str) -> None:
+    """Press a key that sends a command, and wait for the game to move."""
+    before = screen.tv.sequence
+    await pilot.press(key)
+    await until(pilot, lambda: screen.tv.sequence > before, f"the move of {key}")
+
+
 def offered(screen: TableScreen) -> bool:
     """A buy offer is on the screen (its keys may still be waiting)."""
     v = screen.drawn_view
@@ -781,9 +788,7 @@ async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connecti
                 if not offered(screen):  # my own turn, plainly
                     keys = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"),
                                                   (Discard, "x")) if has(screen, kind))
-                    before = screen.tv.sequence
-                    await pilot.press(keys)
-                    await until(pilot, lambda before=before: screen.tv.sequence > before, "my move")
+                    await pressed(pilot, screen, keys)
                     continue
                 checked += 1
                 decision = screen.decision
@@ -799,7 +804,7 @@ async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connecti
                 assert len(me.named) == named, "nothing was sent for the key"
                 assert screen.tv.decision == decision and offered(screen), "the offer is still open"
                 await pilot.press("p")  # now it answers the offer shown, naming it
-                await until(pilot, lambda decision=decision: screen.tv.decision != decision, "the pass")
+                await until(pilot, lambda: screen.tv.decision != decision, "the pass")  # noqa: B023 (awaited here)
                 assert me.named[named:] == [decision]
                 await pilot.press("p")  # once answered, a decision takes no second answer
                 assert me.named[named + 1:] == []
@@ -847,9 +852,7 @@ async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
             await until(pilot, lambda: bool(screen.legal) or game_of(screen).over, "my turn or the end")
             for kind, key in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):
                 if has(screen, kind):
-                    before = screen.tv.sequence
-                    await pilot.press(key)
-                    await until(pilot, lambda before=before: screen.tv.sequence > before, "the move")
+                    await pressed(pilot, screen, key)
                     break
         await until(pilot, lambda: not screen.ticking, "the tick to stop")
         assert not screen.tv.deadline_ms

@@ -15,7 +15,9 @@ from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
+from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
+from tenpennies.client.tui.guide import GuideScreen
+from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import DIMMED, TableScreen
 from tenpennies.client.tui.ten_pennies import StatusLine
@@ -856,3 +858,55 @@ async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
                     break
         await until(pilot, lambda: not screen.ticking, "the tick to stop")
         assert not screen.tv.deadline_ms
+
+
+async def test_the_first_game_opens_the_guide_once_and_help_reopens_it(connection: Connection,
+                                                                      tmp_path: Path) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(), home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: isinstance(app.screen, GuideScreen), "the guide over the first game")
+        guide = app.screen
+        assert isinstance(guide, GuideScreen)
+        assert "(1/" in text_of(guide, "#guide-title")
+        await pilot.press("enter")
+        assert "1. Pick up" in text_of(guide, "#guide-title")
+        assert not TablePrefs.load(tmp_path).guide_seen  # (not until it closes)
+        await pilot.press("escape")  # skipped
+        await until(pilot, lambda: app.screen is screen, "the table")
+        assert TablePrefs.load(tmp_path).guide_seen and screen.prefs.guide_seen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("G")
+        await until(pilot, lambda: isinstance(app.screen, GuideScreen), "the guide again, from help")
+        for _ in GUIDE_PAGES:
+            await pilot.press("enter")
+        await until(pilot, lambda: app.screen is screen, "the table after the last page")
+
+    again = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs.load(tmp_path), home=tmp_path))
+    async with again.run_test(size=SIZE) as pilot:
+        screen = screen_of(again)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the game")
+        assert again.screen is screen  # seen: not shown again
+
+
+async def test_v_shows_the_discard_pile_top_first_and_the_sets_on_the_table(connection: Connection) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the game")
+        for key in ("d", "r", "x"):  # a turn: the pile grows by this seat's discard
+            await until(pilot, lambda: bool(screen.legal), "my move")
+            await pressed(pilot, screen, key)
+        await until(pilot, lambda: len(screen.tv.pile) >= 2, "two discards")
+        await pilot.press("v")
+        assert isinstance(app.screen, PileScreen)
+        shown = "\n".join(plain(w.content) for w in app.screen.query(Static))  # type: ignore[arg-type]
+        style = screen.card_style
+        top_first = " ".join(style.text(c) for c in reversed(screen.tv.pile))
+        assert f"Discard pile: {screen.tv.view.pile_size} cards" in shown and top_first in shown, shown
+        assert "Sets on the table" in shown and "You" in shown and "greedy bot" in shown
+        await pilot.press("space")
+        assert app.screen is screen

@@ -124,6 +124,11 @@ class GameTable(Widget):
     def sent(self, command: Command) -> None:
         """The server accepted ``command`` from this seat."""
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
-        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them."""
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[bool]:
+        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them; it closes
+        with True to open the game's guide."""
         raise NotImplementedError
+
+    def guide_screen(self) -> Screen[None] | None:
+        """The game's guide to a turn, for a player's first game (None: the game has none)."""
+        return None

@@ -283,6 +283,9 @@ class TableScreen(Screen[None]):
             self.call_after_refresh(self.redraw)
             return
         self._drawn_at = time.monotonic()
+        if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \
+                and not self.prefs.guide_seen and self.on_top:
+            self.call_later(self.show_guide)  # a player's first game: the guide to a turn, once
         self.drawn_view = self.tv.view
         shown = (self.tv.decision, self.drawn_view.legal if self.drawn_view is not None else ())
         if shown != self._shown:
@@ -489,7 +492,21 @@ class TableScreen(Screen[None]):
         if self.host is not None and self.waiting:
             extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
-        self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None))
+        def closed(guide: bool | None) -> None:
+            if guide:
+                self.show_guide()
+        self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None), closed)
+
+    def show_guide(self) -> None:
+        """The game's guide to a turn over the table; closed (read or skipped), it is remembered as seen."""
+        guide = self.game.guide_screen()
+        if guide is None:
+            return
+        def closed(_: None) -> None:
+            if not self.prefs.guide_seen:
+                self.prefs.guide_seen = True
+                self.save_prefs()
+        self.app.push_screen(guide, closed)
 
     def action_leave(self) -> None:
         if not self.leave_to_lobby:

@@ -44,8 +44,9 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
 from .game import Frame, GameTable
+from .guide import GuideScreen
 from .hand import Hand
-from .help import GameEndScreen, HelpScreen, RoundEndScreen
+from .help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from .line import Line
 from .seats import SeatLine, SeatsHead
 
@@ -118,6 +119,7 @@ class TenPenniesTable(GameTable):
         Binding("x", "discard", "Discard"),
         Binding("h", "hint", "Hint"),
         Binding("a", "auto_pass", "Auto-pass", show=False),
+        Binding("v", "pile", "Pile", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("left", "cursor(-1)", "Left", show=False),
         Binding("right", "cursor(1)", "Right", show=False),
@@ -296,6 +298,8 @@ class TenPenniesTable(GameTable):
                 return self.can(Discard)
             case "hint":
                 return self.can(LayContract, LaySet, LayOff, TakeDiscard, Buy)
+            case "pile":
+                return self.view is not None
             case "auto_pass":
                 return self.seat is not None and self.view is not None and not self.over
             case "select" | "sort" | "cursor" | "move" | "cursor_to":
@@ -563,8 +567,17 @@ class TenPenniesTable(GameTable):
 
     # --- screens over the table ------------------------------------------------------------------
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[bool]:
         return HelpScreen(self.view, self.card_style, extra, watching=watching)
+
+    def guide_screen(self) -> Screen[None] | None:
+        return GuideScreen()
+
+    def action_pile(self) -> None:
+        """The discard pile and the sets on the table, over the table (any key closes it)."""
+        v = self.view
+        if v is not None:
+            self.app.push_screen(PileScreen(v, self.tv.pile, self.who, self.card_style))
 
     def show_round_end(self) -> None:
         tv, v = self.tv, self.tv.view

@@ -413,7 +413,7 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         shown = str(app.screen.query_one("#dialog").query(Static).first().render())
         assert "Round 1" in shown and "over" in shown
         await pilot.press("space")
-        assert app.screen is screen
+        assert on_top(app) is screen
         await asyncio.wait_for(play_until(GameEndScreen), 8)
         assert screen.tv.game_end is not None
         await pilot.press("space")
@@ -906,7 +906,8 @@ async def test_v_shows_the_discard_pile_top_first_and_the_sets_on_the_table(conn
         shown = "\n".join(plain(w.content) for w in app.screen.query(Static))  # type: ignore[arg-type]
         style = screen.card_style
         top_first = " ".join(style.text(c) for c in reversed(screen.tv.pile))
-        assert f"Discard pile: {screen.tv.view.pile_size} cards" in shown and top_first in shown, shown
+        assert screen.view is not None
+        assert f"Discard pile: {screen.view.pile_size} cards" in shown and top_first in shown, shown
         assert "Sets on the table" in shown and "You" in shown and "greedy bot" in shown
         await pilot.press("space")
-        assert app.screen is screen
+        assert on_top(app) is screen

@@ -16,7 +16,7 @@ from tenpennies.engine.cards import Card
 
 from .cards import CardStyle
 
-SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
+SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between (more for a longer card: a copy mark)
 FRESH_MARK = "+"  # under a card just received (drawn, taken, bought, a penalty) until the seat's next move
 
 
@@ -39,6 +39,7 @@ class Hand(Widget):
         self.wild: frozenset[int] = frozenset()
         self.fresh: frozenset[int] = frozenset()
         self.empty = ""
+        self.slot = SLOT
         self._drawn: Text | None = None
 
     def show(self, cards: list[Card] | tuple[Card, ...], cursor: int, selected: set[int] | frozenset[int],
@@ -48,11 +49,12 @@ class Hand(Widget):
             return
         rows = self.rows(self.content_size.width)
         self.cards, self.cursor, self.selected, self.wild, self.empty, self.fresh = state
+        self.slot = max([SLOT, *(self.card_style.rich(c, wild=c.rank in wild).cell_len + 1 for c in self.cards)])
         self._drawn = None
         self.refresh(layout=rows != self.rows(self.content_size.width) or not self.content_size.width)
 
     def per_row(self, width: int) -> int:
-        return max(1, (width + 1) // SLOT)
+        return max(1, (width + 1) // self.slot)
 
     def rows(self, width: int) -> int:
         return 2 * math.ceil(len(self.cards) / self.per_row(width)) if self.cards else 1
@@ -84,10 +86,10 @@ class Hand(Widget):
                 chosen, here = card.id in self.selected, i == self.cursor
                 piece = style.rich(card, wild=card.rank in self.wild, selected=chosen, cursor=here)
                 out.append_text(piece)
-                out.append(" " * (SLOT - piece.cell_len))
-                mark = (select_mark * 3) if chosen else "   "
+                out.append(" " * (self.slot - piece.cell_len))
+                mark = (select_mark * (self.slot - 1)) if chosen else " " * (self.slot - 1)
                 if card.id in self.fresh:
-                    mark = mark[0] + FRESH_MARK + mark[2]
+                    mark = mark[0] + FRESH_MARK + mark[2:]
                 if here:
                     mark = cursor_mark + mark[1:]
                 marks.append(mark + " ", style="bold" if here else "")
@@ -100,6 +102,6 @@ class Hand(Widget):
         if offset is None:
             return
         per_row = self.per_row(self.content_size.width)
-        index = (offset.y // 2) * per_row + offset.x // SLOT
+        index = (offset.y // 2) * per_row + offset.x // self.slot
         if 0 <= index < len(self.cards):
             self.post_message(self.Picked(index))

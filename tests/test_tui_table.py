@@ -863,7 +863,7 @@ async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
 async def test_the_first_game_opens_the_guide_once_and_help_reopens_it(connection: Connection,
                                                                       tmp_path: Path) -> None:
     _, me = await table(connection)
-    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(), home=tmp_path))
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(), home=tmp_path, guide=True))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
         await until(pilot, lambda: isinstance(app.screen, GuideScreen), "the guide over the first game")
@@ -884,7 +884,8 @@ async def test_the_first_game_opens_the_guide_once_and_help_reopens_it(connectio
             await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen, "the table after the last page")
 
-    again = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs.load(tmp_path), home=tmp_path))
+    again = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs.load(tmp_path), home=tmp_path,
+                                         guide=True))
     async with again.run_test(size=SIZE) as pilot:
         screen = screen_of(again)
         await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the game")

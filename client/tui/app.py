@@ -255,7 +255,8 @@ class TenPenniesApp(App[None]):
             return
         home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home))
+                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
+                                           guide=True))
 
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game

@@ -60,7 +60,9 @@ class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits). ``prefs``: the
     player's table settings, saved in ``home`` when changed (``home`` None: kept for this screen only;
-    ``prefs`` None: the defaults, the first-game guide taken as seen)."""
+    ``prefs`` None: the defaults, the first-game guide taken as seen). ``guide``: a player's first game
+    opens the guide to a turn over the table (the local game, where nobody waits on the player; at a
+    server's table, where others wait and a clock may run, the log says where the guide is instead)."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -76,8 +78,9 @@ class TableScreen(Screen[None]):
 
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
                  host: HostedTable | None = None, leave_to_lobby: bool = True,
-                 prefs: TablePrefs | None = None, home: Path | None = None) -> None:
+                 prefs: TablePrefs | None = None, home: Path | None = None, guide: bool = False) -> None:
         super().__init__()
+        self.guide = guide
         self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True)
         self.home = home
         self.connection = connection
@@ -186,6 +189,8 @@ class TableScreen(Screen[None]):
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
         self.query_one(TableLog).add(where + self.game.where(), style="dim")
+        if not again and not self.guide and not self.prefs.guide_seen and self.session.seat is not None:
+            self.query_one(TableLog).add("New to the game? ? then G: a guide to a turn", style="dim")
 
     def fold_event(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
@@ -284,7 +289,7 @@ class TableScreen(Screen[None]):
             return
         self._drawn_at = time.monotonic()
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \
-                and not self.prefs.guide_seen and self.on_top:
+                and not self.prefs.guide_seen and self.guide and self.on_top:
             self.call_later(self.show_guide)  # a player's first game: the guide to a turn, once
         self.drawn_view = self.tv.view
         shown = (self.tv.decision, self.drawn_view.legal if self.drawn_view is not None else ())

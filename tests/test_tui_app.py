@@ -488,6 +488,22 @@ async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> N
         assert old.seat_info[3].bot_playing
 
 
+async def test_a_c_pressed_before_the_offer_to_continue_appears_continues(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
+    first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
+    saved = LocalGame.load(tmp_path)
+    assert saved is not None
+    again = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with again.run_test(size=SIZE) as pilot:
+        assert not isinstance(again.screen, ContinueScreen)  # still starting: the splash
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(again.screen, TableScreen), "the table, continued")
+        resumed = again.screen
+        assert isinstance(resumed, TableScreen) and resumed.session.table_id == saved.table_id
+
+
 async def test_a_finished_or_unknown_local_game_starts_a_new_one_directly(tmp_path: Path) -> None:
     TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     LocalGame("no-such-table", 3, "token", "host").save(tmp_path)

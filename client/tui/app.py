@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -129,6 +129,7 @@ class TenPenniesApp(App[None]):
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
+        self.early_continue = False  # c pressed while the local game was starting: continue without asking
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -241,7 +242,8 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
+            if unfinished is not None and (self.early_continue
+                                           or await self.push_screen_wait(ContinueScreen(unfinished))):
                 session = local.resume(unfinished.game)
             else:
                 if unfinished is not None:
@@ -257,6 +259,12 @@ class TenPenniesApp(App[None]):
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
                                            leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
                                            guide=True))
+
+    def on_key(self, event: events.Key) -> None:
+        """A ``c`` pressed on the splash, before the offer to continue the local game could be shown, is
+        that offer's answer (``n``, which gives the old game to the bots, is asked for on the offer itself)."""
+        if self.launch.mode == "local" and event.key == "c" and len(self.screen_stack) == 1:
+            self.early_continue = True
 
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game

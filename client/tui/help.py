@@ -20,6 +20,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from .cards import CardStyle
+from .common import pennies
 
 KEYS = (
     ("← → home end", "move along your hand"),
@@ -191,7 +192,9 @@ class RoundEndScreen(Dismissable):
         with Vertical(id="dialog"):
             yield Static(Text(f"Round {m.round}{self.total_rounds} over: {why}", style="bold"))
             yield Static(table)
-            yield Static(f"Pot {m.pot} pennies (a penny a card left in hand). Lowest score wins.", classes="dim")
+            yield Static(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
+                         f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
+                         "Lowest score wins.", classes="dim")
             yield Static("Any key continues.", classes="dim")
 
 
@@ -234,7 +237,7 @@ class GameEndScreen(Dismissable):
         verb = "win" if won == "You" or len(winners) > 1 else "wins"
         with Vertical(id="dialog"):
             yield Static(Text("Game over", style="bold"))
-            yield Static(Text(f"{won} {verb} the pot of {pot} penn{'y' if pot == 1 else 'ies'}."))
+            yield Static(Text(f"{won} {verb} the pot of {pennies(pot)}."))
             yield Static(table)
             yield Static("Any key closes.", classes="dim")
 

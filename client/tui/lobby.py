@@ -392,7 +392,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-empty").display = False  # until the server has said there are none
         self.query_one("#lobby-selected").display = False  # until a table is listed
-        self.set_interval(0.5, self.show_retry)
+        self._retry_tick = self.set_interval(0.5, self.show_retry)
         self.watch_lobby()
 
     # --- the live list ---
@@ -652,8 +652,13 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def on_screen_resume(self) -> None:
+        self._retry_tick.resume()
         self.refresh_bindings()
         self.query_one("#tables").focus()
+
+    def on_screen_suspend(self) -> None:
+        """A table (or a dialog) over the lobby: its countdown waits (a table idle wakes nobody)."""
+        self._retry_tick.pause()
 
     # --- actions ---
 

@@ -43,6 +43,7 @@ from tenpennies.engine.ten_pennies.strategies import contract_distance, fits, wo
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
+from .common import pennies
 from .game import Frame, GameTable
 from .guide import GuideScreen
 from .hand import Hand
@@ -56,11 +57,6 @@ NOTHING_TO_LAY = "nothing to lay now: no contract, set or lay-off is listed for 
 # auto-pass of buy offers: the modes in the order ``a`` steps through them, and their words
 AUTO_PASS_WORDS = {"never": "off", "round": "this round", "unfit": "cards that fit nothing"}
 SEATS_HEAD = SeatsHead("Cards Pennies Score", "Sets on the table")
-
-
-def pennies(n: int) -> str:
-    """``1 penny``, ``2 pennies``."""
-    return f"{n} penn{'y' if n == 1 else 'ies'}"
 
 
 def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
@@ -420,11 +416,17 @@ class TenPenniesTable(GameTable):
         wild = self.card_style.ranks(spec.wild_ranks)
         parts = [self.round_of(v), str(spec.contract), f"wild {wild}, {spec.wild_cap} a set",
                  f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
-        if len(dot.join(parts)) > width:  # one line: the words go before the numbers do
-            parts[2], parts[5] = f"wild {wild}", f"reshuffles {v.reshuffles_left}"
-        if len(dot.join(parts)) > width:
-            parts[5] = f"reshuf. {v.reshuffles_left}"
-        return Text(dot.join(parts), style="bold", no_wrap=True, overflow="ellipsis")
+        # one line: the words go before the numbers do, and the wild cap (a rule of every set) last of all
+        rounds = v.rules.rounds
+        shorter: list[tuple[int, str]] = [(5, f"reshuf. {v.reshuffles_left}")]
+        if rounds != (1, 2, 3, 4, 5, 6, 7) and v.round in rounds:
+            shorter.append((0, f"Round {v.round} ({rounds.index(v.round) + 1}/{len(rounds)})"))
+        shorter += [(2, f"wild {wild} max {spec.wild_cap}"), (5, ""), (2, f"wild {wild}")]
+        for index, part in shorter:
+            if len(dot.join(p for p in parts if p)) <= width:
+                break
+            parts[index] = part
+        return Text(dot.join(p for p in parts if p), style="bold", no_wrap=True, overflow="ellipsis")
 
     def seat_lines(self, lines: tuple[SeatLine, ...], width: int) -> tuple[tuple[SeatLine, ...], SeatsHead]:
         """Each seat's cards, pennies and score, down among its flags, the turn mark (or $: the seats the

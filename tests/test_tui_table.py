@@ -912,3 +912,13 @@ async def test_v_shows_the_discard_pile_top_first_and_the_sets_on_the_table(conn
         assert "Sets on the table" in shown and "You" in shown and "greedy bot" in shown
         await pilot.press("space")
         assert on_top(app) is screen
+
+
+def test_the_same_face_from_two_decks_is_told_apart_on_the_table() -> None:
+    for style, second in ((CardStyle(), "7♥¹"), (CardStyle(ascii=True), "7H.1"), (CardStyle(colour=False), "7♥¹")):
+        first, other = Card.parse("7H"), Card.parse("7H.1")
+        assert style.rich(first).plain != style.rich(other).plain == second
+        assert style.text(first) == style.text(other)  # the log's words: a 7♥ is a 7♥
+    joker = Card.from_id(CARDS_PER_DECK + 52)  # the second deck's first joker
+    assert CardStyle().rich(joker, wild=True).plain == "JK¹*"
+    assert CardStyle().rich(Card.from_id(52)).plain == CardStyle().rich(Card.from_id(53)).plain == "JK"

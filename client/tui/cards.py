@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from tenpennies.engine.cards import JOKER, RANK_CHARS
+from tenpennies.engine.cards import CARDS_PER_DECK, JOKER, RANK_CHARS
 from tenpennies.engine.ten_pennies import Card
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -89,11 +89,13 @@ class CardStyle:
         return (FOUR_COLOURS if self.four_colour else TWO_COLOURS)[card.suit]
 
     def copy_mark(self, card: Card) -> str:
-        """How the same face from another deck is told apart on the table screen: its copy number, as the
-        engine writes it (``7H.1``), raised (``7♥¹``); nothing for the first deck's card."""
-        if not card.copy:
+        """How the same face from another deck is told apart on the table screen: its deck's number (for a
+        face, its copy number as the engine writes it, ``7H.1``), raised (``7♥¹``); nothing for the first
+        deck's cards (its two jokers alike, as they play alike)."""
+        deck = card.id // CARDS_PER_DECK
+        if not deck:
             return ""
-        return f".{card.copy}" if self.ascii else str(card.copy).translate(SUPERSCRIPT)
+        return f".{deck}" if self.ascii else str(deck).translate(SUPERSCRIPT)
 
     def rich(self, card: Card, *, wild: bool = False, selected: bool = False, cursor: bool = False) -> Text:
         """The card as styled text: its colour; a card of a second deck with its copy number raised

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
+WIDE = 110  # columns from which the table's log sits beside the seats (and its dialogs keep to their side)
 
 
 def pennies(n: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import ClassVar, Protocol
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -112,6 +113,10 @@ class GameTable(Widget):
     def seat_lines(self, lines: tuple[SeatLine, ...], width: int) -> tuple[tuple[SeatLine, ...], SeatsHead]:
         """The seats as the frame found them, with the game's figures, marks and pieces added."""
         raise NotImplementedError
+
+    def panel(self, width: int) -> RenderableType:
+        """What the game shows under the seats when the terminal is wide (``width`` cells), if anything."""
+        return Text()
 
     def where(self) -> str:
         """Where the game is, after the table's name in the log's first line (``: round 2, turn 5, ...``)."""

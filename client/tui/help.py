@@ -20,7 +20,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from .cards import CardStyle
-from .common import pennies
+from .common import WIDE, pennies
 
 KEYS = (
     ("← → home end", "move along your hand"),
@@ -160,7 +160,18 @@ class PileScreen(Dismissable):
             yield Static("Any key closes.", classes="dim")
 
 
-class RoundEndScreen(Dismissable):
+class BesideTheLog(Dismissable):
+    """A dialog over the table that, on a wide terminal, keeps to the seats' side: the log beside it stays
+    whole (the round's story next to its hands)."""
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= WIDE, "wide")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
+
+
+class RoundEndScreen(BesideTheLog):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
@@ -198,7 +209,7 @@ class RoundEndScreen(Dismissable):
             yield Static("Any key continues.", classes="dim")
 
 
-class GameEndScreen(Dismissable):
+class GameEndScreen(BesideTheLog):
     """The final standings: scores, the winners, the pot and its shares."""
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],

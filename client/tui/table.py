@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Container, Vertical
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -40,7 +41,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
-from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, WIDE, filled, sentence
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
@@ -109,8 +110,11 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Line(id="header")
-        yield SeatsStrip(id="seats")
-        yield TableLog(id="log")
+        with Container(id="middle"):  # one above the other; side by side on a wide terminal (``WIDE``)
+            with Vertical(id="side"):
+                yield SeatsStrip(id="seats")
+                yield Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
+            yield TableLog(id="log")
         yield self.game
         yield Prompt(id="prompt")
         yield MessageLine(id="message")
@@ -161,7 +165,7 @@ class TableScreen(Screen[None]):
             return
         await self.game.remove()
         self.game = widget(self, id="game")
-        await self.mount(self.game, after=self.query_one(TableLog))
+        await self.mount(self.game, after=self.query_one("#middle"))
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
@@ -269,6 +273,10 @@ class TableScreen(Screen[None]):
         """No dialog over the table (``is_current`` is also true of a screen seen dimmed under one)."""
         return self.is_attached and self.app.screen is self
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A wide terminal puts the log beside the seats (and the game's panel under them)."""
+        self.set_class(event.size.width >= WIDE, "wide")
+
     def on_screen_resume(self) -> None:
         """A dialog over the table closed: what came meanwhile is drawn at once."""
         self.redraw()
@@ -299,6 +307,9 @@ class TableScreen(Screen[None]):
         self.query_one(TableLog).release()
         self.query_one("#header", Line).show(self.header())
         self.seats()
+        panel = self.query_one("#panel", Line)
+        panel.show(self.game.panel(self.width_of("#panel")) if self.has_class("wide") and self.view is not None
+                   else Text())
         self.game.redraw()
         self.tick()
         keys = tuple(self.check_action(action, ()) for action in actions_of(type(self))) + self.game.keys()

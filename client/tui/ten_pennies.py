@@ -457,6 +457,23 @@ class TenPenniesTable(GameTable):
             self._pieces[key] = piece
         return piece
 
+    def panel(self, width: int) -> Text:
+        """Under the seats on a wide terminal: the discard pile as far as this seat knows it, top first (``v``
+        shows it on any terminal)."""
+        v = self.view
+        if v is None:
+            return Text()
+        pile = list(reversed(self.tv.pile))
+        out = Text(f"Discard pile, top first ({v.pile_size}): ", style="dim")
+        if pile:
+            out.append_text(self.card_style.cards(pile, v.spec.wild_ranks))
+        else:
+            out.append("empty", style="dim")
+        unseen = v.pile_size - len(pile)
+        if unseen > 0:
+            out.append(f" and {unseen} from before you came", style="dim")
+        return out
+
     def status_sides(self) -> tuple[Text, Text]:
         v, st = self.view, self.card_style
         left = Text()

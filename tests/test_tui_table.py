@@ -10,6 +10,7 @@ from rich.console import Console, RenderableType
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
@@ -922,3 +923,46 @@ def test_the_same_face_from_two_decks_is_told_apart_on_the_table() -> None:
     joker = Card.from_id(CARDS_PER_DECK + 52)  # the second deck's first joker
     assert CardStyle().rich(joker, wild=True).plain == "JK¹*"
     assert CardStyle().rich(Card.from_id(52)).plain == CardStyle().rich(Card.from_id(53)).plain == "JK"
+
+
+MOVES = {"Take": TakeDiscard, "Decline": DeclineDiscard, "Buy": Buy, "Pass": PassBuy, "Draw": Draw,
+         "Lay off": LayOff, "Discard": Discard}
+
+
+def footer_moves(screen: TableScreen) -> set[str]:
+    """The moves the footer shows, as drawn."""
+    return {key.description for key in screen.query(FooterKey) if key.description in MOVES
+            and not key.disabled}
+
+
+def listed_moves(screen: TableScreen) -> set[str]:
+    return {word for word, kind in MOVES.items() if has(screen, kind)}
+
+
+async def test_the_footer_shows_only_the_moves_possible_now(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=0, start=False, rules=pb.HouseRules(rounds=[1], max_turns=16))
+    other = Scripted(await connection.join(hosted.table_id, "Other"), buys=True)
+    folding = asyncio.ensure_future(other.watch())
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            seen: set[str] = set()
+            for _ in range(80):
+                await until(pilot, lambda: bool(screen.legal) or bool(other.legal()) or game_of(screen).over,
+                            "a seat to move")
+                if game_of(screen).over:
+                    break
+                if other.legal() and not screen.legal:  # under another seat's prompt: no move of this seat's
+                    await until(pilot, lambda: not footer_moves(screen), "no move keys under another's turn")
+                    await other.step()
+                    continue
+                await until(pilot, lambda: footer_moves(screen) == listed_moves(screen), "the footer's moves")
+                seen |= footer_moves(screen)
+                key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+                           if has(screen, kind))
+                await pressed(pilot, screen, key)
+            assert {"Decline", "Draw", "Discard"} <= seen
+    finally:
+        folding.cancel()

@@ -6,6 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from rich.console import Console, RenderableType
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -20,6 +21,7 @@ from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from tenpennies.client.tui.log import TableLog
+from tenpennies.client.tui.prefs import PrefsScreen
 from tenpennies.client.tui.table import DIMMED, TableScreen
 from tenpennies.client.tui.ten_pennies import StatusLine
 from tenpennies.client.view import TableView
@@ -966,3 +968,27 @@ async def test_the_footer_shows_only_the_moves_possible_now(connection: Connecti
             assert {"Decline", "Draw", "Discard"} <= seen
     finally:
         folding.cancel()
+
+
+async def test_the_table_settings_are_set_from_the_table_and_remembered(connection: Connection,
+                                                                        tmp_path: Path) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True), home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        await pilot.press("comma")
+        assert isinstance(app.screen, PrefsScreen)
+        shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
+        rows = [" ".join(line.split()) for line in shown.splitlines()]
+        assert rows[:3] == ["b bell at a new decision on", "+ / - a new buy offer ignores keys for 0.6 s",
+                            "a auto-pass buy offers off"], rows
+        await pilot.press("b", "plus", "plus", "a")
+        saved = TablePrefs.load(tmp_path)
+        assert not saved.bell and saved.offer_pause == pytest.approx(1.0) and game_of(screen).auto_pass() == "round"
+        shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
+        rows = [" ".join(line.split()) for line in shown.splitlines()]
+        assert rows[:3] == ["b bell at a new decision off", "+ / - a new buy offer ignores keys for 1.0 s",
+                            "a auto-pass buy offers this round"], rows
+        await pilot.press("escape")
+        assert on_top(app) is screen

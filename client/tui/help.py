@@ -37,6 +37,7 @@ KEYS = (
     ("h", "hint: a meld or lay-off you can make (again: the next one); take or buy?"),
     ("a", "auto-pass buy offers: off, this round, cards that fit nothing"),
     ("v", "the discard pile and the sets on the table"),
+    (",", "settings: the bell, a new offer's pause, the auto-pass"),
     ("c / ?", "chat / this help"),
     ("G", "the guide to a turn (from this help)"),
 )

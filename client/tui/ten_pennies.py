@@ -49,6 +49,7 @@ from .guide import GuideScreen
 from .hand import Hand
 from .help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from .line import Line
+from .prefs import PrefsScreen
 from .seats import SeatLine, SeatsHead
 
 SORTS = ("rank", "suit", "own")
@@ -116,6 +117,7 @@ class TenPenniesTable(GameTable):
         Binding("h", "hint", "Hint"),
         Binding("a", "auto_pass", "Auto-pass", show=False),
         Binding("v", "pile", "Pile", show=False),
+        Binding("comma", "prefs", "Settings", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("left", "cursor(-1)", "Left", show=False),
         Binding("right", "cursor(1)", "Right", show=False),
@@ -296,6 +298,8 @@ class TenPenniesTable(GameTable):
                 return self.can(LayContract, LaySet, LayOff, TakeDiscard, Buy)
             case "pile":
                 return self.view is not None
+            case "prefs":
+                return self.seat is not None
             case "auto_pass":
                 return self.seat is not None and self.view is not None and not self.over
             case "select" | "sort" | "cursor" | "move" | "cursor_to":
@@ -591,6 +595,11 @@ class TenPenniesTable(GameTable):
 
     def guide_screen(self) -> Screen[None] | None:
         return GuideScreen()
+
+    def action_prefs(self) -> None:
+        """The table's settings: the bell, a new offer's pause, the auto-pass (``PrefsScreen``)."""
+        self.app.push_screen(PrefsScreen(self.frame.prefs, lambda: AUTO_PASS_WORDS[self.auto_pass()],
+                                         self.action_auto_pass, self.frame.save_prefs))
 
     def action_pile(self) -> None:
         """The discard pile and the sets on the table, over the table (any key closes it)."""

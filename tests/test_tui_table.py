@@ -17,6 +17,7 @@ from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.common import pennies
 from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
@@ -415,6 +416,10 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         await asyncio.wait_for(play_until(RoundEndScreen), 8)
         shown = str(app.screen.query_one("#dialog").query(Static).first().render())
         assert "Round 1" in shown and "over" in shown
+        # Paid next to an unchanged Pennies column: where it went is said (the purse, not the buy pennies)
+        note = " ".join(plain(w.content) for w in app.screen.query(Static)).split()  # type: ignore[arg-type]
+        assert "Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2)" in " ".join(note)
+        assert "the buy pennies (Pennies at the table) are not touched." in " ".join(note)
         await pilot.press("space")
         assert on_top(app) is screen
         await asyncio.wait_for(play_until(GameEndScreen), 8)
@@ -992,3 +997,19 @@ async def test_the_table_settings_are_set_from_the_table_and_remembered(connecti
                             "a auto-pass buy offers this round"], rows
         await pilot.press("escape")
         assert on_top(app) is screen
+
+
+async def test_a_short_games_header_keeps_the_wild_cap_at_80_columns(connection: Connection) -> None:
+    for rounds, cap in (([1, 2], "1"), ([5, 6], "2"), ([7], "3")):
+        _, me = await table(connection, rules=pb.HouseRules(rounds=rounds))
+        app = TableApp(lambda: TableScreen(connection, me))  # noqa: B023 (made and run here)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None, "the game")  # noqa: B023
+            header = text_of(screen, "#header")
+            assert len(header) <= 78 and "…" not in header, header
+            assert f"{cap} a set" in header or f"max {cap}" in header, header
+
+
+def test_pennies_are_counted_in_words() -> None:
+    assert [pennies(n) for n in (0, 1, 2, 10)] == ["0 pennies", "1 penny", "2 pennies", "10 pennies"]

@@ -424,9 +424,15 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         ray_address=args.ray or None, decision_seconds=args.decision_seconds)
 
 
+def rounds_text(rounds: Sequence[int]) -> str:
+    """``1-7`` for a run of rounds, else ``1,3,5``."""
+    if len(rounds) > 2 and list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
+        return f"{rounds[0]}-{rounds[-1]}"
+    return ",".join(map(str, rounds))
+
+
 def render(results: Results, width: int | None = None) -> str:
     """The standings as the text printed (the same for the same results, wherever they were played)."""
-    from rich import box
     from rich.console import Console
     from rich.table import Table
     config = results.config
@@ -434,11 +440,11 @@ def render(results: Results, width: int | None = None) -> str:
     console = Console(width=width or 80, record=True, file=io.StringIO(), color_system=None, highlight=False)
     console.print(f"Ten Pennies tournament: {', '.join(config.entries)}")
     console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
-                  f"rotations), seed {config.seed}, preset {rules.preset}, rounds {','.join(map(str, rules.rounds))}")
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), collapse_padding=True, pad_edge=False)
+                  f"rotations), seed {config.seed}, preset {rules.preset}, rounds {rounds_text(rules.rounds)}")
+    table = Table(box=None, padding=(0, 0, 0, 2), pad_edge=False)  # within 80 columns
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("bot", no_wrap=True)
-    for header in ("games", "wins", "mean score", "pennies", "buys", "illegal", "timeouts", "rating"):
+    for header in ("games", "wins", "mean score", "pennies", "buys", "illegal", "late", "rating"):
         table.add_column(header, justify="right", no_wrap=True)
     for place, s in enumerate(results.standings, 1):
         ci = f"±{s.mean_score_margin:.1f}" if s.mean_score_margin is not None else ""
@@ -449,8 +455,8 @@ def render(results: Results, width: int | None = None) -> str:
     console.print(table)
     console.print("wins: tied winners share a win; mean score: with its 95% interval;")
     console.print("pennies, buys: a game's (pennies: won - paid - bought with, TP-5.2);")
-    console.print("rating: openskill BradleyTerryFull μ±σ, ties in score are ties;")
-    console.print("best first by μ - 3σ")
+    console.print("late: decisions past their time (the safe default played); rating: openskill")
+    console.print("BradleyTerryFull μ±σ, ties in score are ties; best first by μ - 3σ")
     text = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 

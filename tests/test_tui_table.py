@@ -1013,3 +1013,13 @@ async def test_a_short_games_header_keeps_the_wild_cap_at_80_columns(connection:
 
 def test_pennies_are_counted_in_words() -> None:
     assert [pennies(n) for n in (0, 1, 2, 10)] == ["0 pennies", "1 penny", "2 pennies", "10 pennies"]
+
+
+def test_with_eleven_sets_a_digit_waits_only_when_a_longer_number_could_be_meant() -> None:
+    seven, king = Card.parse("7H"), Card.parse("KS")
+    legal: tuple[Command, ...] = (LayOff(0, seven, 1), LayOff(0, king, 1), LayOff(0, king, 10), Discard(0, seven))
+    assert not ten_pennies.waits_for_more("1", legal, seven)  # the 7 goes on set 1 alone: at once
+    assert ten_pennies.waits_for_more("1", legal, king)  # the K may go on 1 or 10: another digit, or enter
+    assert not ten_pennies.waits_for_more("10", legal, king)
+    assert not ten_pennies.waits_for_more("0", legal, king)  # a 0 begins no longer number
+    assert ten_pennies.waits_for_more("1", legal, None)  # (no card chosen: any listed lay-off counts)

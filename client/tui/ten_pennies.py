@@ -60,6 +60,15 @@ AUTO_PASS_WORDS = {"never": "off", "round": "this round", "unfit": "cards that f
 SEATS_HEAD = SeatsHead("Cards Pennies Score", "Sets on the table")
 
 
+def waits_for_more(digits: str, legal: Iterable[Command], card: Card | None) -> bool:
+    """Whether the set number typed so far (``digits``) may go on: some listed lay-off of ``card`` (of any
+    card, None) names a longer number that begins with it. ``1`` with 11 sets waits only when the card may
+    go on set 10 or above (it lays off at once otherwise); a ``0`` begins no longer number."""
+    number = int(digits)
+    return number > 0 and any(isinstance(c, LayOff) and (card is None or c.card == card) and c.set_id != number
+                              and str(c.set_id).startswith(digits) for c in legal)
+
+
 def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
     return [c for c in legal if isinstance(c, kinds)]
 
@@ -800,10 +809,7 @@ class TenPenniesTable(GameTable):
         number = int(self.pending_set)
         # Past set 9 a digit may begin a longer number: wait while a set the card may go on is named by
         # more digits (a 0 begins none: it names set 0 at once)
-        card = self.one_card(quiet=True)
-        longer = {c.set_id for c in self.legal if isinstance(c, LayOff) and (card is None or c.card == card)
-                  and c.set_id != number and str(c.set_id).startswith(self.pending_set)}
-        if 0 < number and longer:
+        if waits_for_more(self.pending_set, self.legal, self.one_card(quiet=True)):
             self.say(f"lay off on set {self.pending_set}_? another digit, or enter (esc cancels)")
             return
         self.lay_off(number)

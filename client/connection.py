@@ -12,7 +12,7 @@ import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
@@ -136,10 +136,10 @@ class SeatSession:
 
     async def send(self, command: pb.Command, decision: int = 0) -> int:
         """Send ``command``; ``decision``: the sequence of the DecisionRequest it answers (0: not named)."""
-        request = pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)
+        fields: dict[str, Any] = {"table_id": self.table_id, "token": self.token, "command": command}
         if decision and "decision" in pb.SendCommandRequest.DESCRIPTOR.fields_by_name:
-            request.decision = decision  # type: ignore[attr-defined]  # (field 4: the fairness change to the wire)
-        response: pb.SendCommandResponse = await _call(self.service.SendCommand(request))
+            fields["decision"] = decision  # (field 4, with the wire's fairness change)
+        response: pb.SendCommandResponse = await _call(self.service.SendCommand(pb.SendCommandRequest(**fields)))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:

@@ -8,7 +8,7 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 from __future__ import annotations
 
 import functools
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -129,9 +129,9 @@ class GameTable(Widget):
     def sent(self, command: Command) -> None:
         """The server accepted ``command`` from this seat."""
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[bool]:
-        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them; it closes
-        with True to open the game's guide."""
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[Any]:
+        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them; closing
+        with True opens the game's guide (``guide_screen``)."""
         raise NotImplementedError
 
     def guide_screen(self) -> Screen[None] | None:

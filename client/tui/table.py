@@ -508,8 +508,8 @@ class TableScreen(Screen[None]):
         if self.host is not None and self.waiting:
             extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
-        def closed(guide: bool | None) -> None:
-            if guide:
+        def closed(guide: object) -> None:
+            if guide is True:
                 self.show_guide()
         self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None), closed)
 

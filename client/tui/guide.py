@@ -40,7 +40,8 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("4. Discarding",
      "x discards the selected card (or the one under the cursor) and ends your turn. Empty your hand and you "
      "go out: the round ends.\n\n"
-     "v shows the discard pile and the sets on the table; ? lists every key, and reopens this guide (G)."),
+     "v shows the discard pile and the sets on the table; , the settings (the bell, the auto-pass); ? lists "
+     "every key, and G there reopens this guide."),
 )
 
 

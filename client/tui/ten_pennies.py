@@ -154,6 +154,7 @@ class TenPenniesTable(GameTable):
         self._pieces: dict[tuple[Meld, frozenset[int]], Text] = {}  # each set as drawn, by set and wild ranks
         self.pass_round: int | None = None   # auto-pass every offer of this round (``a``; not remembered)
         self.hinted: Command | None = None   # the meld or lay-off the last hint put in the builder/selection
+        self._panel: tuple[list[Card], object, Text] | None = None  # the pile panel as drawn, from what
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
 
@@ -476,6 +477,9 @@ class TenPenniesTable(GameTable):
         v = self.view
         if v is None:
             return Text()
+        key = (v.pile_size, v.spec.wild_ranks)
+        if self._panel is not None and self._panel[0] is self.tv.pile and self._panel[1] == key:
+            return self._panel[2]  # (the pile as drawn: a new pile is a new list)
         pile = list(reversed(self.tv.pile))
         out = Text(f"Discard pile, top first ({v.pile_size}): ", style="dim")
         if pile:
@@ -485,6 +489,7 @@ class TenPenniesTable(GameTable):
         unseen = v.pile_size - len(pile)
         if unseen > 0:
             out.append(f" and {unseen} from before you came", style="dim")
+        self._panel = (self.tv.pile, key, out)
         return out
 
     def status_sides(self) -> tuple[Text, Text]:

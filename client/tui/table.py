@@ -102,7 +102,8 @@ class TableScreen(Screen[None]):
         self._shown: tuple[int, tuple[Command, ...]] = (0, ())  # the decision drawn, and its commands
         self.decision = 0                    # the decision drawn (its DecisionRequest's sequence; 0: none named)
         self.answered = -1                   # the decision a command was sent for (one answer a decision)
-        self.keys_at = 0.0                   # keys answer the decision drawn from then on (time.monotonic)
+        self._paused = False                 # a new offer ignores keys (until its moment is over, ``resume_keys``)
+        self._decisions = 0                  # decisions drawn so far (a moment's end is for its own decision)
         self._others_moved = True            # another seat moved since this seat's last decision was drawn
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
 
@@ -237,8 +238,9 @@ class TableScreen(Screen[None]):
 
     @property
     def paused(self) -> bool:
-        """A new decision ignores keys for a moment (``TablePrefs.offer_pause``)."""
-        return time.monotonic() < self.keys_at
+        """A new decision ignores keys for a moment (``TablePrefs.offer_pause``): until the screen shows its
+        keys again, so that what is drawn and what the keys do agree."""
+        return self._paused
 
     @property
     def waiting(self) -> bool:
@@ -325,15 +327,15 @@ class TableScreen(Screen[None]):
         moment, and one another seat's move brought is announced (the prompt highlighted, the bell)."""
         self.decision = self.tv.decision
         self.answered = -1
+        self._decisions += 1
         v = self.drawn_view
         if v is None or not v.legal or self.session.seat is None:
-            self.keys_at = 0.0
+            self._paused = False
             return
-        if self.game.pauses(v.legal) and self.prefs.offer_pause > 0:
-            self.keys_at = time.monotonic() + self.prefs.offer_pause
-            self.set_timer(self.prefs.offer_pause, self.redraw)  # the keys come back
-        else:
-            self.keys_at = 0.0
+        self._paused = self.game.pauses(v.legal) and self.prefs.offer_pause > 0
+        if self._paused:
+            drawn = self._decisions
+            self.set_timer(self.prefs.offer_pause, lambda: self.resume_keys(drawn))
         if self.game.answer_by_itself():
             return
         if self._others_moved:
@@ -343,6 +345,12 @@ class TableScreen(Screen[None]):
             if self.prefs.bell and self.on_top:
                 self.app.bell()
         self._others_moved = False
+
+    def resume_keys(self, decision: int) -> None:
+        """A new offer's moment is over: its keys are drawn and answer it (if it is still the one drawn)."""
+        if decision == self._decisions and self._paused:
+            self._paused = False
+            self.redraw()
 
     def save_prefs(self) -> None:
         """Remember the table settings (when this screen has somewhere to keep them)."""

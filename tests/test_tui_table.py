@@ -947,30 +947,41 @@ def listed_moves(screen: TableScreen) -> set[str]:
 
 
 async def test_the_footer_shows_only_the_moves_possible_now(connection: Connection) -> None:
-    hosted, me = await table(connection, bots=0, start=False, rules=pb.HouseRules(rounds=[1], max_turns=16))
+    """Also when an offer open to this seat is settled by another seat's buy (its Buy and Pass go) and under
+    another seat's turn (no move of this seat's)."""
+    hosted, me = await table(connection, seats=3, bots=0, start=False, rules=pb.HouseRules(rounds=[1], max_turns=16))
     other = Scripted(await connection.join(hosted.table_id, "Other"), buys=True)
+    await connection.add_bot(hosted.table_id, hosted.host_token)
     folding = asyncio.ensure_future(other.watch())
     await connection.start(hosted.table_id, hosted.host_token)
-    app = TableApp(lambda: TableScreen(connection, me))
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(offer_pause=0, guide_seen=True)))
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = screen_of(app)
             seen: set[str] = set()
-            for _ in range(80):
+            settled = 0
+            for _ in range(120):
                 await until(pilot, lambda: bool(screen.legal) or bool(other.legal()) or game_of(screen).over,
                             "a seat to move")
                 if game_of(screen).over:
                     break
-                if other.legal() and not screen.legal:  # under another seat's prompt: no move of this seat's
-                    await until(pilot, lambda: not footer_moves(screen), "no move keys under another's turn")
+                if other.legal():  # the other seat first: an offer open to both is settled by its buy
+                    offered_too = has(screen, Buy)
                     await other.step()
+                    if offered_too and not any(isinstance(c, (Buy, PassBuy)) for c in other.legal()):
+                        settled += 1
+                    await until(pilot, lambda: footer_moves(screen) == listed_moves(screen),
+                                "the footer's moves after the other seat's")
                     continue
                 await until(pilot, lambda: footer_moves(screen) == listed_moves(screen), "the footer's moves")
                 seen |= footer_moves(screen)
                 key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
                            if has(screen, kind))
                 await pressed(pilot, screen, key)
+                await until(pilot, lambda: bool(screen.legal) or not footer_moves(screen),
+                            "no move keys while this seat waits")
             assert {"Decline", "Draw", "Discard"} <= seen
+            assert settled, "an offer open to this seat was settled by the other seat's buy"
     finally:
         folding.cancel()
 

@@ -108,7 +108,7 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
     if args.local:
-        return Launch("local", name=name, style=style, home=data_dir())
+        return Launch("local", name=name, style=style, home=data_dir(), config=config_dir())
     if server is None:
         return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
                       interface=args.interface)

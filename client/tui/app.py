@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -33,7 +33,7 @@ from tenpennies.wire.common import data_dir
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
-from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished
+from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
@@ -79,6 +79,7 @@ class Launch:
     data: Path = field(default_factory=data_dir)
     interface: str | None = None
     server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
+    config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
 
 
 class ContinueScreen(ModalScreen[bool]):
@@ -128,6 +129,7 @@ class TenPenniesApp(App[None]):
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
+        self.early_continue = False  # c pressed while the local game was starting: continue without asking
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -159,7 +161,8 @@ class TenPenniesApp(App[None]):
         another)."""
         match choice:
             case Choice(kind="local"):
-                self.launch = replace(self.launch, mode="local", home=self.launch.data)
+                self.launch = replace(self.launch, mode="local", home=self.launch.data,
+                                      config=self.launch.config or self.launch.home)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
             case Choice(kind="server", address=address, name=server_name):
@@ -239,7 +242,8 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
+            if unfinished is not None and (self.early_continue
+                                           or await self.push_screen_wait(ContinueScreen(unfinished))):
                 session = local.resume(unfinished.game)
             else:
                 if unfinished is not None:
@@ -251,8 +255,16 @@ class TenPenniesApp(App[None]):
         except Exception as error:  # the data directory, the store, the port: say so, leave cleanly
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
+        home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False))
+                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
+                                           guide=True))
+
+    def on_key(self, event: events.Key) -> None:
+        """A ``c`` pressed on the splash, before the offer to continue the local game could be shown, is
+        that offer's answer (``n``, which gives the old game to the bots, is asked for on the offer itself)."""
+        if self.launch.mode == "local" and event.key == "c" and len(self.screen_stack) == 1:
+            self.early_continue = True
 
     async def on_unmount(self) -> None:
         """Every screen and worker is gone by now: close the channel, then (saying whether the local game

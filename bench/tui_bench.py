@@ -27,16 +27,24 @@ given again for the events that came with the table in view and those that came 
 (theirs include the dialog's time). The latency is from the screen taking the event off its stream: a
 screen that falls behind a full-speed stream leaves the backlog in gRPC's buffers, where no clock sees it,
 so read the rate (against the bare stream's) beside it.
+
+At full speed frames come at Textual's 60 Hz grid, one after another: an event waits on average half a frame
+for the next one, so the median cannot be much under 8.3 ms there whatever a frame costs. At people's pace
+(the same watcher, four players in a process of their own each answering ``PACE`` seconds after it is asked)
+the screen is idle when an event comes and its frame is drawn at once: there the figure is what the screen's
+own work costs, the one a person at a table feels.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from rich.console import RenderableType
@@ -45,6 +53,7 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from tenpennies.client.bot import play_seat
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
@@ -52,11 +61,14 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine.ten_pennies.bots import GreedyBot
+from tenpennies.engine.ten_pennies.game import SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from benchkit import start_server  # the bench folder is the script's own: on sys.path
 
 SIZE = (80, 24)
+PACE = 0.15  # seconds a paced player takes over each decision
 FRAME = 1 / 60
 READY_TIMEOUT = 60.0
 
@@ -234,14 +246,45 @@ async def bare_stream(address: str, rounds: list[int]) -> tuple[int, float]:
     return count, took
 
 
-async def event_to_screen(address: str, rounds: list[int]) -> None:
-    bare_count, bare_took = await bare_stream(address, rounds)
-    connection = Connection(address)
-    hosted = await bot_table(connection, rounds)
+class PacedBot(GreedyBot):
+    """Greedy, taking ``PACE`` seconds over each decision (the SDK asks it in a thread of its own)."""
+
+    def choose(self, view: SeatView):  # type: ignore[no-untyped-def]
+        time.sleep(PACE)
+        return super().choose(view)
+
+
+def paced_players(address: str, table_id: str, tokens: list[tuple[int, str]]) -> None:
+    """Play the table's seats with paced greedy bots (run in a process of its own)."""
+    async def play() -> None:
+        connection = Connection(address)
+        await asyncio.gather(*(play_seat(PacedBot(), connection.seat(table_id, seat, token))
+                               for seat, token in tokens))
+        await connection.close()
+    asyncio.run(play())
+
+
+async def paced_table(connection: Connection, rounds: list[int]) -> tuple[HostedTable, BaseProcess]:
+    """A table of four paced players, each in the seat it joined, played from another process."""
+    hosted = await connection.create_table("paced", 4, pb.HouseRules(rounds=rounds), seed=5, decision_seconds=0,
+                                           takeover_seconds=0)
+    tokens = []
+    for seat in range(4):
+        session = await connection.join(hosted.table_id, f"paced {seat}", seat)
+        assert session.token
+        tokens.append((seat, session.token))
+    players = multiprocessing.get_context("spawn").Process(
+        target=paced_players, args=(connection.address, hosted.table_id, tokens), daemon=True)
+    players.start()
+    return hosted, players
+
+
+async def watch(connection: Connection, hosted: HostedTable) -> tuple[TimedTableScreen, Watcher, float]:
+    """A spectator's table screen following the table from before its start to its end: the screen, its
+    app, and the seconds from the start to the last event on the screen."""
     screen = TimedTableScreen(connection, connection.spectate(hosted.table_id))
     app = Watcher(screen)
     loop = asyncio.get_running_loop()
-    started = 0.0
     async with app.run_test(size=SIZE) as pilot:
         give_up = loop.time() + READY_TIMEOUT
         while screen.tv.info is None:
@@ -254,15 +297,12 @@ async def event_to_screen(address: str, rounds: list[int]) -> None:
             assert loop.time() < give_up, "the game never ended"
             await asyncio.sleep(0.01)
         took = time.perf_counter() - started
-    await connection.close()
+    return screen, app, took
+
+
+def latency_lines(screen: TimedTableScreen) -> None:
     samples = screen.latencies
     median, p99 = statistics.median(samples), percentile(samples, 0.99)
-    print(f"event to screen, headless, a spectator of 4 greedy bots at full speed (rounds {rounds}; server in "
-          f"its own process):")
-    print(f"  bare stream (no screen): {bare_count} events in {bare_took:.2f} s "
-          f"({bare_count / bare_took:.0f} events/s)")
-    print(f"  table screen: {len(samples)} events in {took:.2f} s ({len(samples) / took:.0f} events/s, "
-          f"{took / bare_took:.1f}x the bare stream's time), {app.frames} frames")
     print(f"  median {median * 1000:6.2f} ms  {median / FRAME:5.2f} frames (1 frame = 1/60 s = {FRAME * 1000:.1f} ms)")
     print(f"  p99    {p99 * 1000:6.2f} ms  {p99 / FRAME:5.2f} frames")
     print(f"  max    {max(samples) * 1000:6.2f} ms  {max(samples) / FRAME:5.2f} frames")
@@ -273,6 +313,37 @@ async def event_to_screen(address: str, rounds: list[int]) -> None:
         if part:
             print(f"  {what:<28} {len(part):5d} events: median {statistics.median(part) * 1000:6.2f} ms, "
                   f"p99 {percentile(part, 0.99) * 1000:6.2f} ms")
+
+
+async def event_to_screen(address: str, rounds: list[int]) -> None:
+    bare_count, bare_took = await bare_stream(address, rounds)
+    connection = Connection(address)
+    screen, app, took = await watch(connection, await bot_table(connection, rounds))
+    await connection.close()
+    samples = screen.latencies
+    print(f"event to screen, headless, a spectator of 4 greedy bots at full speed (rounds {rounds}; server in "
+          f"its own process):")
+    print(f"  bare stream (no screen): {bare_count} events in {bare_took:.2f} s "
+          f"({bare_count / bare_took:.0f} events/s)")
+    print(f"  table screen: {len(samples)} events in {took:.2f} s ({len(samples) / took:.0f} events/s, "
+          f"{took / bare_took:.1f}x the bare stream's time), {app.frames} frames")
+    latency_lines(screen)
+
+
+async def event_to_screen_paced(address: str, rounds: list[int]) -> None:
+    connection = Connection(address)
+    hosted, players = await paced_table(connection, rounds)
+    try:
+        screen, app, took = await watch(connection, hosted)
+    finally:
+        await connection.close()
+        players.join(30)
+        if players.is_alive():
+            players.kill()
+    print(f"event to screen, headless, a spectator of 4 players at people's pace (each decision {PACE * 1000:.0f} ms; "
+          f"rounds {rounds}; players and server each in a process of their own):")
+    print(f"  table screen: {len(screen.latencies)} events in {took:.2f} s, {app.frames} frames")
+    latency_lines(screen)
 
 
 # --- the server, in a process of its own ------------------------------------------------------------------
@@ -286,6 +357,7 @@ async def main(quick: bool) -> None:
         try:
             await start_up(address, runs=3 if quick else 9)
             await event_to_screen(address, [1, 2] if quick else [1, 2, 3, 4, 5, 6, 7])
+            await event_to_screen_paced(address, [1] if quick else [1, 2])
         finally:
             process.terminate()
             process.wait(10)

@@ -124,8 +124,8 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
     if args.local:
-        return Launch("local", name=name, style=style, home=data_dir(), rounds=args.rounds or (),
-                      practice=args.practice)
+        return Launch("local", name=name, style=style, home=data_dir(), config=config_dir(),
+                      rounds=args.rounds or (), practice=args.practice)
     if server is None:
         return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
                       interface=args.interface)

@@ -12,7 +12,7 @@ import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
@@ -155,9 +155,12 @@ class SeatSession:
     last_sequence: int | None = None
     password: str = ""
 
-    async def send(self, command: pb.Command) -> int:
-        response: pb.SendCommandResponse = await _call(self.service.SendCommand(
-            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)))
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        """Send ``command``; ``decision``: the sequence of the DecisionRequest it answers (0: not named)."""
+        fields: dict[str, Any] = {"table_id": self.table_id, "token": self.token, "command": command}
+        if decision and "decision" in pb.SendCommandRequest.DESCRIPTOR.fields_by_name:
+            fields["decision"] = decision  # (field 4, with the wire's fairness change)
+        response: pb.SendCommandResponse = await _call(self.service.SendCommand(pb.SendCommandRequest(**fields)))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:

@@ -64,6 +64,47 @@ class ClientConfig:
         _write_json(path, {**(_read_json(path) or {}), **asdict(self)})
 
 
+TABLE_KEY = "table"
+AUTO_PASS = ("never", "unfit")  # remembered auto-pass modes ("for this round" is the table's, for one round)
+OFFER_PAUSE = 0.6  # seconds a new buy offer ignores keys, by default
+
+
+@dataclass
+class TablePrefs:
+    """How the table screen behaves for this player, remembered in ``client.json`` under ``table``:
+    ``bell`` rings the terminal's bell at a new decision; ``offer_pause`` is how long (seconds) a new buy
+    offer ignores keys, so that a key meant for the offer before is not taken for it; ``auto_pass`` passes
+    buy offers by itself: ``never``, or ``unfit`` (only a card that fits nothing in the hand);
+    ``guide_seen``: the first-game guide was shown (help reopens it)."""
+
+    bell: bool = True
+    offer_pause: float = OFFER_PAUSE
+    auto_pass: str = "never"
+    guide_seen: bool = False
+
+    @classmethod
+    def load(cls, directory: Path | None = None) -> TablePrefs:
+        data = (_read_json((directory or config_dir()) / CONFIG_FILE) or {}).get(TABLE_KEY)
+        prefs = cls()
+        if not isinstance(data, dict):
+            return prefs
+        if isinstance(data.get("bell"), bool):
+            prefs.bell = data["bell"]
+        pause = data.get("offer_pause")
+        if isinstance(pause, (int, float)) and not isinstance(pause, bool) and 0 <= pause <= 5:
+            prefs.offer_pause = float(pause)
+        if data.get("auto_pass") in AUTO_PASS:
+            prefs.auto_pass = data["auto_pass"]
+        if isinstance(data.get("guide_seen"), bool):
+            prefs.guide_seen = data["guide_seen"]
+        return prefs
+
+    def save(self, directory: Path | None = None) -> None:
+        """Write these settings, keeping the rest of the file."""
+        path = (directory or config_dir()) / CONFIG_FILE
+        _write_json(path, {**(_read_json(path) or {}), TABLE_KEY: asdict(self)})
+
+
 SERVERS_KEY = "servers"
 
 

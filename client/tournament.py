@@ -62,6 +62,7 @@ from tenpennies.engine.tournament import (
     rating_model,
     score_ranks,
     standings,
+    wins_text,
 )
 from tenpennies.engine.tournament import game_spec as spec_of
 
@@ -423,31 +424,39 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         ray_address=args.ray or None, decision_seconds=args.decision_seconds)
 
 
+def rounds_text(rounds: Sequence[int]) -> str:
+    """``1-7`` for a run of rounds, else ``1,3,5``."""
+    if len(rounds) > 2 and list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
+        return f"{rounds[0]}-{rounds[-1]}"
+    return ",".join(map(str, rounds))
+
+
 def render(results: Results, width: int | None = None) -> str:
     """The standings as the text printed (the same for the same results, wherever they were played)."""
     from rich.console import Console
     from rich.table import Table
     config = results.config
     rules = config.rules
-    console = Console(width=width or 120, record=True, file=io.StringIO(), color_system=None, highlight=False)
+    console = Console(width=width or 80, record=True, file=io.StringIO(), color_system=None, highlight=False)
     console.print(f"Ten Pennies tournament: {', '.join(config.entries)}")
     console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
-                  f"rotations), seed {config.seed}, preset {rules.preset}, rounds {','.join(map(str, rules.rounds))}")
-    table = Table()
-    table.add_column("#", justify="right")
-    table.add_column("bot")
-    for header in ("games", "wins", "mean score (95% CI)", "pennies/game", "buys/game", "illegal", "timeouts",
-                   "rating μ ± σ"):
-        table.add_column(header, justify="right")
+                  f"rotations), seed {config.seed}, preset {rules.preset}, rounds {rounds_text(rules.rounds)}")
+    table = Table(box=None, padding=(0, 0, 0, 2), pad_edge=False)  # within 80 columns
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("bot", no_wrap=True)
+    for header in ("games", "wins", "mean score", "pennies", "buys", "illegal", "late", "rating"):
+        table.add_column(header, justify="right", no_wrap=True)
     for place, s in enumerate(results.standings, 1):
-        ci = f" ± {s.mean_score_margin:.1f}" if s.mean_score_margin is not None else ""
+        ci = f"±{s.mean_score_margin:.1f}" if s.mean_score_margin is not None else ""
         mean = f"{s.mean_score:.1f}{ci}" if s.mean_score is not None else "-"
-        table.add_row(str(place), s.name, str(s.games), f"{s.wins:.2f}", mean, f"{s.pennies_per_game:+.2f}",
-                      f"{s.buys_per_game:.2f}",
-                      str(s.illegal), str(s.timeouts), f"{s.rating_mu:.2f} ± {s.rating_sigma:.2f}")
+        table.add_row(str(place), s.name, str(s.games), wins_text(s.wins), mean, f"{s.pennies_per_game:+.1f}",
+                      f"{s.buys_per_game:.1f}",
+                      str(s.illegal), str(s.timeouts), f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}")
     console.print(table)
-    console.print("wins: tied winners share a win; pennies: won - paid - pennies bought with (TP-5.2);")
-    console.print("rating: openskill BradleyTerryFull, ties in score are ties; best first by μ - 3σ")
+    console.print("wins: tied winners share a win; mean score: with its 95% interval;")
+    console.print("pennies, buys: a game's (pennies: won - paid - bought with, TP-5.2);")
+    console.print("late: decisions past their time (the safe default played); rating: openskill")
+    console.print("BradleyTerryFull μ±σ, ties in score are ties; best first by μ - 3σ")
     text = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 

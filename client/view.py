@@ -61,6 +61,9 @@ class TableView:
     * ``view``: the game as this seat knows it; None before the game starts. Each event that changes
       the game makes a new one: a view once handed out never changes, so a screen may keep the one it
       drew and compare.
+    * ``decision``: the sequence of the DecisionRequest this seat's legal commands came from (0: none
+      open, or they came with a snapshot); a command sent names it, so that the server refuses an answer
+      to a decision no longer open.
     * ``deadline_ms``: unix ms when this seat's open decision times out (0: none, or no timer). A
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
       game moves; then 0, since others' deadlines are private.
@@ -95,6 +98,7 @@ class TableView:
         self.game = ""
         self.view: View | None = None
         self.deadline_ms = 0
+        self.decision = 0
         self.sequence = 0
         self.round_end: pb.RoundEnded | None = None
         self.round_ends: dict[int, pb.RoundEnded] = {}
@@ -129,6 +133,7 @@ class TableView:
         self.sequence = snapshot.sequence
         self._history = _History(self.seat) if snapshot.sequence > self._told else None
         self.deadline_ms = snapshot.decision_deadline_ms
+        self.decision = 0
         self.round_end = None
         self.game_end = None
         self._timed_out = None
@@ -161,7 +166,7 @@ class TableView:
             self.chat.append((who, chat.text))
             line = f"{who}: {chat.text}"
         elif what == "decision_request":
-            self._decision(event.decision_request)
+            self._decision(event.decision_request, event.sequence)
         elif what == "timer_expired":  # what was done for the seat follows as events of its own: its line
             self._timed_out = event.timer_expired.seat  # (the first the seat's own events make) tells it, once
             self._decided()
@@ -250,18 +255,21 @@ class TableView:
             self.pile = list(pile)
         self._known = known
         self.view = known.view
+        self.decision = 0  # (a new view lists no legal commands until the next DecisionRequest)
 
-    def _decision(self, request: pb.DecisionRequest) -> None:
+    def _decision(self, request: pb.DecisionRequest, sequence: int) -> None:
         if self.seat is None or request.seat != self.seat or self.view is None or self._wire is None:
             return
         legal = tuple(self._wire.command_from_pb(self.seat, c) for c in request.legal_commands)
         self.view = dataclasses.replace(self.view, legal=legal)
         self.deadline_ms = request.deadline_ms
+        self.decision = sequence
 
     def _decided(self) -> None:
         """A timer acted: this seat's open decision, if any, is over (as after every game event, which the
         fold leaves with no legal commands); a new one, if any, follows in the same batch."""
         self.deadline_ms = 0
+        self.decision = 0
         if self.view is not None and self.view.legal:
             self.view = dataclasses.replace(self.view, legal=())
 

@@ -33,6 +33,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -145,6 +146,22 @@ def rating_model() -> BradleyTerryFull:
     should not pay for it."""
     from openskill.models import BradleyTerryFull
     return BradleyTerryFull()
+
+
+FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
+
+
+def wins_text(wins: float) -> str:
+    """Wins as a person reads them, tied winners sharing one: ``2``, ``1½``, ``⅓``; a share that is no
+    simple fraction to one decimal (``1.2``)."""
+    whole = math.floor(wins + 1e-9)
+    part = Fraction(wins - whole).limit_denominator(840)
+    if part == 0:
+        return str(whole)
+    glyph = FRACTIONS.get((part.numerator, part.denominator))
+    if glyph is None:
+        return f"{wins:.1f}"
+    return f"{whole or ''}{glyph}"
 
 
 def score_ranks(scores: Sequence[int]) -> list[float]:

@@ -21,6 +21,7 @@ from tenpennies.client import tournament as tn
 from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
 from tenpennies.engine.ten_pennies import Command, Draw, HouseRules, SeatView
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot
+from tenpennies.engine.tournament import wins_text
 from tenpennies.server.app import Options, Server
 
 SHORT = HouseRules(rounds=(1, 2))  # two rounds: fast games, the whole game's machinery
@@ -312,3 +313,14 @@ def test_results_type() -> None:
     results = play_tournament(config(games=4))
     assert isinstance(results, Results)
     assert [s.name for s in results.standings] and results.config.total_games == 4
+
+
+def test_the_standings_fit_80_columns_and_say_wins_as_people_do() -> None:
+    text = tn.render(play_tournament(config()))
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    rows = [line.split() for line in text.splitlines()
+            if line.split()[1:2] and line.split()[1] in ("greedy", "random", "greedy#2", "random#2")]
+    assert len(rows) == 4, text  # a row a bot: #, bot, games, wins...
+    assert all("." not in cells[3] for cells in rows), text
+    assert [wins_text(w) for w in (0.0, 2.0, 1.5, 1 / 3, 2 + 2 / 3, 0.25, 0.2)] == \
+        ["0", "2", "1½", "⅓", "2⅔", "¼", "0.2"]

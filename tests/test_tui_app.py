@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
-from tenpennies.client.settings import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame, ServerMemory
+from tenpennies.client.settings import CONFIG_FILE, GAME_FILE, ClientConfig, LocalGame, ServerMemory, TablePrefs
 from tenpennies.client.tui.app import FAREWELL, ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import (
@@ -428,6 +428,7 @@ def refused(port: int) -> bool:
 
 
 async def test_local_mode_seats_three_bots_and_the_player_and_stops_its_server_on_exit(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     app = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
@@ -452,6 +453,7 @@ async def test_local_mode_seats_three_bots_and_the_player_and_stops_its_server_o
 
 
 async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
@@ -495,7 +497,24 @@ async def test_local_mode_again_offers_to_continue_the_game(tmp_path: Path) -> N
         assert old.seat_info[3].bot_playing
 
 
+async def test_a_c_pressed_before_the_offer_to_continue_appears_continues(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
+    first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
+    saved = LocalGame.load(tmp_path)
+    assert saved is not None
+    again = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with again.run_test(size=SIZE) as pilot:
+        assert not isinstance(again.screen, ContinueScreen)  # still starting: the splash
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(again.screen, TableScreen), "the table, continued")
+        resumed = again.screen
+        assert isinstance(resumed, TableScreen) and resumed.session.table_id == saved.table_id
+
+
 async def test_a_finished_or_unknown_local_game_starts_a_new_one_directly(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     LocalGame("no-such-table", 3, "token", "host").save(tmp_path)
     app = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with app.run_test(size=SIZE) as pilot:
@@ -505,6 +524,7 @@ async def test_a_finished_or_unknown_local_game_starts_a_new_one_directly(tmp_pa
 
 
 async def test_two_local_games_cannot_share_one_directory(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
@@ -684,6 +704,7 @@ def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path:
         pytest.skip("the tenpennies command is not installed beside this Python")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "TERM": "xterm-256color",
            "TENPENNIES_HOME": str(tmp_path), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     terminal = Terminal([program, "play", "--local"], env)
     try:
         terminal.wait_for("Round 1", timeout=60)

@@ -261,3 +261,36 @@ async def test_two_clients_each_see_only_their_own_hand(connection: Connection) 
                                           (Discard, ("home", "x"))) if has(screen, kind))
             await moved(pilots[seat], screen, keys)
         assert checked >= 10
+
+
+async def test_enter_does_what_a_lay_off_hint_says(connection: Connection) -> None:
+    """A hint for a lay-off (or a further set) names its key and enter: enter lays it, as said."""
+    hosted = await connection.create_table("hint", 2, GOING_OUT_RULES, seed=GOING_OUT_SEED, decision_seconds=0,
+                                           takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    await connection.add_bot(hosted.table_id, hosted.host_token, "greedy")
+    app = TableApp(lambda: TableScreen(connection, me, style=ASCII))
+    bot = GreedyBot()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        game = game_of(screen)
+        await seated(screen, pilot, 0)
+        await connection.start(hosted.table_id, hosted.host_token)
+        for _ in range(200):
+            await until(pilot, lambda: bool(screen.legal), "my turn")
+            if has(screen, LayOff) and not has(screen, LayContract):
+                break
+            v = screen.view
+            assert v is not None
+            await play_by_keys(pilot, screen, bot.choose(v))
+        else:
+            pytest.fail("no lay-off came")
+        await pilot.press("h")
+        hinted = game.hinted
+        assert isinstance(hinted, (LayOff, LaySet)), hinted
+        said = str(screen.query_one("#message").render())
+        assert "or enter lays it" in said, said
+        line = (f"You laid off {ASCII.text(hinted.card)} on set {hinted.set_id}" if isinstance(hinted, LayOff)
+                else "You laid a set")
+        await moved(pilot, screen, ("enter",))
+        await until(pilot, lambda: any(line in entry for entry in screen.tv.log), line)

@@ -1,5 +1,6 @@
 """Pictures of the terminal client (pytest-textual-snapshot): the lobby, the table mid-round, the buy
-prompt, the meld builder and the round's end, each at 80x24 and 120x40.
+prompt, the meld builder and the round's end, each at 80x24, 120x40 and 200x60 (from 110 columns the
+table's log sits beside the seats, the discard pile under them, and the round's end keeps to their side).
 
 Each picture is of the real app (``TenPenniesApp`` in server mode) against a real server on a loopback
 port. The plugin runs the app in an event loop of its own (``App.run``), so the server is started inside
@@ -25,6 +26,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from tenpennies.client.connection import Connection
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import app as app_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.help import RoundEndScreen
@@ -38,7 +40,8 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 import tuikit
 from tuikit import game_of, lobby_of
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"),
+         pytest.param((200, 60), id="200x60")]
 SnapCompare = Callable[..., bool]
 MASKED_PORT = "PORT"
 TIMEOUT = 20.0
@@ -77,6 +80,7 @@ class ServedApp(TenPenniesApp):
     def __init__(self, home: Path) -> None:
         super().__init__(Launch("server", address="127.0.0.1:0", name="Ann", home=home))
         self.db = home / "snapshots.db"
+        TablePrefs(guide_seen=True).save(home)  # (the log's pointer to the guide: not in these pictures)
         self.server: Server | None = None
         self.helper: Connection | None = None
 
@@ -184,6 +188,10 @@ def snapshot(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int],
 
     async def run_before(pilot: Pilot[None]) -> None:
         await drive(app, pilot)
+        for screen in app.screen_stack:  # a new decision's highlight is a moment's: the pictures are after it
+            if isinstance(screen, TableScreen):
+                prompt = screen.query_one("#prompt")
+                await until(pilot, lambda: not prompt.has_class("new"), "the prompt's highlight to pass")  # noqa: B023
         await settle(pilot)
 
     result: bool = snap_compare(app, terminal_size=size, run_before=run_before)

@@ -16,6 +16,7 @@ from tenpennies.client.tui import lobby as lobby_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.standings import StandingsScreen
+from tenpennies.engine.tournament import FRACTIONS, wins_text
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -23,6 +24,13 @@ from test_tournament_server import Bot, start_server, write_config
 from tuikit import status_of, until
 
 SIZE = (120, 40)
+
+
+def read_wins(text: str) -> float:
+    """Wins as shown (``2``, ``1½``, ``⅓``) as a number."""
+    glyphs = {glyph: n / d for (n, d), glyph in FRACTIONS.items()}
+    whole = text.rstrip("".join(glyphs))
+    return (float(whole) if whole else 0.0) + sum(glyphs[c] for c in text[len(whole):])
 
 
 async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) -> None:
@@ -47,7 +55,8 @@ async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) 
             for place, standing in enumerate(expected.standings, 1):
                 cells = [str(cell) for cell in table.get_row(standing.name)]
                 assert cells[:3] == [str(place), standing.name, str(standing.games)]
-                assert float(cells[3]) == pytest.approx(standing.shared_wins, abs=0.05)
+                assert read_wins(cells[3]) == pytest.approx(standing.shared_wins, abs=0.05)
+                assert cells[3] == wins_text(standing.shared_wins) and "." not in cells[3]  # 2 or 1½, not 2.00
                 assert cells[5:9] == [f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal),
                                       str(standing.timed_out)]
             await pilot.press("escape")
@@ -112,7 +121,7 @@ async def test_the_standings_window_fits_the_terminal(server: Server, size: tupl
             assert table.row_count == 8
             assert table.virtual_size.width <= table.content_size.width  # every column shown, Rating too
             assert [str(c) for c in table.get_row("greedy")][3] == "11"  # wins, whole or shared
-            assert [str(c) for c in table.get_row("averaging")][3] == "12.5"
+            assert [str(c) for c in table.get_row("averaging")][3] == "12½"  # (issue 14: not 12.50)
             assert [str(c) for c in table.get_row("averaging")][4:] == ["123.4±45.6", "-25", "30", "0", "100",
                                                                         "24.9±1.2"]
             assert str(table.get_row("a bot named at length")[1]) == "a bot named…"

@@ -6,16 +6,23 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from rich.console import Console, RenderableType
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import GameEndScreen, HelpScreen, RoundEndScreen
+from tenpennies.client.tui.common import pennies
+from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
+from tenpennies.client.tui.guide import GuideScreen
+from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from tenpennies.client.tui.log import TableLog
+from tenpennies.client.tui.prefs import PrefsScreen
 from tenpennies.client.tui.table import DIMMED, TableScreen
 from tenpennies.client.tui.ten_pennies import StatusLine
 from tenpennies.client.view import TableView
@@ -409,8 +416,12 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         await asyncio.wait_for(play_until(RoundEndScreen), 8)
         shown = str(app.screen.query_one("#dialog").query(Static).first().render())
         assert "Round 1" in shown and "over" in shown
+        # Paid next to an unchanged Pennies column: where it went is said (the purse, not the buy pennies)
+        note = " ".join(plain(w.content) for w in app.screen.query(Static)).split()  # type: ignore[arg-type]
+        assert "Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2)" in " ".join(note)
+        assert "the buy pennies (Pennies at the table) are not touched." in " ".join(note)
         await pilot.press("space")
-        assert app.screen is screen
+        assert on_top(app) is screen
         await asyncio.wait_for(play_until(RoundEndScreen), 8)  # the last round's hands, before the standings
         shown = str(app.screen.query_one("#dialog").query(Static).first().render())
         assert "Round 2" in shown and "over" in shown
@@ -592,8 +603,8 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             assert said() == "not your turn: Other is playing"
             await other.step()  # declines: the card is offered to me
             await until(pilot, lambda: has(screen, Buy), "the offer")
-            await pilot.press("h")
-            assert said() == ten_pennies.NOTHING_TO_LAY
+            await pilot.press("h")  # an offer's hint: what the bots' policy would do, and why
+            assert said().startswith("Hint: buy the ") or said().startswith("Hint: pass "), said()
             await pilot.press("x")
             assert said().startswith("not now: buy [b] or pass [p] the ")
             await pilot.press("p")
@@ -610,6 +621,8 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             await until(pilot, lambda: has(screen, Draw), "the draw")
             await pilot.press("m")
             assert said() == "not now: draw [r]"
+            await pilot.press("h")  # (no hint for a draw: nothing to lay)
+            assert said() == ten_pennies.NOTHING_TO_LAY
             await pilot.press("r")
             await until(pilot, lambda: has(screen, Discard), "the meld step")
             await pilot.press("m")
@@ -739,3 +752,289 @@ async def test_the_log_keeps_its_last_line_in_view_when_it_shrinks() -> None:
         await pilot.pause()
         assert log.scroll_y == log.max_scroll_y, (log.scroll_y, log.max_scroll_y)
         assert "line 59" in log.lines[-1].text
+
+
+# --- every key answers the decision it was shown for (issue 14) --------------------------------------
+
+class Recording(SeatSession):
+    """A seat's session that keeps the decision each command it sends names (and sends it)."""
+
+    named: list[int]
+
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        self.named.append(decision)
+        return await super().send(command, decision=decision)
+
+
+async def pressed(pilot: Pilot[None], screen: TableScreen, key: str) -> None:
+    """Press a key that sends a command, and wait for the game to move."""
+    before = screen.tv.sequence
+    await pilot.press(key)
+    await until(pilot, lambda: screen.tv.sequence > before, f"the move of {key}")
+
+
+def offered(screen: TableScreen) -> bool:
+    """A buy offer is on the screen (its keys may still be waiting)."""
+    v = screen.drawn_view
+    return v is not None and any(isinstance(c, Buy) for c in v.legal)
+
+
+async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connection: Connection,
+                                                                       tmp_path: Path) -> None:
+    hosted, joined = await table(connection, bots=0, start=False)
+    me = Recording(joined.service, joined.table_id, joined.seat, joined.token)
+    me.named = []
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())  # it moves only when the test says
+    await connection.start(hosted.table_id, hosted.host_token)
+    prefs = TablePrefs(offer_pause=0.5, guide_seen=True)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=prefs, home=tmp_path))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            checked = 0
+            while checked < 2:
+                await until(pilot, lambda: offered(screen) or bool(other.legal()) or bool(screen.legal),
+                            "a move for one of the seats")
+                if bool(other.legal()) and not offered(screen):
+                    await other.step()
+                    continue
+                if not offered(screen):  # my own turn, plainly
+                    keys = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"),
+                                                  (Discard, "x")) if has(screen, kind))
+                    await pressed(pilot, screen, keys)
+                    continue
+                checked += 1
+                decision = screen.decision
+                assert decision == screen.tv.decision and decision > 0  # the DecisionRequest's sequence
+                # drawn this instant: the prompt is marked new, and a key pressed now is not taken for it
+                assert screen.query_one("#prompt").has_class("new")
+                assert screen.paused and not screen.legal
+                named = len(me.named)
+                await pilot.press("p")
+                assert "keys wait a moment" in text_of(screen, "#message")
+                assert "keys in a moment" in text_of(screen, "#prompt")
+                await until(pilot, lambda: not screen.paused, "the offer's moment to pass")
+                assert len(me.named) == named, "nothing was sent for the key"
+                assert screen.tv.decision == decision and offered(screen), "the offer is still open"
+                await pilot.press("p")  # now it answers the offer shown, naming it
+                await until(pilot, lambda: screen.tv.decision != decision, "the pass")  # noqa: B023 (awaited here)
+                assert me.named[named:] == [decision]
+                await pilot.press("p")  # once answered, a decision takes no second answer
+                assert me.named[named + 1:] == []
+    finally:
+        folding.cancel()
+
+
+async def test_auto_pass_for_this_round_then_cards_that_fit_nothing_remembered(connection: Connection,
+                                                                                tmp_path: Path) -> None:
+    hosted, me = await table(connection, bots=0, start=False)
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True), home=tmp_path))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            game = game_of(screen)
+            await until(pilot, lambda: screen.view is not None, "the game")
+            await pilot.press("a")
+            assert game.auto_pass() == "round"
+            assert "Auto-pass of buy offers: this round" in text_of(screen, "#message")
+            await until(pilot, lambda: bool(other.legal()), "the other seat's turn")
+            await other.step()  # declines: offered to me, and passed by itself
+            await until(pilot, lambda: "Passed the" in text_of(screen, "#message"), "the auto-pass")
+            await until(pilot, lambda: screen.view is not None and screen.view.phase is not Phase.BUY,
+                        "the offer settled")
+            await pilot.press("a")
+            assert game.auto_pass() == "unfit" and TablePrefs.load(tmp_path).auto_pass == "unfit"
+            await pilot.press("a")
+            assert game.auto_pass() == "never" and TablePrefs.load(tmp_path).auto_pass == "never"
+    finally:
+        folding.cancel()
+
+
+async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
+    hosted, me = await table(connection, bots=1, rules=pb.HouseRules(rounds=[1], max_turns=2),
+                             decision_seconds=30)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        assert screen.ticking  # a countdown is shown while this seat decides
+        while not game_of(screen).over:
+            await until(pilot, lambda: bool(screen.legal) or game_of(screen).over, "my turn or the end")
+            for kind, key in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):
+                if has(screen, kind):
+                    await pressed(pilot, screen, key)
+                    break
+        await until(pilot, lambda: not screen.ticking, "the tick to stop")
+        assert not screen.tv.deadline_ms
+
+
+async def test_the_first_game_opens_the_guide_once_and_help_reopens_it(connection: Connection,
+                                                                      tmp_path: Path) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(), home=tmp_path, guide=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: isinstance(app.screen, GuideScreen), "the guide over the first game")
+        guide = app.screen
+        assert isinstance(guide, GuideScreen)
+        assert "(1/" in text_of(guide, "#guide-title")
+        await pilot.press("enter")
+        assert "1. Pick up" in text_of(guide, "#guide-title")
+        assert not TablePrefs.load(tmp_path).guide_seen  # (not until it closes)
+        await pilot.press("escape")  # skipped
+        await until(pilot, lambda: app.screen is screen, "the table")
+        assert TablePrefs.load(tmp_path).guide_seen and screen.prefs.guide_seen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("G")
+        await until(pilot, lambda: isinstance(app.screen, GuideScreen), "the guide again, from help")
+        for _ in GUIDE_PAGES:
+            await pilot.press("enter")
+        await until(pilot, lambda: app.screen is screen, "the table after the last page")
+
+    again = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs.load(tmp_path), home=tmp_path,
+                                         guide=True))
+    async with again.run_test(size=SIZE) as pilot:
+        screen = screen_of(again)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the game")
+        assert again.screen is screen  # seen: not shown again
+
+
+async def test_v_shows_the_discard_pile_top_first_and_the_sets_on_the_table(connection: Connection) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the game")
+        for key in ("d", "r", "x"):  # a turn: the pile grows by this seat's discard
+            await until(pilot, lambda: bool(screen.legal), "my move")
+            await pressed(pilot, screen, key)
+        await until(pilot, lambda: len(screen.tv.pile) >= 2, "two discards")
+        await pilot.press("v")
+        assert isinstance(app.screen, PileScreen)
+        shown = "\n".join(plain(w.content) for w in app.screen.query(Static))  # type: ignore[arg-type]
+        style = screen.card_style
+        top_first = " ".join(style.text(c) for c in reversed(screen.tv.pile))
+        assert screen.view is not None
+        assert f"Discard pile: {screen.view.pile_size} cards" in shown and top_first in shown, shown
+        assert "Sets on the table" in shown and "You" in shown and "greedy bot" in shown
+        await pilot.press("space")
+        assert on_top(app) is screen
+
+
+def test_the_same_face_from_two_decks_is_told_apart_on_the_table() -> None:
+    for style, second in ((CardStyle(), "7♥¹"), (CardStyle(ascii=True), "7H.1"), (CardStyle(colour=False), "7♥¹")):
+        first, other = Card.parse("7H"), Card.parse("7H.1")
+        assert style.rich(first).plain != style.rich(other).plain == second
+        assert style.text(first) == style.text(other)  # the log's words: a 7♥ is a 7♥
+    joker = Card.from_id(CARDS_PER_DECK + 52)  # the second deck's first joker
+    assert CardStyle().rich(joker, wild=True).plain == "JK¹*"
+    assert CardStyle().rich(Card.from_id(52)).plain == CardStyle().rich(Card.from_id(53)).plain == "JK"
+
+
+MOVES = {"Take": TakeDiscard, "Decline": DeclineDiscard, "Buy": Buy, "Pass": PassBuy, "Draw": Draw,
+         "Lay off": LayOff, "Discard": Discard}
+
+
+def footer_moves(screen: TableScreen) -> set[str]:
+    """The moves the footer shows, as drawn."""
+    return {key.description for key in screen.query(FooterKey) if key.description in MOVES
+            and not key.disabled}
+
+
+def listed_moves(screen: TableScreen) -> set[str]:
+    return {word for word, kind in MOVES.items() if has(screen, kind)}
+
+
+async def test_the_footer_shows_only_the_moves_possible_now(connection: Connection) -> None:
+    """Also when an offer open to this seat is settled by another seat's buy (its Buy and Pass go) and under
+    another seat's turn (no move of this seat's)."""
+    hosted, me = await table(connection, seats=3, bots=0, start=False, rules=pb.HouseRules(rounds=[1], max_turns=16))
+    other = Scripted(await connection.join(hosted.table_id, "Other"), buys=True)
+    await connection.add_bot(hosted.table_id, hosted.host_token)
+    folding = asyncio.ensure_future(other.watch())
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(offer_pause=0, guide_seen=True)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            seen: set[str] = set()
+            settled = 0
+            for _ in range(120):
+                await until(pilot, lambda: bool(screen.legal) or bool(other.legal()) or game_of(screen).over,
+                            "a seat to move")
+                if game_of(screen).over:
+                    break
+                if other.legal():  # the other seat first: an offer open to both is settled by its buy
+                    offered_too = has(screen, Buy)
+                    await other.step()
+                    if offered_too and not any(isinstance(c, (Buy, PassBuy)) for c in other.legal()):
+                        settled += 1
+                    await until(pilot, lambda: footer_moves(screen) == listed_moves(screen),
+                                "the footer's moves after the other seat's")
+                    continue
+                await until(pilot, lambda: footer_moves(screen) == listed_moves(screen), "the footer's moves")
+                seen |= footer_moves(screen)
+                key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+                           if has(screen, kind))
+                await pressed(pilot, screen, key)
+                await until(pilot, lambda: bool(screen.legal) or not footer_moves(screen),
+                            "no move keys while this seat waits")
+            assert {"Decline", "Draw", "Discard"} <= seen
+            assert settled, "an offer open to this seat was settled by the other seat's buy"
+    finally:
+        folding.cancel()
+
+
+async def test_the_table_settings_are_set_from_the_table_and_remembered(connection: Connection,
+                                                                        tmp_path: Path) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True), home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        await pilot.press("comma")
+        assert isinstance(app.screen, PrefsScreen)
+        shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
+        rows = [" ".join(line.split()) for line in shown.splitlines()]
+        assert rows[:3] == ["b bell at a new decision on", "+ / - a new buy offer ignores keys for 0.6 s",
+                            "a auto-pass buy offers off"], rows
+        await pilot.press("b", "plus", "plus", "a")
+        saved = TablePrefs.load(tmp_path)
+        assert not saved.bell and saved.offer_pause == pytest.approx(1.0) and game_of(screen).auto_pass() == "round"
+        shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
+        rows = [" ".join(line.split()) for line in shown.splitlines()]
+        assert rows[:3] == ["b bell at a new decision off", "+ / - a new buy offer ignores keys for 1.0 s",
+                            "a auto-pass buy offers this round"], rows
+        await pilot.press("escape")
+        assert on_top(app) is screen
+
+
+async def test_a_short_games_header_keeps_the_wild_cap_at_80_columns(connection: Connection) -> None:
+    for rounds, cap in (([1, 2], "1"), ([5, 6], "2"), ([7], "3")):
+        _, me = await table(connection, rules=pb.HouseRules(rounds=rounds))
+        app = TableApp(lambda: TableScreen(connection, me))  # noqa: B023 (made and run here)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None, "the game")  # noqa: B023
+            header = text_of(screen, "#header")
+            assert len(header) <= 78 and "…" not in header, header
+            assert f"{cap} a set" in header or f"max {cap}" in header, header
+
+
+def test_pennies_are_counted_in_words() -> None:
+    assert [pennies(n) for n in (0, 1, 2, 10)] == ["0 pennies", "1 penny", "2 pennies", "10 pennies"]
+
+
+def test_with_eleven_sets_a_digit_waits_only_when_a_longer_number_could_be_meant() -> None:
+    seven, king = Card.parse("7H"), Card.parse("KS")
+    legal: tuple[Command, ...] = (LayOff(0, seven, 1), LayOff(0, king, 1), LayOff(0, king, 10), Discard(0, seven))
+    assert not ten_pennies.waits_for_more("1", legal, seven)  # the 7 goes on set 1 alone: at once
+    assert ten_pennies.waits_for_more("1", legal, king)  # the K may go on 1 or 10: another digit, or enter
+    assert not ten_pennies.waits_for_more("10", legal, king)
+    assert not ten_pennies.waits_for_more("0", legal, king)  # a 0 begins no longer number
+    assert ten_pennies.waits_for_more("1", legal, None)  # (no card chosen: any listed lay-off counts)

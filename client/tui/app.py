@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -33,7 +33,7 @@ from tenpennies.wire.common import data_dir
 
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
-from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished
+from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .lobby import LobbyScreen, refusal
@@ -81,6 +81,7 @@ class Launch:
     server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
     rounds: tuple[int, ...] = ()  # local: a new game plays these rounds (empty: all seven)
     practice: bool = False        # local: a new game is a practice table
+    config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
 
 
 SHORT_GAME = (1, 2, 3)  # the start screen's short game: its first three rounds
@@ -139,6 +140,7 @@ class TenPenniesApp(App[None]):
         self.connection: Connection | None = None
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
+        self.early_continue = False  # c pressed while the local game was starting: continue without asking
 
     def compose(self) -> ComposeResult:
         if self.launch.mode == "local":
@@ -170,7 +172,8 @@ class TenPenniesApp(App[None]):
         another)."""
         match choice:
             case Choice(kind="local"):
-                self.launch = replace(self.launch, mode="local", home=self.launch.data)
+                self.launch = replace(self.launch, mode="local", home=self.launch.data,
+                                      config=self.launch.config or self.launch.home)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
             case Choice(kind="server", address=address, name=server_name):
@@ -252,7 +255,7 @@ class TenPenniesApp(App[None]):
             session: SeatSession
             choice: Start = "new"
             if unfinished is not None:
-                choice = await self.push_screen_wait(ContinueScreen(unfinished))
+                choice = "continue" if self.early_continue else await self.push_screen_wait(ContinueScreen(unfinished))
             story = practice = False
             if unfinished is not None and choice == "continue":
                 session, story, practice = local.resume(unfinished.game), True, unfinished.game.practice
@@ -268,8 +271,16 @@ class TenPenniesApp(App[None]):
         except Exception as error:  # the data directory, the store, the port: say so, leave cleanly
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
+        home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False, story=story, hints=practice))
+                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
+                                           guide=True, story=story, hints=practice))
+
+    def on_key(self, event: events.Key) -> None:
+        """A ``c`` pressed on the splash, before the offer to continue the local game could be shown, is
+        that offer's answer (``n``, which gives the old game to the bots, is asked for on the offer itself)."""
+        if self.launch.mode == "local" and event.key == "c" and len(self.screen_stack) == 1:
+            self.early_continue = True
 
     async def action_quit(self) -> None:
         """Quit; a player who holds seats at games going on is told, in the terminal, where they are and how

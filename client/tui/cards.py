@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from tenpennies.engine.cards import JOKER, RANK_CHARS
+from tenpennies.engine.cards import CARDS_PER_DECK, JOKER, RANK_CHARS
 from tenpennies.engine.ten_pennies import Card
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -21,6 +21,7 @@ TWO_COLOURS = {"C": "", "D": "red", "H": "red", "S": ""}
 FOUR_COLOURS = {"C": "green", "D": "blue", "H": "red", "S": ""}
 JOKER_COLOUR = "magenta"
 WILD_MARK = "*"
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # How the engine's messages name a card: its text (with a copy number past the first deck) and its id.
 WIRE_CARD = re.compile(r"[0-9A-Z][0-9A-Z.]* \(card (\d+)\)")
 
@@ -54,8 +55,8 @@ class CardStyle:
         return suit if self.ascii else SYMBOLS[suit]
 
     def text(self, card: Card) -> str:
-        """The card in 2 or 3 cells: ``10♥``, ``K♠``, ``JK`` (ascii: ``TH``, ``KS``, ``JK``). Copies of the
-        same face look alike (they play alike)."""
+        """The card in 2 or 3 cells: ``10♥``, ``K♠``, ``JK`` (ascii: ``TH``, ``KS``, ``JK``), as the log writes
+        it: copies of the same face alike (they play alike); ``rich`` marks the copy."""
         if card.suit is None:
             return "JK"
         return self.rank_text(card.rank) + self.suit_text(card.suit)
@@ -87,12 +88,22 @@ class CardStyle:
             return JOKER_COLOUR
         return (FOUR_COLOURS if self.four_colour else TWO_COLOURS)[card.suit]
 
+    def copy_mark(self, card: Card) -> str:
+        """How the same face from another deck is told apart on the table screen: its deck's number (for a
+        face, its copy number as the engine writes it, ``7H.1``), raised (``7♥¹``); nothing for the first
+        deck's cards (its two jokers alike, as they play alike)."""
+        deck = card.id // CARDS_PER_DECK
+        if not deck:
+            return ""
+        return f".{deck}" if self.ascii else str(deck).translate(SUPERSCRIPT)
+
     def rich(self, card: Card, *, wild: bool = False, selected: bool = False, cursor: bool = False) -> Text:
-        """The card as styled text: its colour; wild cards bold with a ``*``; selected reversed; the cursor
-        underlined (both attributes, not colours, so they survive NO_COLOR)."""
+        """The card as styled text: its colour; a card of a second deck with its copy number raised
+        (``copy_mark``); wild cards bold with a ``*``; selected reversed; the cursor underlined (both
+        attributes, not colours, so they survive NO_COLOR)."""
         style = Style(color=self.colour_of(card) or None, bold=wild or None,
                       reverse=selected or None, underline=cursor or None)
-        text = Text(self.text(card), style=style)
+        text = Text(self.text(card) + self.copy_mark(card), style=style)
         if wild:
             text.append(WILD_MARK, style=style)
         return text

@@ -1,10 +1,17 @@
-"""What the lobby and the table screen both use: the reconnect backoff, a table's filled seats, a sentence."""
+"""What the lobby and the table screen both use: the reconnect backoff, a table's filled seats, a sentence,
+a count of pennies."""
 
 from __future__ import annotations
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
+WIDE = 110  # columns from which the table's log sits beside the seats (and its dialogs keep to their side)
+
+
+def pennies(n: int) -> str:
+    """``1 penny``, ``2 pennies``."""
+    return f"{n} penn{'y' if n == 1 else 'ies'}"
 
 
 def sentence(text: str) -> str:

@@ -8,8 +8,9 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 from __future__ import annotations
 
 import functools
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from tenpennies.client.connection import SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -32,6 +34,11 @@ class Frame(Protocol):
     session: SeatSession
     card_style: CardStyle
     hints: bool  # a practice table: hints as the player goes
+    prefs: TablePrefs
+    decision: int
+
+    @property
+    def paused(self) -> bool: ...
 
     @property
     def view(self) -> View | None: ...
@@ -41,7 +48,9 @@ class Frame(Protocol):
 
     def say(self, text: str | Text, error: bool = False) -> None: ...
 
-    def send(self, command: Command) -> None: ...
+    def send(self, command: Command, *, by_itself: bool = False) -> None: ...
+
+    def save_prefs(self) -> None: ...
 
     def who(self, seat: int) -> str: ...
 
@@ -78,6 +87,15 @@ class GameTable(Widget):
         """After the frame folded ``event`` into the table view (``before``: the view before it, for the
         game's own marks)."""
 
+    def pauses(self, legal: tuple[Command, ...]) -> bool:
+        """Whether a new decision with these commands ignores keys for a moment (a buy offer, which
+        comes of other seats' moves, when the player's eyes may be elsewhere)."""
+        return False
+
+    def answer_by_itself(self) -> bool:
+        """A new decision is drawn: answer it now without the player (an auto-pass), True when it did."""
+        return False
+
     def line_style(self, kind: str) -> str:
         """The style of the log line of an event of ``kind``."""
         return ""
@@ -97,6 +115,10 @@ class GameTable(Widget):
         """The seats as the frame found them, with the game's figures, marks and pieces added."""
         raise NotImplementedError
 
+    def panel(self, width: int) -> RenderableType:
+        """What the game shows under the seats when the terminal is wide (``width`` cells), if anything."""
+        return Text()
+
     def where(self) -> str:
         """Where the game is, after the table's name in the log's first line (``: round 2, turn 5, ...``)."""
         return ""
@@ -108,6 +130,11 @@ class GameTable(Widget):
     def sent(self, command: Command) -> None:
         """The server accepted ``command`` from this seat."""
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
-        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them."""
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[Any]:
+        """The help of the game's keys, with the frame's ``extra`` (key, what it does) after them; closing
+        with True opens the game's guide (``guide_screen``)."""
         raise NotImplementedError
+
+    def guide_screen(self) -> Screen[None] | None:
+        """The game's guide to a turn, for a player's first game (None: the game has none)."""
+        return None

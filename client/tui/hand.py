@@ -4,8 +4,6 @@ handed something else; it asks for a new layout only when its number of rows cha
 
 from __future__ import annotations
 
-import math
-
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
@@ -16,7 +14,7 @@ from tenpennies.engine.cards import Card
 
 from .cards import CardStyle
 
-SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between
+SLOT = 4  # cells a card takes in the hand: up to 3 for the card, 1 between (more for a longer card: a copy mark)
 FRESH_MARK = "+"  # under a card just received (drawn, taken, bought, a penalty) until the seat's next move
 
 
@@ -39,6 +37,7 @@ class Hand(Widget):
         self.wild: frozenset[int] = frozenset()
         self.fresh: frozenset[int] = frozenset()
         self.empty = ""
+        self.slots: tuple[int, ...] = ()  # the cells each card takes (SLOT, more for a longer card)
         self._drawn: Text | None = None
 
     def show(self, cards: list[Card] | tuple[Card, ...], cursor: int, selected: set[int] | frozenset[int],
@@ -48,14 +47,25 @@ class Hand(Widget):
             return
         rows = self.rows(self.content_size.width)
         self.cards, self.cursor, self.selected, self.wild, self.empty, self.fresh = state
+        self.slots = tuple(max(SLOT, self.card_style.rich(c, wild=c.rank in wild).cell_len + 1) for c in self.cards)
         self._drawn = None
         self.refresh(layout=rows != self.rows(self.content_size.width) or not self.content_size.width)
 
-    def per_row(self, width: int) -> int:
-        return max(1, (width + 1) // SLOT)
+    def lines_of(self, width: int) -> list[range]:
+        """The cards of each row, as many as fit ``width`` cells (the last card's space may stick out)."""
+        out: list[range] = []
+        start, used = 0, 0
+        for i, slot in enumerate(self.slots):
+            if i > start and used + slot > width + 1:
+                out.append(range(start, i))
+                start, used = i, 0
+            used += slot
+        if start < len(self.slots):
+            out.append(range(start, len(self.slots)))
+        return out
 
     def rows(self, width: int) -> int:
-        return 2 * math.ceil(len(self.cards) / self.per_row(width)) if self.cards else 1
+        return 2 * len(self.lines_of(width)) if self.cards else 1
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.rows(width)
@@ -72,22 +82,21 @@ class Hand(Widget):
         if not self.cards:
             return Text(self.empty, style="dim")
         style = self.card_style
-        per_row = self.per_row(width)
         out = Text(no_wrap=True, overflow="crop")
         cursor_mark, select_mark = ("^", "=") if style.ascii else ("▲", "═")
-        for start in range(0, len(self.cards), per_row):
-            if start:
+        for row, line in enumerate(self.lines_of(width)):
+            if row:
                 out.append("\n")
             marks = Text()
-            for i in range(start, min(start + per_row, len(self.cards))):
-                card = self.cards[i]
+            for i in line:
+                card, slot = self.cards[i], self.slots[i]
                 chosen, here = card.id in self.selected, i == self.cursor
                 piece = style.rich(card, wild=card.rank in self.wild, selected=chosen, cursor=here)
                 out.append_text(piece)
-                out.append(" " * (SLOT - piece.cell_len))
-                mark = (select_mark * 3) if chosen else "   "
+                out.append(" " * (slot - piece.cell_len))
+                mark = (select_mark * (slot - 1)) if chosen else " " * (slot - 1)
                 if card.id in self.fresh:
-                    mark = mark[0] + FRESH_MARK + mark[2]
+                    mark = mark[0] + FRESH_MARK + mark[2:]
                 if here:
                     mark = cursor_mark + mark[1:]
                 marks.append(mark + " ", style="bold" if here else "")
@@ -99,7 +108,12 @@ class Hand(Widget):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        per_row = self.per_row(self.content_size.width)
-        index = (offset.y // 2) * per_row + offset.x // SLOT
-        if 0 <= index < len(self.cards):
-            self.post_message(self.Picked(index))
+        lines = self.lines_of(self.content_size.width)
+        if offset.y // 2 >= len(lines):
+            return
+        x = 0
+        for i in lines[offset.y // 2]:
+            x += self.slots[i]
+            if offset.x < x:
+                self.post_message(self.Picked(i))
+                return

@@ -1,4 +1,5 @@
-"""The table's modal screens: help, the end of a round, the end of the game, and leave-the-table?"""
+"""The table's modal screens: help, the discard pile and the sets, the end of a round, the end of the game,
+and leave-the-table?"""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tenpennies.engine.ten_pennies import SeatView
+from tenpennies.engine.ten_pennies import Card, SeatView
 from tenpennies.engine.ten_pennies.narrate import round_end_why
 from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from .cards import CardStyle
+from .common import WIDE, pennies
 
 KEYS = (
     ("← → home end", "move along your hand"),
@@ -34,11 +36,16 @@ KEYS = (
     ("0-9 (or o 0-9)", "lay the selected card (or the cursor's) off on that set"),
     ("x", "discard the selected card (or the one under the cursor)"),
     ("s", "sort by rank, by suit, or your own order"),
-    ("h", "hint: a meld or lay-off you can make (again: the next one)"),
+    ("h", "hint: a meld or lay-off you can make (again: the next one); take or buy?"),
+    ("a", "auto-pass buy offers: off, this round, cards that fit nothing"),
+    ("v", "the discard pile and the sets on the table"),
+    (",", "settings: the bell, a new offer's pause, the auto-pass"),
     ("c / ?", "chat / this help"),
+    ("G", "the guide to a turn (from this help)"),
 )
 # A watcher has no hand and makes no move: only these keys do anything for one.
 WATCHER_KEYS = (
+    ("v", "the discard pile and the sets on the table"),
     ("c / ?", "chat / this help"),
     ("enter", "the standings, once the game is over"),
 )
@@ -77,8 +84,19 @@ class Dismissable(ModalScreen[None]):
         self.dismiss()
 
 
-class HelpScreen(Dismissable):
-    """The table's keys: a seat's, or (``watching``) a watcher's, who has no hand and makes no move."""
+class HelpScreen(ModalScreen[bool]):
+    """The table's keys: a seat's, or (``watching``) a watcher's, who has no hand and makes no move. Any key
+    closes it; ``G`` closes it with True: open the guide to a turn."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+            return
+        event.stop()
+        self.dismiss(event.key == "G" and not self.watching)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss(False)
 
     def __init__(self, view: SeatView | None, style: CardStyle, extra: Sequence[tuple[str, str]] = (), *,
                  watching: bool = False) -> None:
@@ -99,14 +117,67 @@ class HelpScreen(Dismissable):
             yield Static(marks(self.style, self.watching), classes="rules")
             if self.seat_view is not None:
                 yield Static(round_rules(self.seat_view.spec, self.style))
-            yield Static("Any key closes this help.", classes="dim")
+            yield Static("Any key closes this help." + ("" if self.watching else " G: the guide to a turn."),
+                         classes="dim")
 
 
 def _names(name: Callable[[int], str], seat: int | None, seats: int) -> list[str]:
     return ["You" if s == seat else name(s) for s in range(seats)]
 
 
-class RoundEndScreen(Dismissable):
+class PileScreen(Dismissable):
+    """The discard pile as this seat knows it, top first (every discard is face up), and the sets on the
+    table by owner: the cards played this round."""
+
+    def __init__(self, view: SeatView, pile: Sequence[Card], name: Callable[[int], str], style: CardStyle) -> None:
+        super().__init__()
+        self.seat_view = view
+        self.pile = pile
+        self.seat_name = name
+        self.style = style
+
+    def compose(self) -> ComposeResult:
+        v, st = self.seat_view, self.style
+        wild = v.spec.wild_ranks
+        pile = list(reversed(self.pile))
+        head = Text(f"Discard pile: {v.pile_size} card{'s' if v.pile_size != 1 else ''}", style="bold")
+        if pile:
+            head.append(f", top first{' (live)' if v.discard_live else ''}", style="")
+        body = st.cards(pile, wild) if pile else Text("empty", style="dim")
+        unseen = v.pile_size - len(pile)
+        if unseen > 0:
+            body.append(f"  and {unseen} below, discarded before you came", style="dim")
+        table = Table(box=None, padding=(0, 1), show_edge=False, expand=True)
+        table.add_column("Player", no_wrap=True)
+        table.add_column("Sets on the table", ratio=1)
+        for s in range(v.seats):
+            melds = [m for m in v.table if m.owner == s]
+            line = Text()
+            for i, meld in enumerate(melds):
+                if i:
+                    line.append("  ")
+                line.append(f"[{meld.id}] ", style="dim")
+                line.append_text(st.cards(meld.cards, wild))
+            table.add_row(self.seat_name(s), line if melds else Text("-", style="dim"))
+        with Vertical(id="dialog"):
+            yield Static(head)
+            yield Static(body)
+            yield Static(table, classes="rules")
+            yield Static("Any key closes.", classes="dim")
+
+
+class BesideTheLog(Dismissable):
+    """A dialog over the table that, on a wide terminal, keeps to the seats' side: the log beside it stays
+    whole (the round's story next to its hands)."""
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= WIDE, "wide")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
+
+
+class RoundEndScreen(BesideTheLog):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
@@ -139,11 +210,13 @@ class RoundEndScreen(Dismissable):
         with Vertical(id="dialog"):
             yield Static(Text(f"Round {m.round}{self.total_rounds} over: {why}", style="bold"))
             yield Static(table)
-            yield Static(f"Pot {m.pot} pennies (a penny a card left in hand). Lowest score wins.", classes="dim")
+            yield Static(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
+                         f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
+                         "Lowest score wins.", classes="dim")
             yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
-class GameEndScreen(Dismissable):
+class GameEndScreen(BesideTheLog):
     """The final standings: scores, the winners, the pot and its shares."""
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
@@ -183,7 +256,7 @@ class GameEndScreen(Dismissable):
         verb = "win" if won == "You" or len(winners) > 1 else "wins"
         with Vertical(id="dialog"):
             yield Static(Text("Game over", style="bold"))
-            yield Static(Text(f"{won} {verb} the pot of {pot} penn{'y' if pot == 1 else 'ies'}."))
+            yield Static(Text(f"{won} {verb} the pot of {pennies(pot)}."))
             yield Static(table)
             if self.rounds:
                 yield Static(self.by_round(names, order))

@@ -32,7 +32,7 @@ from tenpennies.wire.mapping import rules_to_pb
 from tenpennies.wire.words import DECISION_SECONDS, KNOB_ENUMS, KNOB_WORDS, PRESET_WORDS, STATUS_WORDS
 
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
-from ..settings import ServerMemory
+from ..settings import ServerMemory, TablePrefs
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
 from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
@@ -389,7 +389,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-empty").display = False  # until the server has said there are none
         self.query_one("#lobby-selected").display = False  # until a table is listed
-        self.set_interval(0.5, self.show_retry)
+        self._retry_tick = self.set_interval(0.5, self.show_retry)
         self.watch_lobby()
 
     # --- the live list ---
@@ -666,8 +666,13 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def on_screen_resume(self) -> None:
+        self._retry_tick.resume()
         self.refresh_bindings()
         self.query_one("#tables").focus()
+
+    def on_screen_suspend(self) -> None:
+        """A table (or a dialog) over the lobby: its countdown waits (a table idle wakes nobody)."""
+        self._retry_tick.pause()
 
     # --- actions ---
 
@@ -682,8 +687,11 @@ class LobbyScreen(Screen[None]):
     def open_table(self, session: SeatSession, *, again: bool = False) -> None:
         """The table of a seat this client holds; ``again``: one it held already (its log tells the story
         so far, and what happened while the seat was away)."""
+        home = self.memory.directory if self.memory is not None else None  # (client.json's, beside the seats)
+        prefs = TablePrefs.load(home) if home is not None else None
         self.app.push_screen(TableScreen(self.connection, session, style=self.style,
-                                         host=self.hosted.get(session.table_id), leave_to_lobby=True, story=again))
+                                         host=self.hosted.get(session.table_id), leave_to_lobby=True,
+                                         prefs=prefs, home=home, story=again))
 
     def action_join(self) -> None:
         info = self.selected
@@ -764,8 +772,10 @@ class LobbyScreen(Screen[None]):
                 else:
                     self.fail(error, "watch")
                     return
+        home = self.memory.directory if self.memory is not None else None
+        prefs = TablePrefs.load(home) if home is not None else None
         self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True,
-                                         story=True))
+                                         prefs=prefs, home=home, story=True))
 
     def action_create(self) -> None:
         def made(hosted: HostedTable | None) -> None:

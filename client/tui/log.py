@@ -24,7 +24,9 @@ class TableLog(RichLog):
     the line is drawn in place and the log scrolled to it at once."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, max_lines=MAX_LINES, markup=False)
+        # min_width: a line is wrapped at the log's own width, however narrow (RichLog's default is 78,
+        # wider than the log beside the seats on a wide terminal, where lines were cut)
+        super().__init__(id=id, wrap=True, max_lines=MAX_LINES, markup=False, min_width=20)
         self.can_focus = False
         self._in_place = False
         self._held: deque[Text] = deque(maxlen=MAX_LINES)  # lines queued, not written yet

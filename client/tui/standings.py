@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from tenpennies.engine.tournament import wins_text
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, ServerError
@@ -37,10 +38,6 @@ def progress(standings: pb.GetStandingsResponse) -> str:
             f"games played{playing}{over}")
 
 
-def wins_text(standing: pb.Standing) -> str:
-    """Wins, tied winners sharing one (``engine.tournament``): whole, or to a tenth when shared."""
-    wins = standing.shared_wins
-    return str(round(wins)) if abs(wins - round(wins)) < 1e-9 else f"{wins:.1f}"
 
 
 def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
@@ -50,7 +47,7 @@ def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
     else:
         mean = "-"
     name = clip(standing.name, BOT_WIDTH)
-    return (str(place), Text(name), str(standing.games), wins_text(standing), Text(mean, justify="right"),
+    return (str(place), Text(name), str(standing.games), wins_text(standing.shared_wins), Text(mean, justify="right"),
             f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal), str(standing.timed_out),
             f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")
 

@@ -4,6 +4,12 @@ stream), the header, the seats strip, the log, the chat, the prompt and message 
 and leaving; the game's own widget (``games.table_widget``: for Ten Pennies the discard line, the builder,
 the hand and the keys of its moves) sits between the log and the prompt and has the keys first.
 
+Every key answers the decision it was shown for: the decision drawn (``decision``, the sequence of the
+DecisionRequest its legal commands came from) is the one a command names as it is sent, and a decision is
+answered once. A new decision is marked (the prompt highlighted for a moment, the terminal's bell unless
+the player turned it off) and a new buy offer ignores keys for a moment (``TablePrefs.offer_pause``), so
+that a key meant for what was on the screen just before is not taken for it.
+
 Each region keeps what it drew: when an event comes, the screen hands each its new text (or the game's
 widget its new view) and only a region whose text changed is drawn again; the log appends a line. Events
 the stream brings in a burst are folded together and drawn once, when the burst is folded.
@@ -14,16 +20,19 @@ from __future__ import annotations
 import gc
 import math
 import time
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Container, Vertical
 from textual.screen import Screen
 from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import Command, View
@@ -32,7 +41,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
-from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, WIDE, filled, sentence
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
@@ -45,14 +54,19 @@ from .seats import SeatLine, SeatsStrip
 PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
+FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
 
 
 class TableScreen(Screen[None]):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
-    leaves to the lobby (else this is the app's only table, and the app's ``q`` quits); ``story``: the log
-    first tells the table's story so far, from the stream's history (a seat taken up again, with the recap
-    of what happened while it was away; a table watched); ``hints``: a practice table, where the game shows
-    a hint whenever the seat has a meld to make."""
+    leaves to the lobby (else this is the app's only table, and the app's ``q`` quits). ``prefs``: the
+    player's table settings, saved in ``home`` when changed (``home`` None: kept for this screen only;
+    ``prefs`` None: the defaults, the first-game guide taken as seen). ``guide``: a player's first game
+    opens the guide to a turn over the table (the local game, where nobody waits on the player; at a
+    server's table, where others wait and a clock may run, the log says where the guide is instead).
+    ``story``: the log first tells the table's story so far, from the stream's history (a seat taken up
+    again, with the recap of what happened while it was away; a table watched); ``hints``: a practice
+    table, where the game shows a hint whenever the seat has a meld to make."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -67,9 +81,13 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
-                 host: HostedTable | None = None, leave_to_lobby: bool = True, story: bool = False,
-                 hints: bool = False) -> None:
+                 host: HostedTable | None = None, leave_to_lobby: bool = True,
+                 prefs: TablePrefs | None = None, home: Path | None = None, guide: bool = False,
+                 story: bool = False, hints: bool = False) -> None:
         super().__init__()
+        self.guide = guide
+        self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True)
+        self.home = home
         self.connection = connection
         self.session = session
         self.card_style = style
@@ -89,13 +107,23 @@ class TableScreen(Screen[None]):
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
         self._link_said = False              # the message line says the link's trouble (cleared once it is up)
+        self._shown: tuple[int, tuple[Command, ...]] = (0, ())  # the decision drawn, and its commands
+        self.decision = 0                    # the decision drawn (its DecisionRequest's sequence; 0: none named)
+        self.answered = -1                   # the decision a command was sent for (one answer a decision)
+        self._paused = False                 # a new offer ignores keys (until its moment is over, ``resume_keys``)
+        self._decisions = 0                  # decisions drawn so far (a moment's end is for its own decision)
+        self._others_moved = True            # another seat moved since this seat's last decision was drawn
+        self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
 
     # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Line(id="header")
-        yield SeatsStrip(id="seats")
-        yield TableLog(id="log")
+        with Container(id="middle"):  # one above the other; side by side on a wide terminal (``WIDE``)
+            with Vertical(id="side"):
+                yield SeatsStrip(id="seats")
+                yield Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
+            yield TableLog(id="log")
         yield self.game
         yield Prompt(id="prompt")
         yield MessageLine(id="message")
@@ -105,7 +133,7 @@ class TableScreen(Screen[None]):
         # Everything made so far (the app, its screens, the widgets) lives as long as the table: set aside
         # from the cyclic collector, whose full passes over it otherwise stall a fast table for 40-70 ms.
         gc.freeze()
-        self.set_interval(1.0, self.tick)
+        self._tick = self.set_interval(1.0, self.tick)
         self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
         self.follow()
 
@@ -149,7 +177,7 @@ class TableScreen(Screen[None]):
             return
         await self.game.remove()
         self.game = widget(self, id="game")
-        await self.mount(self.game, after=self.query_one(TableLog))
+        await self.mount(self.game, after=self.query_one("#middle"))
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
@@ -177,6 +205,8 @@ class TableScreen(Screen[None]):
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
         self.query_one(TableLog).add(where + self.game.where(), style="dim")
+        if not again and not self.guide and not self.prefs.guide_seen and self.session.seat is not None:
+            self.query_one(TableLog).add("New to the game? ? then G: a guide to a turn", style="dim")
 
     def fold_event(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
@@ -192,6 +222,8 @@ class TableScreen(Screen[None]):
         self.recap()
         if kind is None:
             return
+        if getattr(getattr(event, kind), "seat", self.session.seat) != self.session.seat:
+            self._others_moved = True
         if kind == "seat_changed" and unstarted:
             self.say("")  # what the message line said was about the seats before
         if line is not None:
@@ -219,8 +251,24 @@ class TableScreen(Screen[None]):
 
     @property
     def legal(self) -> tuple[Command, ...]:
+        """The commands the keys may send now: the decision drawn, unless it was answered already or is
+        a new buy offer still ignoring keys (``paused``)."""
         v = self.drawn_view
-        return v.legal if v is not None and self.session.seat is not None else ()
+        if v is None or self.session.seat is None or self.answered == self.decision or self.paused:
+            return ()
+        legal: tuple[Command, ...] = v.legal
+        return legal
+
+    @property
+    def ticking(self) -> bool:
+        """The screen's 1 s tick runs (only while a countdown is shown: an idle table wakes nobody)."""
+        return self._ticking
+
+    @property
+    def paused(self) -> bool:
+        """A new decision ignores keys for a moment (``TablePrefs.offer_pause``): until the screen shows its
+        keys again, so that what is drawn and what the keys do agree."""
+        return self._paused
 
     @property
     def waiting(self) -> bool:
@@ -241,11 +289,23 @@ class TableScreen(Screen[None]):
 
     def tick(self) -> None:
         self.query_one(Prompt).show(self.prompt())
+        # the tick runs only while a clock counts down on the screen: an idle table wakes nobody
+        counting = bool(self.tv.deadline_ms) or (self.link is not None and not self.link.up)
+        if counting != self._ticking:
+            self._ticking = counting
+            if counting:
+                self._tick.resume()
+            else:
+                self._tick.pause()
 
     @property
     def on_top(self) -> bool:
         """No dialog over the table (``is_current`` is also true of a screen seen dimmed under one)."""
         return self.is_attached and self.app.screen is self
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A wide terminal puts the log beside the seats (and the game's panel under them)."""
+        self.set_class(event.size.width >= WIDE, "wide")
 
     def on_screen_resume(self) -> None:
         """A dialog over the table closed: what came meanwhile is drawn at once."""
@@ -260,16 +320,28 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
+        if not self.is_mounted or not self.query(TableLog):
+            return  # (a timer that fires as the screen goes: its regions are gone)
         if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
             self.call_after_refresh(self.redraw)
             return
         if not self.query_children(TableLog):  # the screen is being taken down (its regions go one by one)
             return
         self._drawn_at = time.monotonic()
+        if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \
+                and not self.prefs.guide_seen and self.guide and self.on_top:
+            self.call_later(self.show_guide)  # a player's first game: the guide to a turn, once
         self.drawn_view = self.tv.view
+        shown = (self.tv.decision, self.drawn_view.legal if self.drawn_view is not None else ())
+        if shown != self._shown:
+            self._shown = shown
+            self.new_decision()
         self.query_one(TableLog).release()
         self.query_one("#header", Line).show(self.header())
         self.seats()
+        panel = self.query_one("#panel", Line)
+        panel.show(self.game.panel(self.width_of("#panel")) if self.has_class("wide") and self.view is not None
+                   else Text())
         self.game.redraw()
         self.tick()
         keys = tuple(self.check_action(action, ()) for action in actions_of(type(self))) + self.game.keys()
@@ -279,6 +351,44 @@ class TableScreen(Screen[None]):
             if self._keys is not None:
                 self.refresh_bindings()
             self._keys = keys
+
+    def new_decision(self) -> None:
+        """The decision drawn changed: a command names the new one, a new buy offer ignores keys for a
+        moment, and one another seat's move brought is announced (the prompt highlighted, the bell)."""
+        self.decision = self.tv.decision
+        self.answered = -1
+        self._decisions += 1
+        v = self.drawn_view
+        if v is None or not v.legal or self.session.seat is None:
+            self._paused = False
+            return
+        self._paused = self.game.pauses(v.legal) and self.prefs.offer_pause > 0
+        if self._paused:
+            drawn = self._decisions
+            self.set_timer(self.prefs.offer_pause, lambda: self.resume_keys(drawn))
+        if self.game.answer_by_itself():
+            return
+        if self._others_moved:
+            prompt = self.query_one(Prompt)
+            prompt.add_class("new")
+            self.set_timer(FLASH, lambda: prompt.remove_class("new"))
+            if self.prefs.bell and self.on_top:
+                self.app.bell()
+        self._others_moved = False
+
+    def resume_keys(self, decision: int) -> None:
+        """A new offer's moment is over: its keys are drawn and answer it (if it is still the one drawn)."""
+        if decision == self._decisions and self._paused:
+            self._paused = False
+            self.redraw()
+
+    def save_prefs(self) -> None:
+        """Remember the table settings (when this screen has somewhere to keep them)."""
+        if self.home is not None:
+            try:
+                self.prefs.save(self.home)
+            except OSError:
+                pass  # not remembered: the game goes on
 
     def who(self, seat: int) -> str:
         """The seat's name as the log says it (You for this seat)."""
@@ -358,21 +468,36 @@ class TableScreen(Screen[None]):
 
     # --- sending ---------------------------------------------------------------------------------
 
-    def send(self, command: Command) -> None:
+    def send(self, command: Command, *, by_itself: bool = False) -> None:
+        """Send ``command`` as the answer to the decision drawn (``by_itself``: the client's own answer,
+        an auto-pass, which the pause of a new offer does not hold back)."""
         if self.link is not None and not self.link.up:  # nothing goes out: the stream is down
             self.say_link(f"Not connected: {self.link.reason}; reconnecting, nothing was sent")
             return
+        v = self.drawn_view
+        if v is None or not v.legal or self.answered == self.decision:
+            return
+        if self.tv.decision != self.decision:  # a newer decision is folded, not drawn yet: not this one's key
+            self.say("The decision changed as you pressed: look again.", error=True)
+            return
+        if self.paused and not by_itself:
+            self.say("A new offer: keys wait a moment.")
+            return
         self.say("")
-        self.run_worker(self._send(command), group="send", exit_on_error=False)
+        self.answered = self.decision
+        self.run_worker(self._send(command, self.decision), group="send", exit_on_error=False)
 
-    async def _send(self, command: Command) -> None:
+    async def _send(self, command: Command, decision: int) -> None:
         try:
-            await self.session.send(wire(self.tv.game or DEFAULT_GAME).command_to_pb(command))
+            await self.session.send(wire(self.tv.game or DEFAULT_GAME).command_to_pb(command), decision=decision)
         except ServerError as error:  # once, on the message line (a toast would cover the hand and prompt)
+            if self.answered == decision:
+                self.answered = -1  # refused: the decision is still open
             if error.link_trouble:
                 self.say_link(f"Not sent: {error.words}; reconnecting")
             else:
                 self.say(self.card_style.words(error.words), error=True)
+            self.redraw()
             return
         self.game.sent(command)
 
@@ -432,7 +557,21 @@ class TableScreen(Screen[None]):
         if self.host is not None and self.waiting:
             extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
-        self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None))
+        def closed(guide: object) -> None:
+            if guide is True:
+                self.show_guide()
+        self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None), closed)
+
+    def show_guide(self) -> None:
+        """The game's guide to a turn over the table; closed (read or skipped), it is remembered as seen."""
+        guide = self.game.guide_screen()
+        if guide is None:
+            return
+        def closed(_: None) -> None:
+            if not self.prefs.guide_seen:
+                self.prefs.guide_seen = True
+                self.save_prefs()
+        self.app.push_screen(guide, closed)
 
     def action_leave(self) -> None:
         if not self.leave_to_lobby:

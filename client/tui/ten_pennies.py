@@ -39,19 +39,34 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.melds import set_error
+from tenpennies.engine.ten_pennies.strategies import contract_distance, fits, would_buy, would_take
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
+from .common import pennies
 from .game import Frame, GameTable
+from .guide import GuideScreen
 from .hand import Hand
-from .help import GameEndScreen, HelpScreen, RoundEndScreen
+from .help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from .line import Line
+from .prefs import PrefsScreen
 from .seats import SeatLine, SeatsHead
 
 SORTS = ("rank", "suit", "own")
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3, None: 4}
 NOTHING_TO_LAY = "nothing to lay now: no contract, set or lay-off is listed for you"
+# auto-pass of buy offers: the modes in the order ``a`` steps through them, and their words
+AUTO_PASS_WORDS = {"never": "off", "round": "this round", "unfit": "cards that fit nothing"}
 SEATS_HEAD = SeatsHead("Cards Pennies Score", "Sets on the table")
+
+
+def waits_for_more(digits: str, legal: Iterable[Command], card: Card | None) -> bool:
+    """Whether the set number typed so far (``digits``) may go on: some listed lay-off of ``card`` (of any
+    card, None) names a longer number that begins with it. ``1`` with 11 sets waits only when the card may
+    go on set 10 or above (it lays off at once otherwise); a ``0`` begins no longer number."""
+    number = int(digits)
+    return number > 0 and any(isinstance(c, LayOff) and (card is None or c.card == card) and c.set_id != number
+                              and str(c.set_id).startswith(digits) for c in legal)
 
 
 def _kinds(legal: Iterable[Command], *kinds: type) -> list[Command]:
@@ -109,6 +124,9 @@ class TenPenniesTable(GameTable):
         Binding("o", "layoff_key", "Lay off"),
         Binding("x", "discard", "Discard"),
         Binding("h", "hint", "Hint"),
+        Binding("a", "auto_pass", "Auto-pass", show=False),
+        Binding("v", "pile", "Pile", show=False),
+        Binding("comma", "prefs", "Settings", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("left", "cursor(-1)", "Left", show=False),
         Binding("right", "cursor(1)", "Right", show=False),
@@ -134,6 +152,9 @@ class TenPenniesTable(GameTable):
         self.shown: list[Card] = []          # the hand as drawn (builder cards left out)
         self.fresh: set[int] = set()         # cards just received, marked until this seat's next move
         self._pieces: dict[tuple[Meld, frozenset[int]], Text] = {}  # each set as drawn, by set and wild ranks
+        self.pass_round: int | None = None   # auto-pass every offer of this round (``a``; not remembered)
+        self.hinted: Command | None = None   # the meld or lay-off the last hint put in the builder/selection
+        self._panel: tuple[list[Card], object, Text] | None = None  # the pile panel as drawn, from what
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
         self._hinted: tuple[Command, ...] = ()  # the decision a practice table last hinted at
@@ -168,6 +189,15 @@ class TenPenniesTable(GameTable):
     def over(self) -> bool:
         v = self.view
         return v is not None and v.phase is Phase.GAME_OVER
+
+    @property
+    def asked(self) -> tuple[Command, ...]:
+        """The decision on the screen: what the keys may send, or what they will once a new offer's
+        moment is over (``frame.paused``)."""
+        v = self.view
+        if self.frame.paused and v is not None and self.seat is not None:
+            return v.legal
+        return self.legal
 
     def can(self, *kinds: type) -> bool:
         return any(isinstance(c, kinds) for c in self.legal)
@@ -205,6 +235,28 @@ class TenPenniesTable(GameTable):
     def line_style(self, kind: str) -> str:
         return "bold" if kind in ("round_ended", "game_ended") else ""
 
+    def pauses(self, legal: tuple[Command, ...]) -> bool:
+        return any(isinstance(c, Buy) for c in legal)
+
+    def auto_pass(self) -> str:
+        """The auto-pass in force: ``round`` (set for the round being played), else the remembered one."""
+        v = self.view
+        if self.pass_round is not None and v is not None and v.round == self.pass_round:
+            return "round"
+        return self.frame.prefs.auto_pass
+
+    def answer_by_itself(self) -> bool:
+        """Pass a buy offer by itself when the auto-pass says so (``a`` sets it)."""
+        v, seat, mode = self.view, self.seat, self.auto_pass()
+        if v is None or seat is None or mode == "never" or v.discard_top is None:
+            return False
+        command = next((c for c in v.legal if isinstance(c, PassBuy)), None)
+        if command is None or (mode == "unfit" and fits(v, v.discard_top)):
+            return False
+        self.frame.send(command, by_itself=True)
+        self.say(f"Passed the {self.top(v)} by itself (auto-pass: {AUTO_PASS_WORDS[mode]}; a changes it)")
+        return True
+
     def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
         """Mark the cards this seat just received (a draw, a take, a buy and its penalty cards) until its
         next move; the cursor goes to the card drawn, taken or bought."""
@@ -229,6 +281,7 @@ class TenPenniesTable(GameTable):
             self.cursor_id = new[0]
 
     def sent(self, command: Command) -> None:
+        self.hinted = None
         if isinstance(command, (LayContract, LaySet, LayOff, Discard)):
             self.selected.clear()
             self.builder = []
@@ -256,7 +309,13 @@ class TenPenniesTable(GameTable):
             case "discard":
                 return self.can(Discard)
             case "hint":
-                return self.can(LayContract, LaySet, LayOff)
+                return self.can(LayContract, LaySet, LayOff, TakeDiscard, Buy)
+            case "pile":
+                return self.view is not None
+            case "prefs":
+                return self.seat is not None
+            case "auto_pass":
+                return self.seat is not None and self.view is not None and not self.over
             case "select" | "sort" | "cursor" | "move" | "cursor_to":
                 return seated and bool(self.shown)
         return True
@@ -282,6 +341,10 @@ class TenPenniesTable(GameTable):
             return "the game is over: enter shows the standings"
         legal = self.legal
         top = self.top(v)
+        if not legal and self.frame.paused:
+            return f"a new offer, the {top}: keys wait a moment (a key meant for the last one is not taken)"
+        if not legal and v.legal:
+            return "sent: waiting for the server"
         if not legal:
             if v.phase is Phase.BUY:
                 if seat in v.buy_offer:
@@ -377,11 +440,17 @@ class TenPenniesTable(GameTable):
         wild = self.card_style.ranks(spec.wild_ranks)
         parts = [self.round_of(v), str(spec.contract), f"wild {wild}, {spec.wild_cap} a set",
                  f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
-        if len(dot.join(parts)) > width:  # one line: the words go before the numbers do
-            parts[2], parts[5] = f"wild {wild}", f"reshuffles {v.reshuffles_left}"
-        if len(dot.join(parts)) > width:
-            parts[5] = f"reshuf. {v.reshuffles_left}"
-        return Text(dot.join(parts), style="bold", no_wrap=True, overflow="ellipsis")
+        # one line: the words go before the numbers do, and the wild cap (a rule of every set) last of all
+        rounds = v.rules.rounds
+        shorter: list[tuple[int, str]] = [(5, f"reshuf. {v.reshuffles_left}")]
+        if rounds != (1, 2, 3, 4, 5, 6, 7) and v.round in rounds:
+            shorter.append((0, f"Round {v.round} ({rounds.index(v.round) + 1}/{len(rounds)})"))
+        shorter += [(2, f"wild {wild} max {spec.wild_cap}"), (5, ""), (2, f"wild {wild}")]
+        for index, part in shorter:
+            if len(dot.join(p for p in parts if p)) <= width:
+                break
+            parts[index] = part
+        return Text(dot.join(p for p in parts if p), style="bold", no_wrap=True, overflow="ellipsis")
 
     def seat_lines(self, lines: tuple[SeatLine, ...], width: int) -> tuple[tuple[SeatLine, ...], SeatsHead]:
         """Each seat's cards, pennies and score, down among its flags, the turn mark (or $: the seats the
@@ -411,6 +480,27 @@ class TenPenniesTable(GameTable):
             piece.append_text(self.card_style.cards(meld.cards, wild))
             self._pieces[key] = piece
         return piece
+
+    def panel(self, width: int) -> Text:
+        """Under the seats on a wide terminal: the discard pile as far as this seat knows it, top first (``v``
+        shows it on any terminal)."""
+        v = self.view
+        if v is None:
+            return Text()
+        key = (v.pile_size, v.spec.wild_ranks)
+        if self._panel is not None and self._panel[0] is self.tv.pile and self._panel[1] == key:
+            return self._panel[2]  # (the pile as drawn: a new pile is a new list)
+        pile = list(reversed(self.tv.pile))
+        out = Text(f"Discard pile, top first ({v.pile_size}): ", style="dim")
+        if pile:
+            out.append_text(self.card_style.cards(pile, v.spec.wild_ranks))
+        else:
+            out.append("empty", style="dim")
+        unseen = v.pile_size - len(pile)
+        if unseen > 0:
+            out.append(f" and {unseen} from before you came", style="dim")
+        self._panel = (self.tv.pile, key, out)
+        return out
 
     def status_sides(self) -> tuple[Text, Text]:
         v, st = self.view, self.card_style
@@ -473,13 +563,14 @@ class TenPenniesTable(GameTable):
         top = self.top(v)
         if seat is None:  # (the status line says Watching)
             return Text(f"{self.whose(v, top, len(clock))}{clock}", no_wrap=True, overflow="ellipsis")
-        legal = self.legal
+        legal = self.asked
         if _kinds(legal, TakeDiscard):
             return Text(f"Your turn: take the {top} [t] or decline it [d]{clock}", style="bold")
         if _kinds(legal, Buy):
             penalty = v.rules.buy_penalty_cards
-            pennies = v.players[seat].pennies
-            return Text(f"Buy the {top} [b] or pass [p]? {pennies} pennies left; a buy adds {penalty} cards"
+            left = pennies(v.players[seat].pennies)
+            wait = f"{dot}keys in a moment" if self.frame.paused else ""
+            return Text(f"Buy the {top} [b] or pass [p]? {left} left; a buy adds {penalty} cards{wait}"
                         f"{clock}", style="bold")
         if legal and all(isinstance(c, Draw) for c in legal):
             return Text(f"Your turn: draw from the stock [r or enter]{clock}", style="bold")
@@ -523,8 +614,22 @@ class TenPenniesTable(GameTable):
 
     # --- screens over the table ------------------------------------------------------------------
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[bool]:
         return HelpScreen(self.view, self.card_style, extra, watching=watching)
+
+    def guide_screen(self) -> Screen[None] | None:
+        return GuideScreen()
+
+    def action_prefs(self) -> None:
+        """The table's settings: the bell, a new offer's pause, the auto-pass (``PrefsScreen``)."""
+        self.app.push_screen(PrefsScreen(self.frame.prefs, lambda: AUTO_PASS_WORDS[self.auto_pass()],
+                                         self.action_auto_pass, self.frame.save_prefs))
+
+    def action_pile(self) -> None:
+        """The discard pile and the sets on the table, over the table (any key closes it)."""
+        v = self.view
+        if v is not None:
+            self.app.push_screen(PileScreen(v, self.tv.pile, self.who, self.card_style))
 
     def show_round_end(self, then: Callable[[], None] | None = None) -> None:
         """The round's end over the table; ``then``: what comes once it is closed (the game's end)."""
@@ -582,6 +687,27 @@ class TenPenniesTable(GameTable):
     def action_draw(self) -> None:
         self.play(Draw)
 
+    def action_auto_pass(self) -> None:
+        """Step the auto-pass of buy offers: off, this round, cards that fit nothing, off. The last two are
+        remembered (``TablePrefs.auto_pass``); an offer open now is passed at once when the new one says so."""
+        v, prefs = self.view, self.frame.prefs
+        if v is None:
+            return
+        mode = self.auto_pass()
+        if mode == "never":
+            self.pass_round = v.round
+        elif mode == "round":
+            self.pass_round = None
+            prefs.auto_pass = "unfit"
+        else:
+            self.pass_round = None
+            prefs.auto_pass = "never"
+        self.frame.save_prefs()
+        self.say(f"Auto-pass of buy offers: {AUTO_PASS_WORDS[self.auto_pass()]} [a]")
+        if self.auto_pass() != "never":
+            self.answer_by_itself()  # an offer open now, as a new one would be
+        self.frame.redraw()
+
     # --- actions: the hand -----------------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
@@ -638,13 +764,14 @@ class TenPenniesTable(GameTable):
         """The selected cards in hand order, else none."""
         return [c for c in self.shown if c.id in self.selected]
 
-    def one_card(self) -> Card | None:
+    def one_card(self, quiet: bool = False) -> Card | None:
         """The card a discard or lay-off is about: the only selected one, else the one under the cursor."""
         chosen = self.chosen()
         if len(chosen) == 1:
             return chosen[0]
         if len(chosen) > 1:
-            self.say("Select one card (or none: the one under the cursor).", error=True)
+            if not quiet:
+                self.say("Select one card (or none: the one under the cursor).", error=True)
             return None
         for c in self.shown:
             if c.id == self.cursor_id:
@@ -698,9 +825,9 @@ class TenPenniesTable(GameTable):
             return
         self.pending_set += str(n)
         number = int(self.pending_set)
-        # Past set 9 a digit may begin a longer number: wait until no set could be named by more digits
-        # (a 0 begins none: it names set 0 at once)
-        if 0 < number and number * 10 < len(v.table):
+        # Past set 9 a digit may begin a longer number: wait while a set the card may go on is named by
+        # more digits (a 0 begins none: it names set 0 at once)
+        if waits_for_more(self.pending_set, self.legal, self.one_card(quiet=True)):
             self.say(f"lay off on set {self.pending_set}_? another digit, or enter (esc cancels)")
             return
         self.lay_off(number)
@@ -715,11 +842,17 @@ class TenPenniesTable(GameTable):
 
     def action_confirm(self) -> None:
         v = self.view
+        hinted = self.hinted
         if self.pending_set:
             self.lay_off(int(self.pending_set))
         elif self.can(Draw):
             self.play(Draw)
         elif self.builder:
+            self.action_meld()
+        elif hinted is not None and hinted in self.legal and self.selected == self.hint_cards(hinted):
+            self.frame.send(hinted)  # what the hint said enter does
+        elif self.selected and self.can(LaySet) and v is not None and self.seat is not None \
+                and v.players[self.seat].down:
             self.action_meld()
         elif v is not None and v.phase is Phase.GAME_OVER:
             self.show_game_end()
@@ -729,9 +862,46 @@ class TenPenniesTable(GameTable):
         if seat is not None and card is not None:
             self.frame.send(Discard(seat, card))
 
+    @staticmethod
+    def hint_cards(command: Command) -> set[int]:
+        """The cards a meld or lay-off hint selects."""
+        if isinstance(command, LaySet):
+            return {c.id for c in command.cards}
+        if isinstance(command, LayOff):
+            return {command.card.id}
+        return set()
+
+    def pickup_hint(self, v: SeatView) -> Text:
+        """What the bots' shared policy (``strategies``) would do with the live discard or the offer, and why."""
+        seat = self.seat
+        assert seat is not None and v.discard_top is not None
+        card, top = v.discard_top, self.top(v)
+        wild = card.rank in v.spec.wild_ranks
+        alike = [c for c in v.hand if c.rank == card.rank and c.rank not in v.spec.wild_ranks]
+        if self.can(TakeDiscard):
+            if would_take(v):
+                why = ("it is wild" if wild else
+                       f"it goes with your {self.card_style.cards(alike).plain}" if alike else
+                       "it lays off on the table")
+                return Text(f"Hint: take the {top} [t]: {why}")
+            return Text(f"Hint: decline the {top} [d]: it fits nothing in your hand")
+        before = contract_distance(v.hand, v.spec, v.rules)
+        after = contract_distance([*v.hand, card], v.spec, v.rules)
+        cost = f"a penny and {v.rules.buy_penalty_cards} cards more"
+        if would_buy(v):
+            why = "it is wild" if wild else f"your contract goes from {before} cards short to {after}"
+            return Text(f"Hint: buy the {top} [b]: {why}, for {cost}")
+        if v.players[seat].down:
+            return Text(f"Hint: pass [p]: you are down, and a buy costs {cost}")
+        return Text(f"Hint: pass the {top} [p]: it does not complete a set of your contract, and a buy costs {cost}")
+
     def action_hint(self) -> None:
-        """Show (and select) one meld or lay-off the server lists; pressed again, the next one."""
+        """Take or decline, buy or pass: what the bots would do and why. Melding: show (and select) one meld
+        or lay-off the server lists; pressed again, the next one."""
         v = self.view
+        if v is not None and v.discard_top is not None and self.can(TakeDiscard, Buy):
+            self.say(self.pickup_hint(v))
+            return
         hints = _kinds(self.legal, LayContract) or _kinds(self.legal, LaySet, LayOff)
         hints.sort(key=_shed, reverse=True)  # stable: ties keep the server's order
         if v is None or not hints:
@@ -742,6 +912,7 @@ class TenPenniesTable(GameTable):
         st, wild = self.card_style, v.spec.wild_ranks
         self.selected.clear()
         self.builder = []
+        self.hinted = hint
         text = Text(f"Hint {(self.hint_index - 1) % len(hints) + 1}/{len(hints)}: ")
         if isinstance(hint, LayContract):
             self.builder = list(hint.sets)
@@ -752,11 +923,11 @@ class TenPenniesTable(GameTable):
         elif isinstance(hint, LaySet):
             self.selected = {c.id for c in hint.cards}
             text.append_text(st.cards(hint.cards, wild))
-            text.append(" selected: m lays it as a set")
+            text.append(" selected: m or enter lays it as a set")
         elif isinstance(hint, LayOff):
             self.selected = {hint.card.id}
             self.cursor_id = hint.card.id
             text.append_text(st.rich(hint.card, wild=hint.card.rank in wild))
-            text.append(f" selected: {hint.set_id} lays it off on set [{hint.set_id}]")
+            text.append(f" selected: {hint.set_id} or enter lays it off on set [{hint.set_id}]")
         self.frame.redraw()
         self.say(text)

@@ -170,6 +170,26 @@ def _others_down(players: Iterable[bool], seat: int) -> bool:
     return any(down for s, down in enumerate(players) if s != seat)
 
 
+def fits(view: SeatView, card: Card) -> bool:
+    """Whether ``card`` goes with the seat's hand or the table by the shared pick-up test (wild, alike to a
+    natural in hand, or once down a lay-off or a set with a pair): the policy takes such a card."""
+    assert view.seat is not None, "a spectator has no hand"
+    return wants_card(view.hand, card, view.players[view.seat].down, _view_table(view), view.spec, view.rules)
+
+
+def would_take(view: SeatView) -> bool:
+    """The shared policy's pick-up: take the live discard (else decline it)?"""
+    return view.discard_top is not None and fits(view, view.discard_top)
+
+
+def would_buy(view: SeatView) -> bool:
+    """The shared policy's buying test, before a plan's penny allowance: buy the card offered?"""
+    assert view.seat is not None, "a spectator does not buy"
+    card = view.discard_top
+    return (card is not None and not view.players[view.seat].down
+            and buy_helps(view.hand, card, view.spec, view.rules))
+
+
 # --- penny plans -------------------------------------------------------------------------------------
 
 
@@ -221,16 +241,12 @@ class PlanBot:
         if key != self._round:
             self._round, self._pennies = key, me.pennies
         phase = view.phase
-        card = view.discard_top
         if phase is Phase.PICK_UP:
-            take = card is not None and wants_card(view.hand, card, me.down, _view_table(view), view.spec,
-                                                   view.rules)
-            return TakeDiscard(seat) if take else DeclineDiscard(seat)
+            return TakeDiscard(seat) if would_take(view) else DeclineDiscard(seat)
         if phase is Phase.BUY:
             allowed = self.plan.allowance(view.rules, view.round)
             bought = self._pennies - me.pennies
-            if card is not None and not me.down and (allowed is None or bought < allowed) \
-                    and buy_helps(view.hand, card, view.spec, view.rules):
+            if (allowed is None or bought < allowed) and would_buy(view):
                 return Buy(seat)
             return PassBuy(seat)
         if phase is Phase.DRAW:

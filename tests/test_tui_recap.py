@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection, SeatSession, ServerError
-from tenpennies.client.settings import LocalGame, ServerMemory
+from tenpennies.client.settings import LocalGame, ServerMemory, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
@@ -342,6 +342,7 @@ def test_play_local_takes_a_short_game_and_a_practice_table(tmp_path: Path, monk
 
 
 async def test_the_local_start_screen_offers_a_short_game_and_a_practice_table(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     first = TenPenniesApp(Launch("local", name="me", home=tmp_path, rounds=(1, 2)))  # play --local --rounds 2
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.tv.info is not None,

@@ -107,6 +107,7 @@ class TableScreen(Screen[None]):
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
         self._link_said = False              # the message line says the link's trouble (cleared once it is up)
+        self.log_region = TableLog(id="log")
         self._shown: tuple[int, tuple[Command, ...]] = (0, ())  # the decision drawn, and its commands
         self.decision = 0                    # the decision drawn (its DecisionRequest's sequence; 0: none named)
         self.answered = -1                   # the decision a command was sent for (one answer a decision)
@@ -123,7 +124,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield SeatsStrip(id="seats")
                 yield Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
-            yield TableLog(id="log")
+            yield self.log_region
         yield self.game
         yield Prompt(id="prompt")
         yield MessageLine(id="message")
@@ -325,7 +326,7 @@ class TableScreen(Screen[None]):
         if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
             self.call_after_refresh(self.redraw)
             return
-        if not self.query_children(TableLog):  # the screen is being taken down (its regions go one by one)
+        if not self.log_region.is_attached:  # the screen is being taken down (its regions go one by one)
             return
         self._drawn_at = time.monotonic()
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -389,3 +390,52 @@ async def test_a_practice_table_shows_the_hint_of_each_new_meld_decision(connect
         assert me.seat is not None
         seat = me.seat
         await until(pilot, lambda: screen.view is not None and screen.view.players[seat].down, "down")
+
+
+# --- deadlines: the countdown shown is the server's ---------------------------------------------------------
+
+async def test_back_at_the_seat_the_other_seats_countdown_is_the_servers(connection: Connection) -> None:
+    """This seat answers and leaves; back, the clock it shows beside the other seat's decision is that
+    decision's own deadline (the server once showed the answered seat's old one: a stale 0 s)."""
+    hosted = await connection.create_table("clock", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=5,
+                                           decision_seconds=600, takeover_seconds=0)
+    me = await connection.join(hosted.table_id, "Me")
+    other = Other(await connection.join(hosted.table_id, "Other"))
+    watching = asyncio.ensure_future(other.watch())
+    try:
+        await connection.start(hosted.table_id, hosted.host_token)
+        assert me.seat is not None
+        mine = TableView(me.seat)
+        async def answer_until_the_other_decides() -> None:
+            answered = False
+            while True:
+                mine.apply_snapshot(await me.snapshot())
+                if other.legal() and not (mine.view is not None and mine.view.legal):
+                    if answered:
+                        return
+                    await other.step()  # the other seat plays until this seat has answered once
+                    continue
+                if mine.view is not None and mine.view.legal:
+                    legal = mine.view.legal
+                    command = next(c for kind in (DeclineDiscard, PassBuy, Draw, Discard) for c in legal
+                                   if isinstance(c, kind))
+                    await me.send(command_to_pb(command))
+                    answered = True
+                else:
+                    await asyncio.sleep(0.01)
+        await asyncio.wait_for(answer_until_the_other_decides(), 30)
+        theirs = (await other.session.snapshot()).decision_deadline_ms
+        assert theirs > 0
+        back = connection.seat(hosted.table_id, me.seat, me.token)
+        app = TableApp(lambda: TableScreen(connection, back, story=True))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None, "the game")
+            assert screen.tv.deadline_ms == theirs  # the other seat's own deadline, not this seat's old one
+            left = round((theirs - time.time() * 1000) / 1000)
+            shown = text_of(screen, "#prompt")
+            seconds = int(shown.rsplit(" s", 1)[0].split()[-1])
+            assert abs(seconds - left) <= 2 and seconds > 500, shown
+    finally:
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)

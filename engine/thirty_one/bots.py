@@ -111,7 +111,8 @@ class HeuristicBot:
             discards = [c for c in legal if isinstance(c, Discard)]
             return max(discards, key=lambda c: (_worth(after(view, c) or (), rules), -card_value(c.card), -c.card.id))
         now = _worth(view.hand, rules)
-        if Knock(seat) in legal and self._strong(now, rules):
+        rounds = view.turn // max(1, sum(not p.out for p in view.players))
+        if Knock(seat) in legal and self._strong(now, rules, rounds):
             return Knock(seat)
         judged = [(worth, -i, c) for i, c in enumerate(legal)
                   if (hand := after(view, c)) is not None and (worth := _worth(hand, rules)) > now]
@@ -134,10 +135,14 @@ class HeuristicBot:
             return max(options, key=lambda t: (t[0], t[1]))[2]
         return legal[0]
 
-    def _strong(self, worth: tuple[float, ...], rules: Rules) -> bool:
+    def _strong(self, worth: tuple[float, ...], rules: Rules, rounds: int) -> bool:
+        """Strong enough to knock: from the third round of turns on, a little less each round (a deal with
+        no stock to run out, switch or stop_the_bus, ends when someone knocks)."""
+        late = max(0, rounds - 2)
         if rules.brag:
-            return worth[0] >= 2 or (worth[0] == 1 and worth[1] >= 12)  # a flush or better, or a pair of queens
-        return worth[0] >= self.knock_at
+            cls, high = worth[0], worth[1]
+            return cls >= 2 or (cls == 1 and high >= 12 - late) or late >= 6
+        return worth[0] >= self.knock_at - late
 
 
 def after_giving(view: SeatView, card: Card) -> tuple[Card, ...]:

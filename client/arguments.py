@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
+from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 
 
 def address(text: str) -> str:
@@ -24,10 +26,25 @@ def player_name(text: str) -> str:
 
 
 def house_rule(text: str) -> str:
-    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6): an unknown
-    name or a value the rule does not take is refused, naming the rule and what it takes."""
+    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6, or a
+    Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
+    take is refused, naming the rule and what it takes. The command checks it again against the game it
+    plays."""
+    name = text.partition("=")[0].strip().replace("-", "_")
+    thirty_one_only = name in {k.name for k in THIRTY_ONE_KNOBS} - {k.name for k in KNOBS}
     try:
-        HouseRules.from_settings([text])
+        if thirty_one_only:
+            ThirtyOneRules.from_settings([text])
+        else:
+            try:
+                HouseRules.from_settings([text])
+            except RuleError as ten_pennies:
+                if name != "preset":
+                    raise
+                try:
+                    ThirtyOneRules.from_settings([text])  # a preset of Thirty-One's
+                except RuleError as thirty_one:
+                    raise argparse.ArgumentTypeError(f"{ten_pennies} (in Thirty-One: {thirty_one})") from None
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text

@@ -156,27 +156,53 @@ def deal_outcome(end: DealEnded, seat: int) -> float:
 
 
 class SearchBot:
-    """Determinized rollouts through the game interface, from the seat's view alone (see the module)."""
+    """Determinized rollouts through the game interface, from the seat's view alone (see the module).
 
-    def __init__(self, seed: int = 0, samples: int = 8, max_steps: int = 120) -> None:
+    Each sampled world plays every candidate, so the candidates are compared on the same hidden cards; the
+    searcher leaves the heuristic's own choice only for a command that does better on those worlds by more
+    than twice the standard error of the difference (a deal's outcome is noisy: a few worlds are a poor
+    judge). Candidates: the heuristic's choice, every command whose result the view cannot judge (a draw,
+    a knock, a stand, a face-down card), and the ``width`` best of those it can."""
+
+    def __init__(self, seed: int = 0, samples: int = 16, max_steps: int = 120, width: int = 6) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.max_steps = max_steps
+        self.width = width
         self.policy = HeuristicBot()
+
+    def candidates(self, view: SeatView) -> list[Command]:
+        judged: list[tuple[tuple[float, ...], int, Command]] = []
+        blind: list[Command] = []
+        for i, command in enumerate(view.legal):
+            hand = after(view, command)
+            if hand is None:
+                blind.append(command)
+            else:
+                judged.append((_worth(hand, view.rules), -i, command))
+        judged.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        return blind + [c for _, _, c in judged[: self.width]]
 
     def choose(self, view: SeatView) -> Command:
         seat = view.seat
         assert seat is not None, "a spectator does not play"
-        legal = list(view.legal)
+        default = self.policy.choose(view)
+        legal = [default] + [c for c in self.candidates(view) if c != default]
         if len(legal) == 1:
-            return legal[0]
-        totals = [0.0] * len(legal)
+            return default
+        outcomes: list[list[float]] = [[] for _ in legal]
         for _ in range(self.samples):
             world = Game.sampled(view, self.rng)
             for i, command in enumerate(legal):
                 game = world.copy()
-                totals[i] += self._rollout(game, game.apply(command, trusted=True), seat)
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+                outcomes[i].append(self._rollout(game, game.apply(command, trusted=True), seat))
+        best, best_gain = 0, 0.0
+        for i in range(1, len(legal)):
+            diffs = [a - b for a, b in zip(outcomes[i], outcomes[0], strict=True)]
+            mean = sum(diffs) / len(diffs)
+            spread = (sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
+            if mean > best_gain and mean > 2 * spread / len(diffs) ** 0.5:
+                best, best_gain = i, mean
         return legal[best]
 
     def _rollout(self, game: Game, events: list[Event], seat: int) -> float:

@@ -119,6 +119,7 @@ def thirty_one(seats: int = 4, preset: str = "classic", *, hands: dict[int, str]
     game.phase, game.turn, game.taken = phase, turn, None
     game.knocker = knocker
     game.final_turns = [] if knocker is None else _after_knock(game, knocker)
+    game._seen = None  # the seats were set by hand
     return game
 
 

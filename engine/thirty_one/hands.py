@@ -25,7 +25,7 @@ _VALUES = [card_value(Card.from_id(i)) if Card.from_id(i).suit else 0 for i in r
 
 def hand_value(cards: Sequence[Card], rules: Rules) -> float:
     """T31-3.1, T31-3.2: the best total of one suit; 30.5 for three of a rank where the knob says so.
-    A hand of any size (a seat holds four between its draw and its discard): the best three of a suit."""
+    A hand of four (between a draw and its discard) is worth the best of its hands of three."""
     if len(cards) == 3:  # the hot path: every turn's blitz check, every bot's judgement
         a, b, c = cards
         if a.rank == b.rank == c.rank and rules.three_of_a_kind == "30.5":
@@ -39,6 +39,10 @@ def hand_value(cards: Sequence[Card], rules: Rules) -> float:
         if sb == sc:
             return float(max(vb + vc, va))
         return float(max(va, vb, vc))
+    if len(cards) == 4:  # between a draw and its discard: the best three of them
+        a, b, c, d = cards
+        return max(hand_value((b, c, d), rules), hand_value((a, c, d), rules), hand_value((a, b, d), rules),
+                   hand_value((a, b, c), rules))
     totals: dict[str | None, list[int]] = {}
     for card in cards:
         totals.setdefault(card.suit, []).append(card_value(card))

@@ -28,7 +28,7 @@ from tenpennies.engine.thirty_one.fold import fold
 from tenpennies.engine.thirty_one.game import Game
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.narrate import Narrator
-from tenpennies.engine.thirty_one.rules import KNOBS, PRESET_NAMES, PRESETS, RuleError, Rules, knob_named
+from tenpennies.engine.thirty_one.rules import KNOBS, PRESET_NAMES, PRESETS, RuleError, Rules, knob_named, knobs_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "docs" / "THIRTY-ONE.md"
@@ -208,3 +208,9 @@ def test_bots_plays_thirty_one_headless(capsys: pytest.CaptureFixture[str]) -> N
 def test_fold_refuses_another_games_event() -> None:
     with pytest.raises(TypeError):
         fold(THIRTY_ONE.opening(0, 2, Rules()), object())  # type: ignore[arg-type]
+
+
+def test_the_readme_lists_every_knob_and_preset_as_declared() -> None:
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- thirty-one knobs: .*? -->\n(.*?)<!-- end of thirty-one knobs -->", readme, re.S)
+    assert found is not None and found.group(1) == knobs_table()

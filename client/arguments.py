@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
@@ -23,6 +25,25 @@ def player_name(text: str) -> str:
     if not name or len(name) > 40 or not name.isprintable():
         raise argparse.ArgumentTypeError("a name is 1 to 40 printable characters")
     return name
+
+
+GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
+"""The games the command line plays, by their engine names (``engine.games``)."""
+
+
+def game_name(text: str) -> str:
+    """A game as the command line names it (``thirty-one`` or ``thirty_one``): its engine name."""
+    name = text.strip().lower().replace("-", "_")
+    if name not in GAME_TITLES:
+        raise argparse.ArgumentTypeError(f"the games are {', '.join(n.replace('_', '-') for n in GAME_TITLES)}")
+    return name
+
+
+def game_rules(game: str, settings: Sequence[str] | None) -> Any:
+    """The rules of ``game`` that ``--rule`` settings make (RuleError for one the game does not take)."""
+    if game == "thirty_one":
+        return ThirtyOneRules.from_settings(settings or [])
+    return HouseRules.from_settings(settings or [])
 
 
 def house_rule(text: str) -> str:

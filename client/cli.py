@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import add_rule_option, address, player_name  # noqa: E402
+from tenpennies.client.arguments import add_rule_option, address, game_name, game_rules, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
 from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
 from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
@@ -23,7 +23,6 @@ from tenpennies.engine.thirty_one import events as thirty_one_events  # noqa: E4
 from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame  # noqa: E402
 from tenpennies.engine.thirty_one.narrate import PRESET_TITLES  # noqa: E402
 from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator  # noqa: E402
-from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch
@@ -31,17 +30,6 @@ if TYPE_CHECKING:
 
 def _rules(args: argparse.Namespace) -> HouseRules:
     return HouseRules.from_settings(args.rule or [])
-
-
-GAME_NAMES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
-
-
-def game_name(text: str) -> str:
-    """A game as the command line names it (``thirty-one`` or ``thirty_one``), by its engine name."""
-    name = text.strip().lower().replace("-", "_")
-    if name not in GAME_NAMES:
-        raise argparse.ArgumentTypeError(f"the games are {', '.join(n.replace('_', '-') for n in GAME_NAMES)}")
-    return name
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
@@ -97,7 +85,7 @@ def _bots_thirty_one(args: argparse.Namespace) -> int:
         print(f"bots are {', '.join(registry)}", file=sys.stderr)
         return 2
     try:
-        rules = ThirtyOneRules.from_settings(args.rule or [])
+        rules = game_rules("thirty_one", args.rule)
         game = ThirtyOneGame(args.seats, rules, args.seed)
     except RuleError as err:
         print(f"cannot start that game: {err}", file=sys.stderr)

@@ -4,12 +4,14 @@ headless ``tenpennies bots --game thirty-one``."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from tenpennies.client import cli
+from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine import games
 from tenpennies.engine.interface import Result
 from tenpennies.engine.seats import play_decision
@@ -214,3 +216,27 @@ def test_the_readme_lists_every_knob_and_preset_as_declared() -> None:
     readme = (ROOT / "README.md").read_text()
     found = re.search(r"<!-- thirty-one knobs: .*? -->\n(.*?)<!-- end of thirty-one knobs -->", readme, re.S)
     assert found is not None and found.group(1) == knobs_table()
+
+
+def test_a_headless_tournament_of_thirty_one_ranks_by_place_and_adds_up_the_presets_tally(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = TournamentConfig(bots=("heuristic", "random"), seats=2, games=6, seed=3, game="thirty_one",
+                              rules=Rules.of("cut_throat"))
+    results = play_tournament(config)
+    assert [s.name for s in results.standings] == ["heuristic", "random"]
+    for game in results.games:
+        assert sorted(game.scores)[0] == 1 and set(game.tallies) == {"lives"} and game.pennies == (0, 0)
+        assert game.winners == tuple(s for s in range(2) if game.scores[s] == 1)
+    best = results.standings[0]
+    assert best.mean_score is not None and best.mean_score < 1.5
+    assert best.per_game("lives") == pytest.approx(
+        sum(g.tallies["lives"][g.seats.index("heuristic")] for g in results.games) / len(results.games))
+    assert json.loads(results.to_json())["games"][0]["tallies"]["lives"] == list(results.games[0].tallies["lives"])
+    assert play_tournament(config).to_json() == results.to_json()
+    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
+                     "--games", "2", "--rule", "preset=no_elimination", "--rule", "deals=2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Thirty-One tournament: heuristic, random") and "points/game" in out
+    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
+                     "--server", "localhost:1"]) == 2
+    assert "not over gRPC yet" in capsys.readouterr().err

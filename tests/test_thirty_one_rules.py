@@ -320,6 +320,19 @@ def test_t31_4_5_switch_swap_the_whole_hand_which_keeps_the_places_face() -> Non
     assert game.view(0).middle[0].cards == (None, None, None) == game.view(None).middle[0].cards
 
 
+
+def test_t31_4_5_switch_a_hand_swapped_in_lies_card_by_card_as_the_hand_taken_lay() -> None:
+    game = switch()
+    game.apply(ExchangeMiddle(1, Card.parse("5C"), 0, 1))  # 5C lies face up in the face-down hand
+    events = game.apply(SwapHand(2, 0))
+    assert events[0] == ev.HandSwapped(2, 0, (None, Card.parse("5C"), None), (None, Card.parse("9D"), None))
+    assert events[1] == ev.CardsReceived(2, cards("KC JC"), "middle")
+    assert game.view(2).hand == cards("5C KC JC")
+    assert game.view(0).middle[0].cards == (None, Card.parse("9D"), None)
+    assert game.view(0).middle[0].up == (False, True, False) and not game.view(0).middle[0].face_up
+    assert game.view(2).middle[0].cards == cards("8C 9D TH")
+
+
 def test_t31_4_5_switch_renew_face_up_ends_the_turn_face_down_acts_again() -> None:
     game = switch()
     stock = game.view(None).stock_size

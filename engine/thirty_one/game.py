@@ -413,8 +413,12 @@ class Game:
                 hidden = [c for c, face in faces if not face]
                 taken = tuple(c if face else None for c, face in faces)
                 hand[:] = [c for c, face in faces if face] + hidden
-                self.middle[place] = Place(list(old), middle.face_up, seat)
-                events.append(ev.HandSwapped(seat, place, taken, old if middle.face_up else (None,) * len(old)))
+                given = Place(list(old), middle.face_up)  # card by card as the hand taken lay (T31-4.5 b)
+                given.up = middle.up.copy()
+                given.knower = [None if face else seat for face in middle.up]
+                self.middle[place] = given
+                lying = tuple(c if face else None for c, face in zip(old, middle.up, strict=True))
+                events.append(ev.HandSwapped(seat, place, taken, lying))
                 if hidden:
                     events.append(ev.CardsReceived(seat, tuple(hidden), "middle"))
                 self._end_turn(seat, events)

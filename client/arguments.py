@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable
 
+from tenpennies.engine.games import kind
+from tenpennies.engine.interface import Rules
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
@@ -39,13 +40,6 @@ def game_name(text: str) -> str:
     return name
 
 
-def game_rules(game: str, settings: Sequence[str] | None) -> Any:
-    """The rules of ``game`` that ``--rule`` settings make (RuleError for one the game does not take)."""
-    if game == "thirty_one":
-        return ThirtyOneRules.from_settings(settings or [])
-    return HouseRules.from_settings(settings or [])
-
-
 def house_rule(text: str) -> str:
     """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6, or a
     Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
@@ -77,3 +71,11 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", type=house_rule, metavar="NAME=VALUE",
                         help=f"a house rule of docs/RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2 "
                              f"(the rules and their defaults: {defaults})")
+
+
+def game_rules(game: str, settings: Iterable[str]) -> Rules:
+    """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), read by the game's own rules
+    (its ``from_settings``, from its knobs' declarations): RuleError, citing the game's rule, for an unknown
+    name or a value a knob does not take; UnknownGame for a game the engine does not have."""
+    rules: Rules = type(kind(game).rules_from_dict({})).from_settings(list(settings))
+    return rules

@@ -85,7 +85,7 @@ def _bots_thirty_one(args: argparse.Namespace) -> int:
         print(f"bots are {', '.join(registry)}", file=sys.stderr)
         return 2
     try:
-        rules = game_rules("thirty_one", args.rule)
+        rules = game_rules("thirty_one", args.rule or ())
         game = ThirtyOneGame(args.seats, rules, args.seed)
     except RuleError as err:
         print(f"cannot start that game: {err}", file=sys.stderr)

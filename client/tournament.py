@@ -457,7 +457,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(items: Sequence[str] | None, game: str = "ten_pennies") -> Any:
-    return game_rules(game, items)
+    return game_rules(game, items or ())
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:

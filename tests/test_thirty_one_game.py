@@ -5,6 +5,7 @@ headless ``tenpennies bots --game thirty-one``."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -240,3 +241,22 @@ def test_a_headless_tournament_of_thirty_one_ranks_by_place_and_adds_up_the_pres
     assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
                      "--server", "localhost:1"]) == 2
     assert "not over gRPC yet" in capsys.readouterr().err
+
+
+def test_a_sampled_world_shows_its_seat_exactly_its_view() -> None:
+    """``Game.sampled``: the searcher's worlds agree with everything the seat sees, every card in one place."""
+    rng = random.Random(5)
+    for preset in PRESET_NAMES:
+        game = Game(4, Rules.of(preset), seed=17)
+        for _ in range(40):
+            if game.over:
+                break
+            (seat,) = game.to_act()
+            view = game.view(seat)
+            for tries in (1, 4):
+                world = Game.sampled(view, rng, tries)
+                assert world.view(seat) == view
+                places = [c for p in world.players for c in p.hand] + world.stock + world.pile + world.widow + \
+                    world.spare + [c for m in world.middle for c in m.cards] + world.table_cards + world.out_of_play
+                assert sorted(c.id for c in places) == list(range(52))
+            game.apply(rng.choice(view.legal))

@@ -191,8 +191,9 @@ class SearchBot:
         if len(legal) == 1:
             return default
         outcomes: list[list[float]] = [[] for _ in legal]
+        tries = 1 + view.turn // max(1, sum(not p.out for p in view.players))  # 1 + rounds of turns played
         for _ in range(self.samples):
-            world = Game.sampled(view, self.rng)
+            world = Game.sampled(view, self.rng, min(tries, 6))
             for i, command in enumerate(legal):
                 game = world.copy()
                 outcomes[i].append(self._rollout(game, game.apply(command, trusted=True), seat))

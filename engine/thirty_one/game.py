@@ -679,10 +679,12 @@ class Game:
             legal=tuple(self.legal_commands(seat)) if seat is not None else ())
 
     @classmethod
-    def sampled(cls, view: SeatView, rng: random.Random) -> Game:
+    def sampled(cls, view: SeatView, rng: random.Random, tries: int = 1) -> Game:
         """A game that ``view``'s seat cannot tell from the real one: what the view shows, and every card it
         does not show (other hands, face-down widow and middle cards, the stock, cards out of play) dealt
-        at random. For a searching bot's rollouts (a determinization); its log and seed are not the game's."""
+        at random. For a searching bot's rollouts (a determinization); its log and seed are not the game's.
+        ``tries``: each other hand of three is the best (by value) of that many dealt from the unseen cards,
+        as hands that have played some turns are better than hands dealt at random."""
         seat = view.seat
         game = cls.__new__(cls)
         game.n, game.rules, game.seed, game.log = view.seats, view.rules, 0, []
@@ -699,6 +701,11 @@ class Game:
             player.out_deal = 0 if not info.out else max(view.deal - 1, 0)
             if info.seat == seat:
                 player.hand = list(view.hand)
+            elif tries > 1 and info.hand_size == HAND and not info.out:
+                dealt = [unseen[-HAND * (k + 1):len(unseen) - HAND * k] for k in range(min(tries, len(unseen) // HAND))]
+                best = max(range(len(dealt)), key=lambda k: hand_value(dealt[k], view.rules))
+                player.hand = dealt[best]
+                del unseen[len(unseen) - HAND * (best + 1):len(unseen) - HAND * best]
             else:
                 player.hand = [unseen.pop() for _ in range(info.hand_size)]
             game.players.append(player)

@@ -162,7 +162,8 @@ class SearchBot:
     searcher leaves the heuristic's own choice only for a command that does better on those worlds by more
     than twice the standard error of the difference (a deal's outcome is noisy: a few worlds are a poor
     judge). Candidates: the heuristic's choice, every command whose result the view cannot judge (a draw,
-    a knock, a stand, a face-down card), and the ``width`` best of those it can."""
+    a knock, a stand, a face-down card: one slot a middle hand, as they are alike), and the ``width`` best
+    of those it can."""
 
     def __init__(self, seed: int = 0, samples: int = 16, max_steps: int = 120, width: int = 6) -> None:
         self.rng = random.Random(seed)
@@ -174,9 +175,14 @@ class SearchBot:
     def candidates(self, view: SeatView) -> list[Command]:
         judged: list[tuple[tuple[float, ...], int, Command]] = []
         blind: list[Command] = []
+        unseen_slots: set[tuple[Card, int]] = set()
         for i, command in enumerate(view.legal):
             hand = after(view, command)
             if hand is None:
+                if isinstance(command, ExchangeMiddle):  # face-down cards of one hand are alike to this seat
+                    if (command.card, command.place) in unseen_slots:
+                        continue
+                    unseen_slots.add((command.card, command.place))
                 blind.append(command)
             else:
                 judged.append((_worth(hand, view.rules), -i, command))

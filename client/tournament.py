@@ -529,9 +529,11 @@ def _render_thirty_one(results: Results, console: Any) -> str:
         mean = f"{s.mean_score:.2f}{ci}" if s.mean_score is not None else "-"
         table.add_row(str(place), s.name, str(s.games), wins_text(s.wins), mean, f"{s.per_game(kept):.2f}",
                       str(s.illegal), str(s.timeouts), f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}")
-    console.print(f"place: 1 the best, tied seats share, with its 95% interval; {kept}: a game's;")
-    console.print("wins: tied winners share a win; late: decisions past their time (the safe default")
-    console.print("played); rating: openskill BradleyTerryFull μ±σ, ties in place are ties; best first by μ - 3σ")
+    console.print(table)
+    console.print(f"mean place: 1 the best, tied seats share, with its 95% interval; {kept}: a game's")
+    console.print("wins: tied winners share a win; late: decisions past their time (the safe")
+    console.print("default played); rating: openskill BradleyTerryFull μ±σ, ties in place are")
+    console.print("ties; best first by μ - 3σ")
     text: str = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 

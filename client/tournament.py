@@ -530,7 +530,8 @@ def _render_thirty_one(results: Results, console: Any) -> str:
         table.add_row(str(place), s.name, str(s.games), wins_text(s.wins), mean, f"{s.per_game(kept):.2f}",
                       str(s.illegal), str(s.timeouts), f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}")
     console.print(table)
-    console.print(f"mean place: 1 the best, tied seats share, with its 95% interval; {kept}: a game's")
+    console.print("mean place: 1 the best, tied seats share, with its 95% interval;")
+    console.print(f"{kept}: a game's;")
     console.print("wins: tied winners share a win; late: decisions past their time (the safe")
     console.print("default played); rating: openskill BradleyTerryFull μ±σ, ties in place are")
     console.print("ties; best first by μ - 3σ")

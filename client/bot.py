@@ -144,6 +144,7 @@ class _Decision:
     view: SeatView
     legal: tuple[Command, ...]
     budget: float | None  # seconds the bot may think; None: no timer
+    sequence: int = 0     # its DecisionRequest's sequence, named in the answer (0: not known)
     sending: bool = field(default=False)
 
 
@@ -223,7 +224,7 @@ class SeatPlayer:
         if self._decision is not None and self._decision.legal == legal:
             return  # the same decision, already being decided (a chat line or a seat change came)
         assert view is not None
-        decision = _Decision(view, legal, self._budget())
+        decision = _Decision(view, legal, self._budget(), self.table.decision)
         self._decision = decision
         self.stats.decisions += 1
         task = asyncio.get_running_loop().create_task(self._decide(decision))
@@ -254,7 +255,7 @@ class SeatPlayer:
             if outcome == "accepted":
                 self.stats.played += 1
                 return
-            if outcome == "failed" or self._decision is not decision or answer.command in decision.legal:
+            if outcome in ("failed", "stale") or self._decision is not decision or answer.command in decision.legal:
                 return  # the stream resumes and lists what is still open; a listed command refused lost a race
             self.stats.illegal += 1  # a meld of its own making that the rules refused
         self.stats.defaults += 1
@@ -283,13 +284,17 @@ class SeatPlayer:
         return answer
 
     async def _send(self, decision: _Decision, command: Command) -> str:
-        """accepted, refused (the server said no: counted) or failed (it could not be reached)."""
+        """accepted, stale (the decision passed before the answer came: counted as stale), refused (the
+        server said no: counted) or failed (it could not be reached)."""
         decision.sending = True
         try:
-            await self.session.send(command_to_pb(command))
+            await self.session.send(command_to_pb(command), decision.sequence)
             return "accepted"
         except ServerError as error:
             self.stats.last_error = error.message
+            if error.stale:
+                self.stats.stale += 1
+                return "stale"
             if error.code() in _REFUSED:
                 self.stats.refused += 1
                 return "refused"

@@ -59,6 +59,13 @@ class ServerError(grpc.aio.AioRpcError):  # type: ignore[misc]  # grpc is untype
         return None
 
     @property
+    def stale(self) -> bool:
+        """An answer to a decision no longer open (ABORTED with ``tp-decision``): it lost a race to the timer
+        or another seat, it broke no rule; the seat's stream says what is open now."""
+        return self.code() == grpc.StatusCode.ABORTED and any(key == "tp-decision"
+                                                              for key, _ in self.trailing_metadata() or ())
+
+    @property
     def message(self) -> str:
         return str(self.details() or self.status)
 
@@ -134,9 +141,12 @@ class SeatSession:
     last_sequence: int | None = None
     password: str = ""
 
-    async def send(self, command: pb.Command) -> int:
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        """Send the seat's command; ``decision`` names the decision it answers (the sequence of its
+        DecisionRequest, ``TableView.decision``; 0: not named). An answer to a decision no longer open is
+        refused (``ServerError.stale``) and changes nothing."""
         response: pb.SendCommandResponse = await _call(self.service.SendCommand(
-            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command)))
+            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command, decision=decision)))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:

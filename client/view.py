@@ -52,6 +52,8 @@ class TableView:
     * ``deadline_ms``: unix ms when this seat's open decision times out (0: none, or no timer). A
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
       game moves; then 0, since others' deadlines are private.
+    * ``decision``: the sequence of the DecisionRequest of this seat's open decision (0: none, or not
+      known): what ``SeatSession.send`` names as the decision a command answers.
     * ``sequence``: the last sequence applied; events at or below it are history already reflected.
     * ``round_end``: the last round's end (the wire's RoundEnded: the hands shown, points, scores) until
       the next one, for a game that plays rounds.
@@ -75,6 +77,7 @@ class TableView:
         self.game = ""
         self.view: View | None = None
         self.deadline_ms = 0
+        self.decision = 0
         self.sequence = 0
         self.round_end: pb.RoundEnded | None = None
         self.game_end: pb.GameEnded | None = None
@@ -103,6 +106,7 @@ class TableView:
         self._narrator = self._kind.narrator(self.rules, self.name, seat=self.seat, card=self.card_text)
         self.sequence = snapshot.sequence
         self.deadline_ms = snapshot.decision_deadline_ms
+        self.decision = snapshot.decision
         self.round_end = None
         self.game_end = None
         self._timed_out = None
@@ -172,11 +176,13 @@ class TableView:
         legal = tuple(self._wire.command_from_pb(self.seat, c) for c in request.legal_commands)
         self.view = dataclasses.replace(self.view, legal=legal)
         self.deadline_ms = request.deadline_ms
+        self.decision = self.sequence
 
     def _decided(self) -> None:
         """A timer acted: this seat's open decision, if any, is over (as after every game event, which the
         fold leaves with no legal commands); a new one, if any, follows in the same batch."""
         self.deadline_ms = 0
+        self.decision = 0
         if self.view is not None and self.view.legal:
             self.view = dataclasses.replace(self.view, legal=())
 
@@ -188,6 +194,8 @@ class TableView:
         assert self._known is not None
         self._follow(self._kind.fold(self._known, event))
         self.deadline_ms = 0
+        if self.view is None or not self.view.legal:
+            self.decision = 0
         what = message.WhichOneof("kind")
         if what == "round_ended":
             self.round_end = message.round_ended

@@ -19,7 +19,17 @@ from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
 from .store import StoreError
-from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
+from .table import (
+    Conflict,
+    Full,
+    NotFound,
+    PermissionDenied,
+    Settings,
+    Stale,
+    StreamEnd,
+    TableError,
+    Unauthenticated,
+)
 from .tournament import LinkEnd, Seating, Tournament
 
 _MALFORMED = object()
@@ -113,6 +123,8 @@ def _status(error: Exception) -> grpc.StatusCode:
 async def _abort(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
     if isinstance(error, RuleError):
         await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule),))
+    if isinstance(error, Stale):
+        await context.abort(grpc.StatusCode.ABORTED, str(error), trailing_metadata=(("tp-decision", str(error.open)),))
     await context.abort(_status(error), str(error))
 
 
@@ -225,7 +237,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def SendCommand(self, request: pb.SendCommandRequest, context: Any) -> pb.SendCommandResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.SendCommandResponse(sequence=await table.command(request.token, request.command))
+        return pb.SendCommandResponse(sequence=await table.command(request.token, request.command,
+                                                                   request.decision))
 
     @_rpc()
     async def GetSnapshot(self, request: pb.GetSnapshotRequest, context: Any) -> pb.GetSnapshotResponse:

@@ -82,6 +82,17 @@ class Full(TableError):
     """A limit of the server's is reached (RESOURCE_EXHAUSTED)."""
 
 
+class Stale(TableError):
+    """An answer to a decision that is no longer open (ABORTED): it lost a race, it broke no rule.
+    ``open``: the sequence of the decision the seat faces now (0: none)."""
+
+    def __init__(self, named: int, open_now: int) -> None:
+        now = f"decision {open_now} is open now" if open_now else "no decision of this seat's is open now"
+        super().__init__(f"that answer came too late: decision {named} is no longer open ({now}); "
+                         "nothing changed")
+        self.open = open_now
+
+
 class Unavailable(TableError):
     """The change could not be stored; nothing changed, and asking again may work (UNAVAILABLE)."""
 
@@ -135,6 +146,7 @@ class Bookkeeping:
     last_asked: dict[int, tuple[Command, ...]]
     deadlines: dict[int, int]
     defaulted: list[int]
+    decision_at: dict[int, int]
 
 
 class Seat:
@@ -218,6 +230,8 @@ class Table:
         self.refused = [0] * self.n
         self.defaulted = [0] * self.n
         self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
+        # seat -> the sequence of its open decision's DecisionRequest (absent: none, or asked before a restart)
+        self.decision_at: dict[int, int] = {}
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -377,9 +391,15 @@ class Table:
             await self._commit(self._wire(self.game.opening_events, None), status="playing")
         await self._change(step)
 
-    async def command(self, token: str, message: pb.Command) -> int:
+    async def command(self, token: str, message: pb.Command, decision: int = 0) -> int:
+        """Apply a seat's command. ``decision`` names the decision it answers (its DecisionRequest's
+        sequence; 0: not named): an answer to one no longer open is refused as ``Stale``, never applied to
+        a newer question, and counted neither as illegal nor as a timeout."""
         async def step() -> int:
             seat = self._seat_of(token)
+            open_now = self.decision_at.get(seat, 0)
+            if decision and decision != open_now and not (seat in self.asked and not open_now):
+                raise Stale(decision, open_now)  # (asked before a restart, its sequence unknown: judged as unnamed)
             command: Command | None = None
             try:
                 command = self.wire.command_from_pb(seat, message)
@@ -579,8 +599,8 @@ class Table:
         for seat, state in enumerate(self.seats):
             if state.kind == "player":
                 self._watch_gone(seat)
-        self.asked, self.deadlines = {}, {}
-        self._decisions(None)  # what it returns was stored before the restart
+        self.asked, self.deadlines, self.decision_at = {}, {}, {}
+        self._decisions(None)  # what it returns was stored before the restart (their sequences are not known)
         self._after_change()
 
     async def close(self) -> None:
@@ -628,10 +648,12 @@ class Table:
         nobody else's decision)."""
         if actor is not None:
             self.asked.pop(actor, None)
+            self.decision_at.pop(actor, None)
         awaited = self._awaited()
         for seat in [s for s in self.asked if s not in awaited]:
             del self.asked[seat]
             self.deadlines.pop(seat, None)
+            self.decision_at.pop(seat, None)
         assert self.game is not None or not awaited
         items: list[Item] = []
         seconds = self.settings.decision_seconds
@@ -670,6 +692,8 @@ class Table:
         self.seq = seq
         for audience, message in items:
             self.recent.append((message.sequence, audience, message))
+            if message.HasField("decision_request"):
+                self.decision_at[message.decision_request.seat] = message.sequence
         self._publish(items)
         if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
             if not self._note_idle():  # else the lobby has heard of this change already
@@ -680,7 +704,8 @@ class Table:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and
         the open decisions with their deadlines."""
         return Bookkeeping([(s.token_hash, s.taken_over, s.owed) for s in self.seats],
-                           dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted))
+                           dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted),
+                           dict(self.decision_at))
 
     async def _rebuild(self, before: Bookkeeping) -> None:
         """Go back to what the store holds, and to the bookkeeping as it was, after a change the store
@@ -704,6 +729,7 @@ class Table:
                 self._watch_gone(seat)
         self.asked, self.last_asked = before.asked, before.last_asked
         self.deadlines, self.defaulted = before.deadlines, before.defaulted
+        self.decision_at = before.decision_at
         self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
     def _publish(self, items: list[Item]) -> None:
@@ -913,7 +939,8 @@ class Table:
         deadline = self.deadlines.get(seat, 0) if seat is not None else 0
         if not deadline:
             deadline = min((d for d in self.deadlines.values() if d), default=0)
-        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline)
+        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline,
+                               decision=self.decision_at.get(seat, 0) if seat is not None else 0)
         if self.game is not None:
             snapshot.game.CopyFrom(self.wire.game_view(self.game, seat))
         return snapshot

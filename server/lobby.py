@@ -2,7 +2,8 @@
 
 A restart reads only the tables' rows (fast, whatever their history): every table answers at once,
 and each game is read from the store when it is first needed, the playing ones in the background
-so that their bots and timers go on. Finished tables stay in the store and are read on demand.
+so that their bots and timers go on. Finished tables stay in the store and are read on demand; the lobby
+keeps the ids of them all (an index), so that asking for a table that does not exist costs no read.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class TableWatcher:
 
 class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
-    MAX_FINISHED = 200   # finished tables kept in memory (the rest are read from the store when asked)
+    MAX_FINISHED = 32    # finished tables kept in memory (the rest are read from the store when asked)
     MAX_WATCHERS = 1000  # WatchTables streams at once
     WATCHERS_PER_ADDRESS = 8
 
@@ -61,6 +62,7 @@ class Lobby:
         self.waiting_table_ttl = waiting_table_ttl
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
+        self.finished: set[str] = set()  # the ids of every finished table, in memory or only in the store
         self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
         self._creating: list[str] = []  # the addresses of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
@@ -68,7 +70,8 @@ class Lobby:
         self.listeners: list[Callable[[Table], None]] = []  # told of every change TableInfo shows
 
     async def load(self) -> None:
-        """The open tables' rows from the store (not their games: see ``start``)."""
+        """The open tables' rows from the store (not their games: see ``start``), and the finished ones' ids."""
+        self.finished = await self.store.finished_ids()
         for row in await self.store.list_tables():
             try:
                 table = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
@@ -85,6 +88,9 @@ class Lobby:
         return table
 
     def _changed(self, table: Table) -> None:
+        if table.status == "finished" and table.id not in self.finished:
+            self.finished.add(table.id)
+            self._spawn(self._forget_finished())
         for listener in self.listeners:
             listener(table)
         if self.watchers:
@@ -222,7 +228,7 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not table_id or len(table_id) > 64:
+        if table_id not in self.finished:  # no such table, or a waiting one that expired: nothing to read
             raise NotFound(f"no table {table_id!r}")
         reading = self._reading.get(table_id)
         if reading is None:  # one read per table, however many ask at once

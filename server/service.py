@@ -73,25 +73,57 @@ class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         return handler
 
 
-class RateLimiter:
-    """A token bucket per connection (the peer address names the connection)."""
+class Buckets:
+    """Token buckets by key: ``rate`` a second, at most ``burst`` saved up; a request takes its cost."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.buckets: dict[str, tuple[float, float]] = {}
 
-    def allow(self, peer: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self.buckets.get(peer, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if len(self.buckets) > 20_000:  # forget connections idle long enough to have a full bucket
-            self.buckets = {p: (t, last_seen) for p, (t, last_seen) in self.buckets.items()
+    def level(self, key: str, now: float) -> float:
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        if len(self.buckets) > 20_000:  # forget keys idle long enough to have a full bucket
+            self.buckets = {k: (t, last_seen) for k, (t, last_seen) in self.buckets.items()
                             if last_seen + self.burst / self.rate > now}
-        if tokens < 1:
-            self.buckets[peer] = (tokens, now)
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def take(self, key: str, tokens: float, now: float) -> None:
+        self.buckets[key] = (tokens, now)
+
+
+class RateLimiter:
+    """What a client may spend: a token bucket per connection (the peer address and port name it) and one
+    per client address (all its connections together), both charged a request's cost (1 for most; more
+    for those that cost the server more, ``cost``), so that one client at its limit leaves the server to
+    the others. A request refused spends nothing."""
+
+    def __init__(self, rate: float, burst: float, address_rate: float = 0, address_burst: float = 0) -> None:
+        self.connections = Buckets(rate, burst)
+        self.addresses = Buckets(address_rate, address_burst or 2 * address_rate) if address_rate else None
+
+    def allow(self, peer: str, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        mine = self.connections.level(peer, now)
+        address = client_address(peer)
+        shared = self.addresses.level(address, now) if self.addresses is not None else cost
+        if mine < cost or shared < cost:
+            self.connections.take(peer, mine, now)
             return False
-        self.buckets[peer] = (tokens - 1, now)
+        self.connections.take(peer, mine - cost, now)
+        if self.addresses is not None:
+            self.addresses.take(address, shared - cost, now)
         return True
+
+
+LIST_COST_TABLES = 100
+"""A lobby's list costs one request per this many tables in it (beyond the first request)."""
+
+
+def list_cost(tables: int) -> float:
+    return 1.0 + tables / LIST_COST_TABLES
+
+
+TOO_MANY = "too many requests from this client: slow down"
 
 
 def client_address(peer: str) -> str:
@@ -136,9 +168,8 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
     def wrap(method: Any) -> Any:
         @functools.wraps(method)
         async def handler(self: TenPenniesServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
-            if not self.limiter.allow(context.peer()):
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                    "too many requests on this connection: slow down")
+            if not self.limiter.allow(context.peer(), self._cost(method.__name__)):
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             try:
                 return await method(self, request, context)
             except _REFUSED as error:
@@ -156,6 +187,10 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         self.lobby = lobby
         self.limiter = limiter
         self.tournament = tournament
+
+    def _cost(self, method: str) -> float:
+        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it."""
+        return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
 
     def _tournament(self, name: str) -> Tournament:
         """The tournament this server runs, by its name (empty: whichever it is)."""
@@ -186,8 +221,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     async def WatchTables(self, request: pb.WatchTablesRequest, context: Any
                           ) -> AsyncIterator[pb.WatchTablesResponse]:
         """Every table, then the changes as they come."""
-        if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+        if not self.limiter.allow(context.peer(), self._cost("WatchTables")):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         try:
             tables, watcher = self.lobby.watch(client_address(context.peer()))
         except Full as error:
@@ -255,7 +290,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
         at a time; then the live events."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         try:
             table = await self.lobby.get(request.table_id)
             snapshot, subscriber = await table.subscribe(request.token, request.password)
@@ -306,7 +341,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                           ) -> AsyncIterator[pb.WaitForSeatResponse]:
         """The seats of the bot's games being played, then each new seat as it is given."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         try:
             tournament = self._tournament("")
             seatings, link = tournament.connect(request.bot_token)

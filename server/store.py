@@ -17,6 +17,11 @@ RESTART checkpoint (the PASSIVE ones have copied most of the WAL by then, so it 
 
 Reading for a restart is cheap: `list_tables` reads table and seat rows only, `load_table` one table's
 latest stored state and the commands after it, `events_page` a bounded page of events.
+
+Reads a client can cause (`load_table`: a finished game read back, a game read after a restart;
+`events_page`: history for a resuming stream; `finished_ids`) run on a reader thread with a connection of its
+own, so that they never queue behind the writer's commits nor hold them up (WAL: readers and the writer do not
+block each other).
 """
 
 from __future__ import annotations
@@ -176,6 +181,8 @@ class Store:
         self._wal_path = path + "-wal"
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-read")
+        self._read_db: sqlite3.Connection | None = None  # opened by the reader thread, used by it alone
         self._lock = threading.Lock()            # guards _pending, _flushing, _closed
         self._pending: list[_Op] = []
         self._flushing = False
@@ -251,6 +258,13 @@ class Store:
             self._checkpointer.join()
         self._pool.submit(self._shut).result()
         self._pool.shutdown(wait=True)
+        self._reader.submit(self._shut_reader).result()
+        self._reader.shutdown(wait=True)
+
+    def _shut_reader(self) -> None:
+        if self._read_db is not None:
+            self._read_db.close()
+            self._read_db = None
 
     def _shut(self) -> None:
         while self._flush_batch():
@@ -263,6 +277,17 @@ class Store:
         if self._closed:
             raise StoreError("the store is closed")
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(db, *args)`` on the reader thread, with its own connection (never the writer's)."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._reader, self._reading, fn, args)
+
+    def _reading(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        if self._read_db is None:
+            self._read_db = self._connect()
+        return fn(self._read_db, *args)
 
     # --- checkpoints ---
 
@@ -534,46 +559,53 @@ class Store:
     async def load_table(self, table_id: str) -> TableRow | None:
         """One table, whatever its status: seats, the latest stored state, the commands after it, the last
         sequence number. None if there is no such table."""
-        return await self._run(self._load_table, table_id)
+        return await self._read(_load_table, table_id)
 
-    def _load_table(self, table_id: str) -> TableRow | None:
-        db = self._db
-        assert db is not None
-        db.execute("BEGIN")  # one snapshot
-        try:
-            r = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if r is None:
-                return None
-            row = _table_row(r)
-            row.seat_rows = [SeatRow(*s) for s in db.execute(
-                "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
-                (table_id,))]
-            state = db.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
-            if state is not None:
-                row.state_applied, row.state = state[0], json.loads(state[1])
-            row.commands = [c for (c,) in db.execute(
-                "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx",
-                (table_id, row.state_applied))]
-            return row
-        finally:
-            db.execute("COMMIT")
+    async def finished_ids(self) -> set[str]:
+        """The ids of every finished table (the lobby's index: an id in none of its lists is unknown)."""
+        return await self._read(_finished_ids)
 
     async def events_page(self, table_id: str, after: int, upto: int, seat: int | None,
                           limit: int) -> list[EventRow]:
         """At most `limit` events with after < sequence <= upto, in order, that `seat` may see (those for
         everyone and those for that seat; for None, those for everyone)."""
-        return await self._run(self._events_page, table_id, after, upto, seat, limit)
+        return await self._read(_events_page, table_id, after, upto, seat, limit)
 
-    def _events_page(self, table_id: str, after: int, upto: int, seat: int | None, limit: int) -> list[EventRow]:
-        db = self._db
-        assert db is not None
-        if seat is None:
-            return list(db.execute(
-                "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
-                "AND audience IS NULL ORDER BY seq LIMIT ?", (table_id, after, upto, limit)))
+
+def _finished_ids(db: sqlite3.Connection) -> set[str]:
+    return {table_id for (table_id,) in db.execute("SELECT id FROM tables WHERE status = 'finished'")}
+
+
+def _load_table(db: sqlite3.Connection, table_id: str) -> TableRow | None:
+    db.execute("BEGIN")  # one snapshot
+    try:
+        r = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if r is None:
+            return None
+        row = _table_row(r)
+        row.seat_rows = [SeatRow(*s) for s in db.execute(
+            "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
+            (table_id,))]
+        state = db.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
+        if state is not None:
+            row.state_applied, row.state = state[0], json.loads(state[1])
+        row.commands = [c for (c,) in db.execute(
+            "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx",
+            (table_id, row.state_applied))]
+        return row
+    finally:
+        db.execute("COMMIT")
+
+
+def _events_page(db: sqlite3.Connection, table_id: str, after: int, upto: int, seat: int | None,
+                 limit: int) -> list[EventRow]:
+    if seat is None:
         return list(db.execute(
             "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
-            "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
+            "AND audience IS NULL ORDER BY seq LIMIT ?", (table_id, after, upto, limit)))
+    return list(db.execute(
+        "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
+        "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
 
 
 TABLE_COLUMNS = "id, name, seats, rules, settings, seed, status, created, creator, last_sequence, game"

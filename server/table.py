@@ -35,6 +35,7 @@ from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
 RECENT_EVENTS = 512       # events kept in memory for resuming subscribers; older ones come from the store
+RECENT_BYTES = 32 << 10   # and at most this many bytes of them (kept as stored: serialized)
 HISTORY_PAGE = 256        # events read from the store at a time for a resuming subscriber
 MAX_SPECTATORS = 200      # spectator streams a table serves at once; seats always get theirs
 STREAMS_PER_SEAT = 4      # streams one seat's token may hold open at once
@@ -221,7 +222,8 @@ class Table:
         self.creator = row.creator
         self.created = row.created
         self.store = store
-        self.recent: deque[tuple[int, int | None, pb.Event]] = deque(maxlen=RECENT_EVENTS)
+        self.recent: deque[EventRow] = deque()  # the newest events, as stored (RECENT_EVENTS, RECENT_BYTES)
+        self._recent_bytes = 0
         self.subscribers: set[Subscriber] = set()
         self.asked: dict[int, tuple[Command, ...]] = {}  # seat -> the legal commands of its open decision
         self.deadlines: dict[int, int] = {}               # seat -> unix ms its open decision times out; 0: never
@@ -520,7 +522,8 @@ class Table:
         and no more than a page in memory, whatever the history's length."""
         while after < upto:
             if self.recent and self.recent[0][0] <= after + 1:
-                page = [m for s, a, m in self.recent if after < s <= upto and (a is None or a == seat)]
+                page = [pb.Event.FromString(data) for s, a, data in self.recent
+                        if after < s <= upto and (a is None or a == seat)]
                 if page:
                     yield page
                 return
@@ -690,8 +693,8 @@ class Table:
         await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
                                 state=state, transient=transient)  # StoreError: see _locked
         self.seq = seq
-        for audience, message in items:
-            self.recent.append((message.sequence, audience, message))
+        self._keep_recent(rows)
+        for _, message in items:
             if message.HasField("decision_request"):
                 self.decision_at[message.decision_request.seat] = message.sequence
         self._publish(items)
@@ -699,6 +702,15 @@ class Table:
             if not self._note_idle():  # else the lobby has heard of this change already
                 self._tell_lobby()
         self._after_change()
+
+    def _keep_recent(self, rows: list[EventRow]) -> None:
+        """Keep the newest events for resuming streams, within RECENT_EVENTS and RECENT_BYTES."""
+        recent = self.recent
+        for row in rows:
+            recent.append(row)
+            self._recent_bytes += len(row[2])
+        while recent and (len(recent) > RECENT_EVENTS or self._recent_bytes > RECENT_BYTES):
+            self._recent_bytes -= len(recent.popleft()[2])
 
     def _bookkeeping(self) -> Bookkeeping:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and

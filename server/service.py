@@ -33,6 +33,9 @@ from .table import (
 from .tournament import LinkEnd, Seating, Tournament
 
 _MALFORMED = object()
+JOIN_MARGIN = 0.01
+"""Seconds of its deadline a join must have left once its seat is made, for the token to reach the client in
+time; with less, the seat is given back (a client whose deadline ran out would hold a seat it has no token of)."""
 
 
 class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
@@ -240,6 +243,11 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
         table = await self.lobby.get(request.table_id)
         seat, token = await table.join(request.name, _seat(request), password=request.password)
+        left = context.time_remaining()
+        if left is not None and left < JOIN_MARGIN:  # the token would come too late to be read: no seat
+            await table.unjoin(token)
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                "too little of this request's deadline was left to hand over the seat: none was taken")
         return pb.JoinTableResponse(seat=seat, token=token)
 
     @_rpc()

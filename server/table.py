@@ -340,7 +340,25 @@ class Table:
             self.seats[free] = Seat(SeatRow(free, "player", name, token_hash or hash_token(token)))
             await self._commit([(None, self._seat_event(free))], seat_row=self.seats[free].row(free))
             return free, token
-        return await self._change(step)
+        task = self._spawn(self._locked(step))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:  # cut short: nobody will hold the token, so the seat is given back
+            task.add_done_callback(self._undo_join)
+            raise
+
+    def _undo_join(self, task: asyncio.Task[tuple[int, str]]) -> None:
+        if not task.cancelled() and task.exception() is None and task.result()[1]:
+            self._spawn(self.unjoin(task.result()[1]))
+
+    async def unjoin(self, token: str) -> None:
+        """Give back a seat whose token never reached its player (the join was cut short): emptied while the
+        table waits (once it plays, the seat is the takeover bot's, as for any player who went away)."""
+        async def step() -> None:
+            seat = self._seat_of(token)
+            if self.status == "waiting":
+                await self._empty_seat(seat)
+        await self._change(step)
 
     async def add_bot(self, host_token: str, seat: int | None, strategy: str) -> int:
         if strategy not in self.kind.bots:

@@ -4,6 +4,7 @@ server on a loopback port with a real SQLite file and many clients, and fails on
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 import threading
 import time
@@ -205,3 +206,37 @@ async def _until(condition: Any, what: str, seconds: float = 30) -> None:
     while not condition():
         assert loop.time() < give_up, f"never happened: {what}"
         await asyncio.sleep(0.02)
+
+
+# --- joins cut short -------------------------------------------------------------------------------------
+
+async def test_a_join_cut_short_by_its_deadline_leaves_no_seat_behind(tmp_path: Path) -> None:
+    server = await running_server(tmp_path / "joins.db", tables_per_address=100)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    rng = random.Random(4)
+    try:
+        tables: dict[str, int] = {}
+        for _ in range(40):
+            created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name="t", seats=4))
+            tables[created.table.table_id] = 0
+        for table_id in tables:
+            for _ in range(4):
+                code = await _code(service.JoinTable(pb.JoinTableRequest(table_id=table_id, name="hasty"),
+                                                     timeout=rng.uniform(0.0005, 0.003)))
+                tables[table_id] += code == grpc.StatusCode.OK
+        cut = 160 - sum(tables.values())
+        assert cut, "no deadline cut a join short: the test proves nothing"
+
+        async def seated(table_id: str) -> int:
+            reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
+            return sum(1 for s in reply.snapshot.table.seat_info if s.kind == pb.SEAT_KIND_PLAYER)
+        for table_id, joined in tables.items():  # (a seat given back is emptied in a task of its own)
+            give_up = asyncio.get_running_loop().time() + 10
+            while await seated(table_id) != joined:
+                assert asyncio.get_running_loop().time() < give_up, \
+                    f"table {table_id}: {await seated(table_id)} seats taken, {joined} tokens handed out"
+                await asyncio.sleep(0.02)
+    finally:
+        await channel.close()
+        await server.stop(0)

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from tenpennies.engine.tournament import MAX_SEED
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
-from .store import SeatRow, Store, TableRow
+from .store import OPEN_STATUSES, SeatRow, Store, TableRow
 from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, TableError, clean_name, hash_token
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,10 @@ class Lobby:
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
         self.finished: set[str] = set()  # the ids of every finished table, in memory or only in the store
+        # the open tables (waiting or playing) as the lobby last heard of them: id -> creator, and how many
+        # each creator has, so that a refusal at a limit is counted, not searched for
+        self._open: dict[str, str] = {}
+        self._open_by: Counter[str] = Counter()
         self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
         self._creating: list[str] = []  # the addresses of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
@@ -87,7 +92,18 @@ class Lobby:
         self._changed(table)
         return table
 
+    def _count_open(self, table_id: str, creator: str, is_open: bool) -> None:
+        if is_open and table_id not in self._open:
+            self._open[table_id] = creator
+            self._open_by[creator] += 1
+        elif not is_open and table_id in self._open:
+            del self._open[table_id]
+            self._open_by[creator] -= 1
+            if not self._open_by[creator]:
+                del self._open_by[creator]
+
     def _changed(self, table: Table) -> None:
+        self._count_open(table.id, table.creator, table.status in OPEN_STATUSES)
         if table.status == "finished" and table.id not in self.finished:
             self.finished.add(table.id)
             self._spawn(self._forget_finished())
@@ -99,7 +115,9 @@ class Lobby:
                 watcher.put(table.id, info)
 
     def _gone(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
+        gone = self.tables.pop(table_id, None)
+        if gone is not None:
+            self._count_open(table_id, gone.creator, False)
         for watcher in self.watchers:
             watcher.put(table_id, None)
 
@@ -197,10 +215,9 @@ class Lobby:
 
     def _check_room(self, creator: str, share: bool = True) -> None:
         """The server's limit on open tables, and (``share``) one address's fair share of them."""
-        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-        if len(open_tables) + len(self._creating) >= self.MAX_TABLES:
+        if len(self._open) + len(self._creating) >= self.MAX_TABLES:
             raise Full("this server has as many open tables as it can hold")
-        mine = sum(1 for t in open_tables if t.creator == creator) + self._creating.count(creator)
+        mine = self._open_by[creator] + self._creating.count(creator)
         if share and mine >= self.tables_per_address:
             raise Full(f"you already have {mine} open tables here: finish or leave some first")
 

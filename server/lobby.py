@@ -23,7 +23,18 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from .store import OPEN_STATUSES, SeatRow, Store, TableRow
-from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, TableError, clean_name, hash_token
+from .table import (
+    Conflict,
+    Full,
+    NotFound,
+    PasswordChecks,
+    PermissionDenied,
+    Settings,
+    Table,
+    TableError,
+    clean_name,
+    hash_token,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +74,7 @@ class Lobby:
         self.waiting_table_ttl = waiting_table_ttl
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
+        self.passwords = PasswordChecks()  # every password hashed here, shared fairly among clients
         self.finished: set[str] = set()  # the ids of every finished table, in memory or only in the store
         # the open tables (waiting or playing) as the lobby last heard of them: id -> creator, and how many
         # each creator has, so that a refusal at a limit is counted, not searched for
@@ -88,6 +100,7 @@ class Lobby:
 
     def _add(self, table: Table) -> Table:
         table.on_change = self._changed
+        table.passwords = self.passwords
         self.tables[table.id] = table
         self._changed(table)
         return table
@@ -163,17 +176,19 @@ class Lobby:
                     await table.close()
 
     async def create(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
-                     creator: str, *, password: str = "", game: str = DEFAULT_GAME) -> tuple[Table, str]:
+                     creator: str, *, password: str = "", game: str = DEFAULT_GAME,
+                     client: str = "") -> tuple[Table, str]:
         """A new waiting table of ``game`` (by its name in engine.games), and its host's token. Once its slot
         is taken the table is made whatever happens to the request (a table nobody hears of expires like any
         idle one). With a ``password``, a private table: its slow hash is made only for a creator with room
-        and a request otherwise good, holding the slot meanwhile."""
+        and a request otherwise good, holding the slot meanwhile, in ``client``'s turn among the server's password
+        checks (``client``: the connection asking)."""
         self._check_room(creator)
         name = self._checked(name, game, seats, rules, settings, seed)
         if password:
             self._creating.append(creator)
             try:
-                await settings.lock(password)
+                await settings.lock(password, self.passwords, client or creator)
             finally:
                 self._creating.remove(creator)
         return await self._create_now(name, game, seats, rules, settings, seed, creator)

@@ -214,7 +214,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         table, host_token = await self.lobby.create(
             request.name, request.seats, wire(game).rules_from_pb(request.rules), settings,
             request.seed if request.HasField("seed") else None, client_address(context.peer()),
-            password=request.password, game=game)  # a private table: only the password's hash is kept
+            password=request.password, game=game, client=context.peer())  # a private table: only its hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
     @_rpc()
@@ -242,7 +242,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
         table = await self.lobby.get(request.table_id)
-        seat, token = await table.join(request.name, _seat(request), password=request.password)
+        seat, token = await table.join(request.name, _seat(request), password=request.password,
+                                       client=context.peer())
         left = context.time_remaining()
         if left is not None and left < JOIN_MARGIN:  # the token would come too late to be read: no seat
             await table.unjoin(token)
@@ -286,13 +287,14 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def GetSnapshot(self, request: pb.GetSnapshotRequest, context: Any) -> pb.GetSnapshotResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token, request.password))
+        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token, request.password,
+                                                                    context.peer()))
 
     @_rpc()
     async def SendChat(self, request: pb.SendChatRequest, context: Any) -> pb.SendChatResponse:
         table = await self.lobby.get(request.table_id)
         return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text,
-                                                             request.password))
+                                                             request.password, context.peer()))
 
     async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
@@ -301,7 +303,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         try:
             table = await self.lobby.get(request.table_id)
-            snapshot, subscriber = await table.subscribe(request.token, request.password)
+            snapshot, subscriber = await table.subscribe(request.token, request.password, context.peer())
         except _REFUSED as error:
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return

@@ -47,11 +47,15 @@ MAX_CHAT = 500
 MAX_PASSWORD = 128
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # the standard library's scrypt at the usual interactive cost (16 MiB)
 WRONG_PASSWORD = "wrong password for this private table"
-# A guess at a private table's password costs a slow hash: a table checks one at a time, pausing after a wrong
-# one (a few guesses a second at most, however many connections guess), and turns away guesses beyond a few
-# waiting at once rather than queue them for the server's threads.
+# A guess at a private table's password costs a slow hash, paid by whoever guesses (``PasswordChecks``): the
+# server hashes one password at a time, taking the clients (connections) waiting in turn, each from its own
+# queue; a client has at most a few checks under way or waiting, and a wrong guess keeps one of them taken for
+# a pause after it (its answer comes after the pause too). A check whose request is cut short still holds its
+# client's place until its hash is done: giving up on a guess gains nothing.
 WRONG_PASSWORD_PAUSE = 0.5  # seconds
-PASSWORD_QUEUE = 4          # guesses at one table being checked or waiting to be
+PASSWORD_QUEUE = 4          # checks of one client (connection) under way, waiting, or pausing after a wrong guess
+PASSWORD_CHECKS = 256       # checks of all clients together
+PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each takes ~0.1 s of a core and 16 MiB)
 
 
 T = TypeVar("T")
@@ -127,9 +131,10 @@ class Settings:
     hosted: bool = False
     password_hash: str = ""
 
-    async def lock(self, password: str) -> None:
-        """Make the table private: only the password's salted hash is kept (made in a thread: slow on purpose)."""
-        self.password_hash = await asyncio.to_thread(hash_password, password)
+    async def lock(self, password: str, checks: PasswordChecks | None = None, client: str = "") -> None:
+        """Make the table private: only the password's salted hash is kept (made in a thread, slow on purpose,
+        in ``client``'s turn among the server's password ``checks``)."""
+        self.password_hash = await (checks or PasswordChecks()).run(client, hash_password, password)
 
     def validate(self) -> None:
         for name in ("decision_seconds", "takeover_seconds"):
@@ -203,6 +208,81 @@ def password_matches(stored: str, password: str) -> bool:
     return hmac.compare_digest(given.hex(), digest)
 
 
+class PasswordChecks:
+    """The server's password hashing, shared fairly: at most ``hashers`` hashes at once; the clients waiting
+    are served in turn (round robin), each from its own queue of at most PASSWORD_QUEUE; ``peak`` is the most
+    hashes ever run at once."""
+
+    def __init__(self, hashers: int = PASSWORD_HASHERS) -> None:
+        self.hashers = hashers
+        self.peak = 0
+        self._running = 0
+        self._held: dict[str, int] = {}  # client -> its checks under way, waiting or pausing
+        self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # client -> its checks waiting for a turn
+        self._order: deque[str] = deque()  # the clients with a queue, in turn
+
+    async def run(self, client: str, work: Callable[..., T], *args: Any,
+                  pause_after: Callable[[T], float] = lambda _: 0.0) -> T:
+        """``work(*args)`` in a thread, in ``client``'s turn; Full if the client (or the server) has as many
+        checks under way as it may. The client's place is held until the work is done, and then for
+        ``pause_after(result)`` seconds more, even if the caller gave up meanwhile."""
+        if self._held.get(client, 0) >= PASSWORD_QUEUE or sum(self._held.values()) >= PASSWORD_CHECKS:
+            raise Full("too many tries at a password at once: try again in a moment")
+        self._held[client] = self._held.get(client, 0) + 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if client not in self._queues:
+            self._queues[client] = deque()
+            self._order.append(client)
+        self._queues[client].append(turn)
+        self._next()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given its turn as it was cancelled: pass it on
+                self._running -= 1
+                self._next()
+            self._release(client)
+            raise
+        job = asyncio.ensure_future(asyncio.to_thread(work, *args))
+
+        def done(finished: asyncio.Future[T]) -> None:
+            self._running -= 1
+            self._next()
+            pause = 0.0
+            if not finished.cancelled() and finished.exception() is None:
+                pause = pause_after(finished.result())
+            if pause:
+                asyncio.get_running_loop().call_later(pause, self._release, client)
+            else:
+                self._release(client)
+        job.add_done_callback(done)
+        return await asyncio.shield(job)
+
+    def _release(self, client: str) -> None:
+        self._held[client] -= 1
+        if not self._held[client]:
+            del self._held[client]
+
+    def _next(self) -> None:
+        """Give free hashers to the clients waiting, one check per client in turn."""
+        while self._running < self.hashers and self._order:
+            client = self._order.popleft()
+            queue = self._queues[client]
+            while queue and queue[0].done():  # (given up while waiting)
+                queue.popleft()
+            if not queue:
+                del self._queues[client]
+                continue
+            turn = queue.popleft()
+            if queue:
+                self._order.append(client)
+            else:
+                del self._queues[client]
+            self._running += 1
+            self.peak = max(self.peak, self._running)
+            turn.set_result(None)
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -240,8 +320,7 @@ class Table:
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._lock = asyncio.Lock()
-        self._password_lock = asyncio.Lock()  # one password check at a time (``admit``)
-        self._password_checks = 0             # checks under way or waiting
+        self.passwords = PasswordChecks()  # the server's (the lobby's), once the lobby holds the table
         # the password last found right, keyed-hashed in memory only: it is let in at once, without scrypt
         self._password_key = secrets.token_bytes(16)
         self._password_known = b""
@@ -323,7 +402,8 @@ class Table:
 
     # --- the outside world's requests ----------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None, *, token_hash: str = "", password: str = "") -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, *, token_hash: str = "", password: str = "",
+                   client: str = "") -> tuple[int, str]:
         """Sit a player down; its new token comes back. With ``token_hash``, the seat takes a token the
         player already holds (a tournament bot's) and no new one is made ("" comes back). A private
         table needs its ``password``."""
@@ -332,7 +412,7 @@ class Table:
             raise PermissionDenied("the server seats the players of this table (a tournament's): watch it, or "
                                    "register a bot with the tournament")
         if not token_hash:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> tuple[int, str]:
             free = self._free_seat(seat)
@@ -436,13 +516,13 @@ class Table:
             return self.seq
         return await self._change(step)
 
-    async def chat(self, token: str, name: str, text: str, password: str = "") -> int:
+    async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
         text = text.strip()
         if not text or len(text) > MAX_CHAT or not text.isprintable():
             raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
         if not token:
-            await self.admit(password)  # a private table's watchers chat with its password, as they watch
+            await self.admit(password, client)  # a private table's watchers chat with its password, as they watch
 
         async def step() -> int:
             if token:
@@ -459,9 +539,10 @@ class Table:
         """A private table: joining and watching it need its password."""
         return bool(self.settings.password_hash)
 
-    async def admit(self, password: str) -> None:
+    async def admit(self, password: str, client: str = "") -> None:
         """Let in one who would join or watch without a seat's token: anyone, unless the table is private
-        and ``password`` is not its password (PermissionDenied, plainly)."""
+        and ``password`` is not its password (PermissionDenied, plainly). ``client``: who asks (the
+        connection), whose turn among the server's password checks it is."""
         if not self.locked:
             return
         if not password:
@@ -469,33 +550,27 @@ class Table:
         given = hmac.digest(self._password_key, password.encode(), "sha256")
         if self._password_known and hmac.compare_digest(given, self._password_known):
             return
-        if self._password_checks >= PASSWORD_QUEUE:
-            raise Full("too many tries at this table's password at once: try again in a moment")
-        self._password_checks += 1
-        try:
-            async with self._password_lock:
-                if await asyncio.to_thread(password_matches, self.settings.password_hash, password):
-                    self._password_known = given
-                    return
-                await asyncio.sleep(WRONG_PASSWORD_PAUSE)
-        finally:
-            self._password_checks -= 1
+        if await self.passwords.run(client, password_matches, self.settings.password_hash, password,
+                                    pause_after=lambda right: 0.0 if right else WRONG_PASSWORD_PAUSE):
+            self._password_known = given
+            return
+        await asyncio.sleep(WRONG_PASSWORD_PAUSE)  # the guesser waits for its answer too
         raise PermissionDenied(WRONG_PASSWORD)
 
-    async def snapshot(self, token: str, password: str = "") -> pb.Snapshot:
+    async def snapshot(self, token: str, password: str = "", client: str = "") -> pb.Snapshot:
         if not token:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> pb.Snapshot:
             return self._snapshot(self._seat_of(token) if token else None)
         return await self._change(step)
 
-    async def subscribe(self, token: str, password: str = "") -> tuple[pb.Snapshot, Subscriber]:
+    async def subscribe(self, token: str, password: str = "", client: str = "") -> tuple[pb.Snapshot, Subscriber]:
         """Register a subscriber and return it with its snapshot; its queue carries every event after
         the snapshot. If the caller is cancelled meanwhile, the registration is undone once made. A
         spectator (no token) of a private table needs its ``password``."""
         if not token:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> tuple[pb.Snapshot, Subscriber]:
             seat = self._seat_of(token) if token else None

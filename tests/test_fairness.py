@@ -14,9 +14,9 @@ from typing import Any
 import grpc
 import pytest
 
-from tenpennies.client.connection import SeatSession, ServerError, join, open_channel, stub
-from tenpennies.server.app import Options, Server
+from tenpennies.client.connection import Connection, SeatSession, ServerError, join, open_channel, stub
 from tenpennies.engine.ten_pennies import HouseRules
+from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.table import Full, Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -24,6 +24,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from serverkit import Service
 
 LATE = 1.4  # seconds a late client takes to answer a 1 s timer
+OWN = [("grpc.use_local_subchannel_pool", 1)]  # a channel with a connection of its own, as another process has
 
 
 async def running_server(path: Path, **options: Any) -> Server:
@@ -175,7 +176,7 @@ async def test_history_and_finished_games_are_read_while_the_writer_is_busy(
 async def test_one_address_at_its_limit_is_held_to_its_budget_and_another_is_served(tmp_path: Path) -> None:
     server = await running_server(tmp_path / "budget.db", host="[::]", advertise=False, rate=1000, burst=2000,
                                   address_rate=100, address_burst=200)
-    greedy = [open_channel(f"127.0.0.1:{server.port}") for _ in range(8)]  # one client, eight connections
+    greedy = [open_channel(f"127.0.0.1:{server.port}", options=OWN) for _ in range(8)]  # one client, 8 connections
     other = open_channel(f"[::1]:{server.port}")                            # another client
     try:
         started = time.monotonic()
@@ -259,3 +260,43 @@ async def test_a_create_refused_at_the_open_table_cap_is_cheap(
         with pytest.raises(Full):
             await lobby.create("one more", 2, HouseRules(), Settings(), None, "ipv4:10.0.0.9")
     assert time.perf_counter() - started < 0.25  # counted, not searched for (a search of 2000 tables: ~1.5 s)
+
+
+# --- password checks ---------------------------------------------------------------------------------------
+
+async def test_guessers_cannot_lock_out_a_friend_and_abandoned_guesses_still_cost_the_guesser(tmp_path: Path) -> None:
+    server = await running_server(tmp_path / "private.db")
+    address = f"127.0.0.1:{server.port}"
+    host = Connection(address, options=OWN)
+    guessers = [open_channel(address, options=OWN) for _ in range(20)]  # twenty clients guessing
+    friend = Connection(address, options=OWN)
+    tables = [(await host.create_table(f"Secret {n}", 4, password="open sesame")).table_id for n in range(4)]
+    stop = asyncio.Event()
+    tried = 0
+    target = tables[0]  # everybody guesses at the table the friend is joining
+
+    async def guess(channel: grpc.aio.Channel, n: int) -> None:
+        nonlocal tried
+        service = stub(channel)
+        while not stop.is_set():
+            tried += 1  # half of them give up on each guess after 20 ms, half wait for the answer
+            await _code(service.JoinTable(pb.JoinTableRequest(table_id=target, name="eve", password=f"guess {tried}"),
+                                          timeout=0.02 if n % 2 else None))
+    guessing = [asyncio.create_task(guess(channel, n)) for n, channel in enumerate(guessers)]
+    try:
+        while tried < 40:  # the guessing is under way
+            await asyncio.sleep(0.01)
+        for table_id in tables:  # each table's first right password is hashed: it waits its turn, and gets in
+            target = table_id
+            started = time.monotonic()
+            assert (await friend.join(table_id, "friend", password="open sesame")).seat == 0
+            assert time.monotonic() - started < 10
+    finally:
+        stop.set()
+        await asyncio.gather(*guessing)
+        for channel in guessers:
+            await channel.close()
+        await host.close()
+        await friend.close()
+        await server.stop(0)
+    assert server.lobby.passwords.peak == 1  # never more than one hash at once, however many were abandoned

@@ -329,7 +329,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
 
     @_rpc()
     async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotResponse:
-        token = await self._tournament(request.tournament).register(request.name, request.bot_token)
+        token = await self._tournament(request.tournament).register(request.name, request.bot_token,
+                                                                    client_address(context.peer()))
         return pb.RegisterBotResponse(bot_token=token)
 
     @_rpc()

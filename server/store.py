@@ -77,6 +77,7 @@ ADDED_COLUMNS = {
     "tables": [("creator", "TEXT NOT NULL DEFAULT ''"), ("last_sequence", "INTEGER NOT NULL DEFAULT 0"),
                ("game", GAME_COLUMN.removeprefix("game "))],
     "events": [("chat", "INTEGER NOT NULL DEFAULT 0")],
+    "tournament_bots": [("address", "TEXT NOT NULL DEFAULT ''")],
 }
 
 # Created after the columns they index exist.
@@ -477,14 +478,25 @@ class Store:
             error.__cause__ = exc
             return error
 
-    async def add_tournament_bot(self, tournament: str, name: str, token_hash: str) -> None:
-        """A bot registered under ``name`` (StoreError if the name is taken: the primary key)."""
-        await self._submit(self._insert_bot, (tournament, name, token_hash, time.time()))
+    async def add_tournament_bot(self, tournament: str, name: str, token_hash: str, address: str = "") -> None:
+        """A bot registered under ``name`` by a client at ``address`` (StoreError if the name is taken: the
+        primary key)."""
+        await self._submit(self._insert_bot, (tournament, name, token_hash, time.time(), address))
 
-    def _insert_bot(self, tournament: str, name: str, token_hash: str, registered: float) -> None:
+    def _insert_bot(self, tournament: str, name: str, token_hash: str, registered: float, address: str) -> None:
         db = self._db
         assert db is not None
-        db.execute("INSERT INTO tournament_bots VALUES (?,?,?,?)", (tournament, name, token_hash, registered))
+        db.execute("INSERT INTO tournament_bots (tournament, name, token_hash, registered, address) "
+                   "VALUES (?,?,?,?,?)", (tournament, name, token_hash, registered, address))
+
+    async def drop_tournament_bot(self, tournament: str, name: str) -> None:
+        """Forget a bot's registration (one that went away without playing a game): its name is free."""
+        await self._submit(self._drop_bot, (tournament, name))
+
+    def _drop_bot(self, tournament: str, name: str) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("DELETE FROM tournament_bots WHERE tournament = ? AND name = ?", (tournament, name))
 
     async def add_tournament_game(self, tournament: str, row: TournamentGameRow) -> None:
         await self._submit(self._insert_game, (tournament, row.game, row.table_id, json.dumps(row.names),
@@ -519,15 +531,16 @@ class Store:
 
     # --- reads ---
 
-    async def load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
-        """A tournament's bots (name -> token hash, in the order they registered) and games (by number)."""
+    async def load_tournament(self, tournament: str) -> tuple[dict[str, tuple[str, str]], list[TournamentGameRow]]:
+        """A tournament's bots (name -> (token hash, the address that registered it), in the order they
+        registered) and games (by number)."""
         return await self._run(self._load_tournament, tournament)
 
-    def _load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
+    def _load_tournament(self, tournament: str) -> tuple[dict[str, tuple[str, str]], list[TournamentGameRow]]:
         db = self._db
         assert db is not None
-        bots = {name: token_hash for name, token_hash in db.execute(
-            "SELECT name, token_hash FROM tournament_bots WHERE tournament = ? ORDER BY registered, name",
+        bots = {name: (token_hash, address) for name, token_hash, address in db.execute(
+            "SELECT name, token_hash, address FROM tournament_bots WHERE tournament = ? ORDER BY registered, name",
             (tournament,))}
         games = [TournamentGameRow(game, table_id, json.loads(names),
                                    None if result is None else json.loads(result), finished, host_token)

@@ -4,8 +4,10 @@ server on a loopback port with a real SQLite file and many clients, and fails on
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -300,3 +302,47 @@ async def test_guessers_cannot_lock_out_a_friend_and_abandoned_guesses_still_cos
         await friend.close()
         await server.stop(0)
     assert server.lobby.passwords.peak == 1  # never more than one hash at once, however many were abandoned
+
+
+# --- tournaments -------------------------------------------------------------------------------------------
+
+async def test_one_address_cannot_take_a_tournament_and_its_unclaimed_registrations_expire(tmp_path: Path) -> None:
+    config = tmp_path / "cup.json"
+    config.write_text(json.dumps({"name": "cup", "seats": 2, "games": 4, "bots_per_address": 3,
+                                  "unclaimed_seconds": 1}))
+    server = await running_server(tmp_path / "cup.db", host="[::]", advertise=False, tournament=str(config))
+    squatter = stub(open_channel(f"127.0.0.1:{server.port}", options=OWN))
+    honest = stub(open_channel(f"[::1]:{server.port}", options=OWN))
+    tournament = server.tournament
+    assert tournament is not None
+    try:
+        codes = [await _code(squatter.RegisterBot(pb.RegisterBotRequest(name=f"squat {n}"))) for n in range(10)]
+        assert codes.count(grpc.StatusCode.OK) == 3 and codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 7
+        token = (await honest.RegisterBot(pb.RegisterBotRequest(name="honest"))).bot_token  # its own share
+        await _until(lambda: set(tournament.bots) == {"honest"}, "the squatters' unclaimed registrations expire", 10)
+        with sqlite3.connect(tmp_path / "cup.db") as conn:
+            assert [name for (name,) in conn.execute("SELECT name FROM tournament_bots")] == ["honest"]
+        # the honest bot, waiting for its seat, keeps its registration however long it waits
+        waiting = honest.WaitForSeat(pb.WaitForSeatRequest(bot_token=token))
+        await _until(lambda: tournament.bots["honest"].link is not None, "the honest bot waits for a seat")
+        assert await _code(squatter.RegisterBot(pb.RegisterBotRequest(name="squat 0"))) == grpc.StatusCode.OK
+        waiting.cancel()
+    finally:
+        await server.stop(0)
+
+
+async def test_seats_are_dealt_fairly_among_addresses(tmp_path: Path) -> None:
+    config = tmp_path / "cup.json"
+    config.write_text(json.dumps({"name": "cup", "seats": 2, "games": 4, "bots_per_address": 8}))
+    server = await running_server(tmp_path / "cup.db", tournament=str(config))
+    tournament = server.tournament
+    assert tournament is not None
+    try:
+        for n in range(5):
+            await tournament.register(f"a{n}", "", "ipv4:10.0.0.1")
+        await tournament.register("zed", "", "ipv4:10.0.0.2")
+        tournament._met(["a0", "a1"])  # the first game: two of the many bots of one address
+        # every pair of the others has met nobody: the next seat goes to the address that has had none
+        assert "zed" in tournament.best_group(["a2", "a3", "a4", "zed"], 2)
+    finally:
+        await server.stop(0)

@@ -8,16 +8,18 @@ comes back as a ``ServerError`` (its status name, the rule it cites, the server'
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
 from .trust import Pinned
@@ -82,18 +84,45 @@ async def _call(request: Awaitable[T]) -> T:
         raise ServerError.of(error) from None
 
 
+def _visitor_details(details: grpc.aio.ClientCallDetails, visitor: str) -> grpc.aio.ClientCallDetails:
+    """The call's details with the visitor this client speaks for named in its metadata (``VISITOR_METADATA``)."""
+    metadata = grpc.aio.Metadata(*(details.metadata or ()), (VISITOR_METADATA, visitor))
+    return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials,
+                                      details.wait_for_ready)
+
+
+class _VisitorUnary(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]  # grpc is untyped
+    def __init__(self, visitor: str) -> None:
+        self.visitor = visitor
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_visitor_details(details, self.visitor), request)
+
+
+class _VisitorStream(grpc.aio.UnaryStreamClientInterceptor):  # type: ignore[misc]  # (grpc takes one kind each)
+    def __init__(self, visitor: str) -> None:
+        self.visitor = visitor
+
+    async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_visitor_details(details, self.visitor), request)
+
+
 def open_channel(address: str, tls_ca: str | None = None, pinned: Pinned | None = None,
                  options: Sequence[tuple[str, str | int]] = ()) -> grpc.aio.Channel:
     """A channel to ``address`` (host:port): with ``tls_ca`` (a PEM file), over TLS trusting that CA; with
     ``pinned``, over TLS trusting that one certificate (trust on first use, ``client.trust``); else plaintext.
-    Every client's channel is opened here."""
+    Every client's channel is opened here. A client that speaks for one visitor among many at its address
+    (``tenpennies web``'s) names it in every request (``VISITOR_VARIABLE``)."""
+    visitor = os.environ.get(VISITOR_VARIABLE, "")
+    interceptors = [_VisitorUnary(visitor), _VisitorStream(visitor)] if visitor else None
     if pinned is not None:
         return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(pinned.pem),
-                                       options=[*options, ("grpc.ssl_target_name_override", pinned.name)])
+                                       options=[*options, ("grpc.ssl_target_name_override", pinned.name)],
+                                       interceptors=interceptors)
     if tls_ca:
         return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()),
-                                       options=list(options))
-    return grpc.aio.insecure_channel(address, options=list(options))
+                                       options=list(options), interceptors=interceptors)
+    return grpc.aio.insecure_channel(address, options=list(options), interceptors=interceptors)
 
 
 def stub(channel: grpc.aio.Channel) -> pb_grpc.TenPenniesServiceStub:

@@ -21,6 +21,7 @@ from tenpennies.engine.interface import Rules
 from tenpennies.engine.tournament import MAX_SEED
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
+from tenpennies.wire.common import VISITORS_PER_ADDRESS
 
 from .store import OPEN_STATUSES, SeatRow, Store, TableRow
 from .table import (
@@ -38,6 +39,11 @@ from .table import (
 
 log = logging.getLogger(__name__)
 
+
+
+def address_of(client: str) -> str:
+    """The address of a client (``ipv4:10.0.0.7#visitor``: one visitor of ``tenpennies web`` there)."""
+    return client.partition("#")[0]
 
 
 class TableWatcher:
@@ -80,6 +86,7 @@ class Lobby:
         # each creator has, so that a refusal at a limit is counted, not searched for
         self._open: dict[str, str] = {}
         self._open_by: Counter[str] = Counter()
+        self._open_by_address: Counter[str] = Counter()  # the same, by address (visitors of one address together)
         self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
         self._creating: list[str] = []  # the addresses of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
@@ -109,11 +116,13 @@ class Lobby:
         if is_open and table_id not in self._open:
             self._open[table_id] = creator
             self._open_by[creator] += 1
+            self._open_by_address[address_of(creator)] += 1
         elif not is_open and table_id in self._open:
             del self._open[table_id]
-            self._open_by[creator] -= 1
-            if not self._open_by[creator]:
-                del self._open_by[creator]
+            for counter, key in ((self._open_by, creator), (self._open_by_address, address_of(creator))):
+                counter[key] -= 1
+                if not counter[key]:
+                    del counter[key]
 
     def _changed(self, table: Table) -> None:
         self._count_open(table.id, table.creator, table.status in OPEN_STATUSES)
@@ -134,14 +143,20 @@ class Lobby:
         for watcher in self.watchers:
             watcher.put(table_id, None)
 
-    def watch(self, address: str) -> tuple[list[pb.TableInfo], TableWatcher]:
-        """Every listed table now, and a watcher that will hold each change after it."""
+    def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
+        """Every listed table now, and a watcher that will hold each change after it. ``client``: who asks
+        (an address, or an address and the visitor it speaks for: ``address_of``)."""
         if len(self.watchers) >= self.MAX_WATCHERS:
             raise Full(f"this server already serves {self.MAX_WATCHERS} lobby streams")
-        if sum(1 for a in self.watchers.values() if a == address) >= self.WATCHERS_PER_ADDRESS:
+        if sum(1 for c in self.watchers.values() if c == client) >= self.WATCHERS_PER_ADDRESS:
             raise Full(f"you already watch the lobby {self.WATCHERS_PER_ADDRESS} times")
+        address = address_of(client)
+        if sum(1 for c in self.watchers.values() if address_of(c) == address) >= \
+                self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS:
+            raise Full(f"this address already watches the lobby {self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS} "
+                       "times")
         watcher = TableWatcher()
-        self.watchers[watcher] = address
+        self.watchers[watcher] = client
         return [t.info() for t in self.listed()], watcher
 
     def unwatch(self, watcher: TableWatcher) -> None:
@@ -235,6 +250,10 @@ class Lobby:
         mine = self._open_by[creator] + self._creating.count(creator)
         if share and mine >= self.tables_per_address:
             raise Full(f"you already have {mine} open tables here: finish or leave some first")
+        address = address_of(creator)
+        ours = self._open_by_address[address] + sum(1 for c in self._creating if address_of(c) == address)
+        if share and ours >= self.tables_per_address * VISITORS_PER_ADDRESS:
+            raise Full(f"your address already has {ours} open tables here: finish or leave some first")
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)

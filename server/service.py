@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -14,6 +15,7 @@ from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
+from tenpennies.wire.common import VISITOR_METADATA
 from tenpennies.wire.games import wire
 from tenpennies.wire.words import STRATEGY_WORDS
 
@@ -137,6 +139,17 @@ def client_address(peer: str) -> str:
     return peer
 
 
+VISITOR = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def client_of(context: Any) -> str:
+    """Who asks, for the shares one client may hold: its address, and the visitor it speaks for if it names
+    one (``tenpennies web``'s clients, all at the web machine's address: ``ipv4:10.0.0.7#visitor``)."""
+    address = client_address(context.peer())
+    visitor = next((str(value) for key, value in context.invocation_metadata() or () if key == VISITOR_METADATA), "")
+    return f"{address}#{visitor}" if VISITOR.fullmatch(visitor) else address
+
+
 def _status(error: Exception) -> grpc.StatusCode:
     match error:
         case NotFound():
@@ -213,7 +226,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         game = request.game or DEFAULT_GAME  # a client that names no game (one older than the choice)
         table, host_token = await self.lobby.create(
             request.name, request.seats, wire(game).rules_from_pb(request.rules), settings,
-            request.seed if request.HasField("seed") else None, client_address(context.peer()),
+            request.seed if request.HasField("seed") else None, client_of(context),
             password=request.password, game=game, client=context.peer())  # a private table: only its hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
@@ -227,7 +240,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         if not self.limiter.allow(context.peer(), self._cost("WatchTables")):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         try:
-            tables, watcher = self.lobby.watch(client_address(context.peer()))
+            tables, watcher = self.lobby.watch(client_of(context))
         except Full as error:
             await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return

@@ -22,6 +22,7 @@ from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.table import Full, Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.common import VISITOR_VARIABLE
 
 from serverkit import Service
 
@@ -346,3 +347,39 @@ async def test_seats_are_dealt_fairly_among_addresses(tmp_path: Path) -> None:
         assert "zed" in tournament.best_group(["a2", "a3", "a4", "zed"], 2)
     finally:
         await server.stop(0)
+
+
+# --- visitors of tenpennies web ---------------------------------------------------------------------------
+
+async def test_twelve_visitors_at_one_address_each_get_a_lobby_and_tables_of_their_own(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tenpennies web``'s client processes (12 by default, all at the web machine's address) each name the
+    visitor they speak for (``python -m tenpennies.client.web`` sets it from the visitor's home)."""
+    address = f"127.0.0.1:{server.port}"
+    visitors: list[Connection] = []
+    streams: list[Any] = []
+    try:
+        for n in range(12):
+            monkeypatch.setenv(VISITOR_VARIABLE, f"{n:032x}")
+            visitor = Connection(address)
+            visitors.append(visitor)
+            lobby = visitor.watch_tables()
+            streams.append(lobby)
+            await anext(lobby)  # its lobby
+            for k in range(3):  # and tables of its own, more than 20 between them
+                await visitor.create_table(f"visitor {n} table {k}", 2)
+        monkeypatch.delenv(VISITOR_VARIABLE)
+        plain = Connection(address)  # a client that names no visitor has the address's share alone
+        visitors.append(plain)
+        watching = [plain.watch_tables() for _ in range(Lobby.WATCHERS_PER_ADDRESS)]
+        streams += watching
+        for lobby in watching:
+            await anext(lobby)
+        with pytest.raises(ServerError) as refused:
+            await anext(plain.watch_tables())
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    finally:
+        for stream in streams:
+            await stream.aclose()
+        for visitor in visitors:
+            await visitor.close()

@@ -38,7 +38,14 @@ import grpc
 
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
-from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
+from tenpennies.client.trust import (
+    TrustError,
+    certificate_refused,
+    changed_advice,
+    explain,
+    fingerprint_argument,
+    settle,
+)
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
@@ -175,6 +182,8 @@ class SeatPlayer:
                 if isinstance(item, Link):
                     if not item.up:
                         self.stats.reconnects += 1
+                        if item.error is not None and certificate_refused(item.error):
+                            raise item.error  # not the server it trusted: a bot cannot ask, so it stops
                 elif isinstance(item, pb.Snapshot):
                     self.table.apply_snapshot(item)
                     if self._decision is not None and not self._decision.sending:
@@ -499,6 +508,9 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
         print(error, file=sys.stderr)
         return 1
     except ServerError as error:
+        if certificate_refused(error):  # it changed while the bot played: say what it is now, and the flag
+            print(await asyncio.to_thread(changed_advice, args.server), file=sys.stderr)
+            return 1
         print(explain(error, args.server) or f"the server said: {error.message}", file=sys.stderr)
         return 1
     finally:

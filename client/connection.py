@@ -22,7 +22,7 @@ from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
-from .trust import Pinned
+from .trust import Pinned, certificate_refused, explain
 
 T = TypeVar("T")
 
@@ -35,6 +35,16 @@ LINK_WORDS = {
     grpc.StatusCode.CANCELLED: "the connection was closed",
     grpc.StatusCode.RESOURCE_EXHAUSTED: "this client fell behind the table",
 }
+
+
+def link_words(error: grpc.aio.AioRpcError, address: str = "") -> str:
+    """Why a seat's stream went down, in a player's words: a certificate this client no longer trusts is
+    said as the lobby says it (``trust.explain``), whatever screen meets it; else ``LINK_WORDS``."""
+    if address and certificate_refused(error):
+        return explain(error, address) or LINK_WORDS[grpc.StatusCode.UNAVAILABLE]
+    return LINK_WORDS.get(error.code()) or str(error.details() or error.code().name)
+
+
 _FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
           grpc.StatusCode.INVALID_ARGUMENT}
 
@@ -137,6 +147,7 @@ class Link:
     up: bool
     reason: str = ""
     retry_in: float = 0.0
+    error: ServerError | None = None  # down: the error it went down with
 
 
 @dataclass
@@ -169,6 +180,7 @@ class SeatSession:
     token: str = ""
     last_sequence: int | None = None
     password: str = ""
+    address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
 
     async def send(self, command: pb.Command, decision: int = 0) -> int:
         """Send the seat's command; ``decision`` names the decision it answers (the sequence of its
@@ -235,7 +247,7 @@ class SeatSession:
                 if error.code() in _FINAL:
                     raise
                 delay = backoff.next()
-                yield Link(False, LINK_WORDS.get(error.code(), error.message), delay)
+                yield Link(False, link_words(error, self.address), delay, error)
                 await asyncio.sleep(delay)
 
 
@@ -300,7 +312,9 @@ class Connection:
         return HostedTable(response.table, response.host_token, password)
 
     async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
-        return await join(self.service, table_id, name, seat, password)
+        session = await join(self.service, table_id, name, seat, password)
+        session.address = self.address
+        return session
 
     async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
                       seat: int | None = None) -> int:
@@ -331,11 +345,11 @@ class Connection:
         return response
 
     def spectate(self, table_id: str, password: str = "") -> SeatSession:
-        return SeatSession(self.service, table_id, None, password=password)
+        return SeatSession(self.service, table_id, None, password=password, address=self.address)
 
     def seat(self, table_id: str, seat: int, token: str) -> SeatSession:
         """A seat this client joined before (its token kept), to take it up again."""
-        return SeatSession(self.service, table_id, seat, token)
+        return SeatSession(self.service, table_id, seat, token, address=self.address)
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,

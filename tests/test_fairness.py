@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import secrets
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,7 +18,17 @@ from typing import Any
 import grpc
 import pytest
 
-from tenpennies.client.connection import Connection, SeatSession, ServerError, join, open_channel, stub
+from tenpennies.client.connection import (
+    Backoff,
+    Connection,
+    Link,
+    SeatSession,
+    ServerError,
+    join,
+    open_channel,
+    stub,
+)
+from tenpennies.client.trust import explain, settle
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
@@ -31,7 +43,7 @@ OWN = [("grpc.use_local_subchannel_pool", 1)]  # a channel with a connection of 
 
 
 async def running_server(path: Path, **options: Any) -> Server:
-    server = Server(Options(port=0, db=str(path), allow_seeds=True, **options))
+    server = Server(Options(db=str(path), allow_seeds=True, **{"port": 0, **options}))
     await server.start()
     return server
 
@@ -383,3 +395,52 @@ async def test_twelve_visitors_at_one_address_each_get_a_lobby_and_tables_of_the
             await stream.aclose()
         for visitor in visitors:
             await visitor.close()
+
+
+# --- a certificate that changes under a client ------------------------------------------------------------
+
+async def test_a_certificate_that_changes_mid_stream_is_said_as_the_lobby_says_it_and_a_bot_stops_with_the_flag(
+        tmp_path: Path) -> None:
+    first = await running_server(tmp_path / "first.db", tls=True, advertise=False)
+    address = f"127.0.0.1:{first.port}"
+    assert first.fingerprint is not None
+    host = Connection(address, pinned=await asyncio.to_thread(settle, address, first.fingerprint))
+    hosted = await host.create_table("cert", 2)
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tenpennies.client.cli", "bot", "--server", address, "--fingerprint", first.fingerprint,
+        "--table", hosted.table_id, "--strategy", "greedy", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env={**os.environ, "HOME": str(tmp_path)})
+    watcher = host.spectate(hosted.table_id)
+    links: list[Link] = []
+
+    async def watch() -> None:
+        async for item in watcher.follow(Backoff(first=0.05, most=0.2)):
+            if isinstance(item, Link):
+                links.append(item)
+                if not item.up and item.error is not None and item.error.code() == grpc.StatusCode.UNAVAILABLE \
+                        and "certificate" in item.reason:
+                    return
+    watching = asyncio.ensure_future(watch())
+    await _until(lambda: any(link.up for link in links), "the spectator's stream is up")
+    await _until(lambda: hosted.table_id in first.lobby.tables and
+                 first.lobby.tables[hosted.table_id].seats[0].streams == 1, "the bot's stream is up", 30)
+    port = first.port
+    await first.stop(0)
+    second = await running_server(tmp_path / "second.db", tls=True, advertise=False, port=port)  # a new certificate
+    try:
+        _, err = await asyncio.wait_for(bot.communicate(), 30)
+        said = err.decode()
+        assert bot.returncode == 1, said  # the bot stopped (it did not retry for ever)
+        assert f"--fingerprint {second.fingerprint}" in said and "CHANGED" in said, said
+        await asyncio.wait_for(watching, 30)
+        down = links[-1]
+        assert down.error is not None
+        assert down.reason == explain(down.error, address)  # the lobby's words for it, on the table screen
+        assert "certificate" in down.reason and "out of reach" not in down.reason
+    finally:
+        watching.cancel()
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
+        await host.close()
+        await second.stop(0)

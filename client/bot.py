@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import importlib.util
 import inspect
+import random
 import sys
 import threading
 import time
@@ -58,6 +59,9 @@ MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
 MIN_THINK = 0.02
 """Seconds: with less than this left, the safe default goes at once."""
+BUSY_RETRIES = (0.05, 0.1, 0.2, 0.4)
+"""Seconds (jittered) before sending again a command the server refused for the client's spent budget
+(RESOURCE_EXHAUSTED: many bots on one machine share its address's), while the decision is still open."""
 
 StreamItem = pb.Snapshot | pb.Event | Link
 OnEvent = Callable[[StreamItem, TableView], object]
@@ -297,6 +301,14 @@ class SeatPlayer:
         server said no: counted) or failed (it could not be reached)."""
         decision.sending = True
         try:
+            for wait in BUSY_RETRIES:  # the server's budget for this client is spent for now: a moment, again
+                try:
+                    await self.session.send(command_to_pb(command), decision.sequence)
+                    return "accepted"
+                except ServerError as error:
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or self._decision is not decision:
+                        raise
+                    await asyncio.sleep(wait * (0.5 + random.random()))
             await self.session.send(command_to_pb(command), decision.sequence)
             return "accepted"
         except ServerError as error:

@@ -168,12 +168,24 @@ def _status(error: Exception) -> grpc.StatusCode:
             return grpc.StatusCode.UNAVAILABLE
 
 
-async def _abort(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
+def _refuse(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str,
+            trailing: tuple[tuple[str, str], ...] = ()) -> None:
+    """End the call with ``code`` once the handler returns (None). Not ``context.abort``: its exception,
+    held by grpc's call state, leaves a cycle of frames for the garbage collector on every refusal, and a
+    client refused hundreds of times a second made the collector stall the server (issue 18)."""
+    context.set_code(code)
+    context.set_details(message)
+    if trailing:
+        context.set_trailing_metadata(trailing)
+
+
+def _refusal(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
     if isinstance(error, RuleError):
-        await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule),))
-    if isinstance(error, Stale):
-        await context.abort(grpc.StatusCode.ABORTED, str(error), trailing_metadata=(("tp-decision", str(error.open)),))
-    await context.abort(_status(error), str(error))
+        _refuse(context, rule_code, str(error), (("tp-rule", error.rule),))
+    elif isinstance(error, Stale):
+        _refuse(context, grpc.StatusCode.ABORTED, str(error), (("tp-decision", str(error.open)),))
+    else:
+        _refuse(context, _status(error), str(error))
 
 
 _REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)
@@ -185,11 +197,13 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
         @functools.wraps(method)
         async def handler(self: TenPenniesServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
             if not self.limiter.allow(context.peer(), self._cost(method.__name__)):
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+                _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+                return None
             try:
                 return await method(self, request, context)
             except _REFUSED as error:
-                await _abort(context, error, rule_code)
+                _refusal(context, error, rule_code)
+            return None
         return handler
     return wrap
 
@@ -238,11 +252,12 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                           ) -> AsyncIterator[pb.WatchTablesResponse]:
         """Every table, then the changes as they come."""
         if not self.limiter.allow(context.peer(), self._cost("WatchTables")):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
             tables, watcher = self.lobby.watch(client_of(context))
         except Full as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
         try:
             yield pb.WatchTablesResponse(tables=tables)
@@ -253,15 +268,16 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             self.lobby.unwatch(watcher)
 
     @_rpc()
-    async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
+    async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse | None:
         table = await self.lobby.get(request.table_id)
         seat, token = await table.join(request.name, _seat(request), password=request.password,
                                        client=context.peer())
         left = context.time_remaining()
         if left is not None and left < JOIN_MARGIN:  # the token would come too late to be read: no seat
             await table.unjoin(token)
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                "too little of this request's deadline was left to hand over the seat: none was taken")
+            _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                    "too little of this request's deadline was left to hand over the seat: none was taken")
+            return None
         return pb.JoinTableResponse(seat=seat, token=token)
 
     @_rpc()
@@ -313,12 +329,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
         at a time; then the live events."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
             table = await self.lobby.get(request.table_id)
             snapshot, subscriber = await table.subscribe(request.token, request.password, context.peer())
         except _REFUSED as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
@@ -365,12 +382,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                           ) -> AsyncIterator[pb.WaitForSeatResponse]:
         """The seats of the bot's games being played, then each new seat as it is given."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
             tournament = self._tournament("")
             seatings, link = tournament.connect(request.bot_token)
         except _REFUSED as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
 
         def seating(s: Seating) -> pb.WaitForSeatResponse:

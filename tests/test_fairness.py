@@ -4,6 +4,7 @@ server on a loopback port with a real SQLite file and many clients, and fails on
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -444,3 +445,24 @@ async def test_a_certificate_that_changes_mid_stream_is_said_as_the_lobby_says_i
             await bot.wait()
         await host.close()
         await second.stop(0)
+
+
+async def test_a_refusal_leaves_no_more_garbage_than_an_answer(server: Server, service: Service) -> None:
+    """A client refused hundreds of times a second must not pile up cycles for the collector to stall the
+    server over: a refused call leaves what an answered one does (grpc's own), nothing of the refusal's."""
+    created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name="here", seats=2))
+
+    async def garbage(table_id: str) -> int:
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            for _ in range(200):
+                await _code(service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id)))
+            gc.collect()
+            return len(gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+    answered = await garbage(created.table.table_id)
+    refused = await garbage("no such table")
+    assert refused <= answered * 1.2 + 50, (refused, answered)

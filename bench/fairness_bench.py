@@ -243,7 +243,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=40, help="tables at human pace (the issue: 150)")
     parser.add_argument("--seconds", type=float, default=10.0, help="each fairness window")
-    parser.add_argument("--budget", type=float, default=2000.0, help="the server's --address-rate")
+    parser.add_argument("--budget", type=float, default=1000.0, help="the server's --address-rate (its default)")
     parser.add_argument("--soak-minutes", type=float, default=2.0, help="the soak's length (the issue: 10)")
     parser.add_argument("--settle", type=float, default=10.0, help="seconds after the soak's clients leave")
     parser.add_argument("--only", choices=("fairness", "soak"))

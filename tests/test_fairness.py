@@ -33,7 +33,7 @@ from tenpennies.client.trust import explain, settle
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
-from tenpennies.server.table import Full, Settings
+from tenpennies.server.table import RECENT_BYTES, Full, Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import VISITOR_VARIABLE
 
@@ -466,3 +466,32 @@ async def test_a_refusal_leaves_no_more_garbage_than_an_answer(server: Server, s
     answered = await garbage(created.table.table_id)
     refused = await garbage("no such table")
     assert refused <= answered * 1.2 + 50, (refused, answered)
+
+
+# --- memory ----------------------------------------------------------------------------------------------------
+
+async def test_finished_tables_leave_memory_as_they_finish_and_are_read_back_on_demand(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Lobby, "MAX_FINISHED", 2)
+    tables: list[str] = []
+    for n in range(5):
+        created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
+            name=f"bots {n}", seats=2, seed=n, rules=pb.HouseRules(max_turns=20)))
+        table_id, host = created.table.table_id, created.host_token
+        for seat in (0, 1):
+            await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
+                                                  strategy=pb.BOT_STRATEGY_GREEDY))
+        await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+        tables.append(table_id)
+    lobby = server.lobby
+    await _until(lambda: len(lobby.finished) == 5, "every game is over")
+    await _until(lambda: sum(1 for t in lobby.tables.values() if t.status == "finished") <= 2,
+                 "the finished tables beyond the kept few leave memory")
+    kept = [t for t in lobby.tables.values() if t.status == "finished"]
+    assert kept and all(t.recent for t in kept)
+    for table in kept:  # the events kept for resuming streams: as stored, within the bound
+        assert sum(len(data) for _, _, data in table.recent) <= RECENT_BYTES
+        assert all(isinstance(data, bytes) for _, _, data in table.recent)
+    for table_id in tables:  # each read back when asked
+        reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
+        assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER

@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import pytest
 
+from tenpennies.client.bot import SeatPlayer, SeatStats
 from tenpennies.client.connection import (
     Backoff,
     Connection,
@@ -31,6 +32,7 @@ from tenpennies.client.connection import (
 )
 from tenpennies.client.trust import explain, settle
 from tenpennies.engine.ten_pennies import HouseRules
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.table import RECENT_BYTES, Full, Settings
@@ -495,3 +497,49 @@ async def test_finished_tables_leave_memory_as_they_finish_and_are_read_back_on_
     for table_id in tables:  # each read back when asked
         reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
         assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+
+
+class NamingSession(SeatSession):
+    """A seat's session that keeps the decision each command named (the SDK must always name one)."""
+
+    named: list[int]
+
+    async def send(self, command: pb.Command, decision: int = 0) -> int:
+        self.named.append(decision)
+        return await super().send(command, decision)
+
+
+class SlowGreedy:
+    """Answers 1.4 s after it is asked: later than a 1 s timer."""
+
+    def __init__(self) -> None:
+        self.inner = BOTS["greedy"](1)
+
+    def choose(self, view: Any) -> Any:
+        time.sleep(LATE)  # (in the SDK's thinking thread) the bot is slow: the scenario, not a wait for a state
+        return self.inner.choose(view)
+
+
+async def test_the_sdk_names_every_decision_and_a_bot_slower_than_its_timer_is_never_counted_illegal(
+        server: Server, service: Service) -> None:
+    created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
+        name="slow", seats=3, seed=11, settings=pb.TableSettings(decision_seconds=1, takeover_seconds=0)))
+    table_id, host = created.table.table_id, created.host_token
+    joined = await join(service, table_id, "slow bot", 0)
+    session = NamingSession(service, table_id, 0, joined.token)
+    session.named = []
+    for seat in (1, 2):
+        await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
+                                              strategy=pb.BOT_STRATEGY_GREEDY))
+    stats = SeatStats()
+    player = SeatPlayer(SlowGreedy(), session, stats=stats, margin=2.0)  # it waits for its bot past the timer
+    playing = asyncio.ensure_future(player.run())
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    table = server.lobby.tables[table_id]
+    try:
+        await _until(lambda: table.defaulted[0] >= 4, "the timer acts for the slow bot a few times", 60)
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+    assert session.named and all(session.named), session.named  # it sent, and always named the decision
+    assert stats.illegal == 0 and table.refused[0] == 0, (session.named, stats)

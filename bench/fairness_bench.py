@@ -32,6 +32,7 @@ from pathlib import Path
 
 import grpc
 
+from tenpennies.server.service import list_cost
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
@@ -110,7 +111,7 @@ async def abuse(port: int, budget: float, seconds: float) -> None:
     for stub in stubs:  # connected before it starts (a process starting would be load of its own)
         await stub.ListTables(pb.ListTablesRequest())
     listed = len((await stubs[0].ListTables(pb.ListTablesRequest())).tables)
-    list_cost = 1 + listed / 100
+    costs = list_cost(listed)
     sent = refused = 0
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # "go"
@@ -130,7 +131,7 @@ async def abuse(port: int, budget: float, seconds: float) -> None:
     spent, started, n = 0.0, time.perf_counter(), 0
     while time.perf_counter() < stop_at:
         listing = n % 20 == 0  # a lobby list now and then, lookups otherwise
-        spent += list_cost if listing else 1
+        spent += costs if listing else 1
         task = asyncio.ensure_future(one(stubs[n % len(stubs)], listing))
         tasks.add(task)
         task.add_done_callback(tasks.discard)

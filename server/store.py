@@ -203,6 +203,7 @@ class Store:
             self._pool.submit(self._open).result()
         except BaseException:
             self._pool.shutdown(wait=True)
+            self._reader.shutdown(wait=True)
             raise
         self._checkpointer.start()
 

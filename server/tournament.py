@@ -188,12 +188,13 @@ class LinkEnd(Enum):
 
 
 class Bot:
-    __slots__ = ("name", "token_hash", "link", "address", "unclaimed")
+    __slots__ = ("name", "token_hash", "link", "address", "unclaimed", "away")
 
     def __init__(self, name: str, token_hash: str, address: str = "") -> None:
         self.name, self.token_hash, self.address = name, token_hash, address
         self.link: BotLink | None = None  # its open WaitForSeat stream: a bot without one is not seated
         self.unclaimed: asyncio.TimerHandle | None = None  # its registration's expiry, while it has no stream
+        self.away = False  # gone for longer than unclaimed_seconds after playing: no longer in its address's share
 
 
 class BotLink:
@@ -324,7 +325,7 @@ class Tournament:
             raise Conflict(f"the name {name!r} is being registered by someone else: choose another name")
         if len(self.bots) + len(self._registering) >= self.config.max_bots:
             raise Full(f"the tournament {self.name!r} already has {self.config.max_bots} bots")
-        mine = sum(1 for bot in self.bots.values() if bot.address == address) + \
+        mine = sum(1 for bot in self.bots.values() if bot.address == address and not bot.away) + \
             sum(1 for a in self._registering.values() if a == address)
         if address and mine >= self.config.bots_per_address:
             raise Full(f"you already have {mine} bots in the tournament {self.name!r} (at most "
@@ -346,18 +347,23 @@ class Tournament:
         return token
 
     def _unclaimed(self, bot: Bot) -> None:
-        """A bot with no WaitForSeat open: if it has played no game, its registration goes after a while."""
+        """A bot with no WaitForSeat open goes away after a while: its registration, if it has played no game;
+        else its place in its address's share (it stays in the standings, and may come back)."""
         if bot.unclaimed is not None:
             bot.unclaimed.cancel()
             bot.unclaimed = None
-        if self.config.unclaimed_seconds and not self.seated_games.get(bot.name):
+        if self.config.unclaimed_seconds:
             bot.unclaimed = asyncio.get_running_loop().call_later(
                 self.config.unclaimed_seconds, lambda: self._spawn(self._forget(bot)))
 
     async def _forget(self, bot: Bot) -> None:
-        """The registration of a bot that went away without playing goes: its name and its place are free."""
         bot.unclaimed = None
-        if self.bots.get(bot.name) is not bot or bot.link is not None or self.seated_games.get(bot.name):
+        if self.bots.get(bot.name) is not bot or bot.link is not None:
+            return
+        if self.seated_games.get(bot.name):
+            bot.away = bot.name not in self._busy()  # (one at a game being played is not away yet)
+            if not bot.away:
+                self._unclaimed(bot)
             return
         await self.store.drop_tournament_bot(self.name, bot.name)
         if self.bots.get(bot.name) is bot and bot.link is None and not self.seated_games.get(bot.name):
@@ -385,6 +391,7 @@ class Tournament:
             self._end(bot.link, LinkEnd.REPLACED)
         link = BotLink(bot)
         bot.link = link
+        bot.away = False
         if bot.unclaimed is not None:
             bot.unclaimed.cancel()
             bot.unclaimed = None

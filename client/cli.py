@@ -196,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS (instead of the self-signed one)")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
-    serve.add_argument("--address-rate", type=float, default=1000.0, metavar="N",
+    serve.add_argument("--address-rate", type=float, default=500.0, metavar="N",
                        help="requests a second per client address, all its connections together (lobby lists "
                             "cost more, by the tables in them); 0: no limit per address")
     serve.add_argument("--allow-seeds", action="store_true",

@@ -37,8 +37,8 @@ class Options:
     tls_key: str | None = None
     rate: float = 1000.0  # requests a second per connection, sustained
     burst: float = 2000.0
-    address_rate: float = 1000.0  # request costs a second per client address (all its connections), sustained;
-    address_burst: float = 2000.0  # 0: no limit per address
+    address_rate: float = 500.0  # request costs a second per client address (all its connections), sustained;
+    address_burst: float = 1000.0  # 0: no limit per address
     allow_seeds: bool = False          # take client-chosen seeds (tests, tournaments): deals can be foreseen
     waiting_table_ttl: float = 3600.0  # seconds a waiting table nobody sits at or watches lives; 0: ever
     tables_per_address: int = 20       # open tables (waiting or playing) one client address may hold

@@ -87,8 +87,8 @@ class Lobby:
         self._open: dict[str, str] = {}
         self._open_by: Counter[str] = Counter()
         self._open_by_address: Counter[str] = Counter()  # the same, by address (visitors of one address together)
-        self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
-        self._creating: list[str] = []  # the addresses of tables being made right now
+        self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client (address_of: its address)
+        self._creating: list[str] = []  # the creators (clients) of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.listeners: list[Callable[[Table], None]] = []  # told of every change TableInfo shows

@@ -335,12 +335,12 @@ async def test_one_address_cannot_take_a_tournament_and_its_unclaimed_registrati
         codes = [await _code(squatter.RegisterBot(pb.RegisterBotRequest(name=f"squat {n}"))) for n in range(10)]
         assert codes.count(grpc.StatusCode.OK) == 3 and codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 7
         token = (await honest.RegisterBot(pb.RegisterBotRequest(name="honest"))).bot_token  # its own share
-        await _until(lambda: set(tournament.bots) == {"honest"}, "the squatters' unclaimed registrations expire", 10)
-        with sqlite3.connect(tmp_path / "cup.db") as conn:
-            assert [name for (name,) in conn.execute("SELECT name FROM tournament_bots")] == ["honest"]
         # the honest bot, waiting for its seat, keeps its registration however long it waits
         waiting = honest.WaitForSeat(pb.WaitForSeatRequest(bot_token=token))
         await _until(lambda: tournament.bots["honest"].link is not None, "the honest bot waits for a seat")
+        await _until(lambda: set(tournament.bots) == {"honest"}, "the squatters' unclaimed registrations expire", 10)
+        with sqlite3.connect(tmp_path / "cup.db") as conn:
+            assert [name for (name,) in conn.execute("SELECT name FROM tournament_bots")] == ["honest"]
         assert await _code(squatter.RegisterBot(pb.RegisterBotRequest(name="squat 0"))) == grpc.StatusCode.OK
         waiting.cancel()
     finally:

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import importlib.util
 import inspect
+import random
 import sys
 import threading
 import time
@@ -38,7 +39,14 @@ import grpc
 
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
-from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
+from tenpennies.client.trust import (
+    TrustError,
+    certificate_refused,
+    changed_advice,
+    explain,
+    fingerprint_argument,
+    settle,
+)
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
@@ -51,6 +59,9 @@ MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
 MIN_THINK = 0.02
 """Seconds: with less than this left, the safe default goes at once."""
+BUSY_RETRIES = (0.05, 0.1, 0.2, 0.4)
+"""Seconds (jittered) before sending again a command the server refused for the client's spent budget
+(RESOURCE_EXHAUSTED: many bots on one machine share its address's), while the decision is still open."""
 
 StreamItem = pb.Snapshot | pb.Event | Link
 OnEvent = Callable[[StreamItem, TableView], object]
@@ -144,6 +155,7 @@ class _Decision:
     view: SeatView
     legal: tuple[Command, ...]
     budget: float | None  # seconds the bot may think; None: no timer
+    sequence: int = 0     # its DecisionRequest's sequence, named in the answer (0: not known)
     sending: bool = field(default=False)
 
 
@@ -174,6 +186,8 @@ class SeatPlayer:
                 if isinstance(item, Link):
                     if not item.up:
                         self.stats.reconnects += 1
+                        if item.error is not None and certificate_refused(item.error):
+                            raise item.error  # not the server it trusted: a bot cannot ask, so it stops
                 elif isinstance(item, pb.Snapshot):
                     self.table.apply_snapshot(item)
                     if self._decision is not None and not self._decision.sending:
@@ -223,7 +237,7 @@ class SeatPlayer:
         if self._decision is not None and self._decision.legal == legal:
             return  # the same decision, already being decided (a chat line or a seat change came)
         assert view is not None
-        decision = _Decision(view, legal, self._budget())
+        decision = _Decision(view, legal, self._budget(), self.table.decision)
         self._decision = decision
         self.stats.decisions += 1
         task = asyncio.get_running_loop().create_task(self._decide(decision))
@@ -254,7 +268,7 @@ class SeatPlayer:
             if outcome == "accepted":
                 self.stats.played += 1
                 return
-            if outcome == "failed" or self._decision is not decision or answer.command in decision.legal:
+            if outcome in ("failed", "stale") or self._decision is not decision or answer.command in decision.legal:
                 return  # the stream resumes and lists what is still open; a listed command refused lost a race
             self.stats.illegal += 1  # a meld of its own making that the rules refused
         self.stats.defaults += 1
@@ -283,13 +297,25 @@ class SeatPlayer:
         return answer
 
     async def _send(self, decision: _Decision, command: Command) -> str:
-        """accepted, refused (the server said no: counted) or failed (it could not be reached)."""
+        """accepted, stale (the decision passed before the answer came: counted as stale), refused (the
+        server said no: counted) or failed (it could not be reached)."""
         decision.sending = True
         try:
-            await self.session.send(command_to_pb(command))
+            for wait in BUSY_RETRIES:  # the server's budget for this client is spent for now: a moment, again
+                try:
+                    await self.session.send(command_to_pb(command), decision.sequence)
+                    return "accepted"
+                except ServerError as error:
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or self._decision is not decision:
+                        raise
+                    await asyncio.sleep(wait * (0.5 + random.random()))
+            await self.session.send(command_to_pb(command), decision.sequence)
             return "accepted"
         except ServerError as error:
             self.stats.last_error = error.message
+            if error.stale:
+                self.stats.stale += 1
+                return "stale"
             if error.code() in _REFUSED:
                 self.stats.refused += 1
                 return "refused"
@@ -494,6 +520,9 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
         print(error, file=sys.stderr)
         return 1
     except ServerError as error:
+        if certificate_refused(error):  # it changed while the bot played: say what it is now, and the flag
+            print(await asyncio.to_thread(changed_advice, args.server), file=sys.stderr)
+            return 1
         print(explain(error, args.server) or f"the server said: {error.message}", file=sys.stderr)
         return 1
     finally:

@@ -189,7 +189,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
-                              args.rate * 2, allow_seeds=args.allow_seeds,
+                              args.rate * 2, address_rate=args.address_rate, address_burst=args.address_rate * 2,
+                              allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
@@ -242,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS (instead of the self-signed one)")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
+    serve.add_argument("--address-rate", type=float, default=500.0, metavar="N",
+                       help="requests a second per client address, all its connections together (lobby lists "
+                            "cost more, by the tables in them); 0: no limit per address")
     serve.add_argument("--allow-seeds", action="store_true",
                        help="take client-chosen seeds (tests and tournaments only: a seed foretells every deal)")
     serve.add_argument("--waiting-table-ttl", type=float, default=3600.0, metavar="SECONDS",

@@ -55,8 +55,6 @@ class TableView:
     * ``deadline_ms``: unix ms when this seat's open decision times out (0: none, or no timer). A
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
       game moves; then 0, since others' deadlines are private.
-    * ``decision``: the sequence of the DecisionRequest of this seat's open decision (0: none, or not
-      known): what ``SeatSession.send`` names as the decision a command answers.
     * ``sequence``: the last sequence applied; events at or below it are history already reflected.
     * ``round_end``: the last round's end (the wire's RoundEnded: the hands shown, points, scores) until
       the next one, for a game that plays rounds.

@@ -69,6 +69,7 @@ bench: install-test
 	$(BIN)/python bench/server_bench.py
 	$(BIN)/python bench/restart_bench.py
 	$(BIN)/python bench/outside_bench.py
+	$(BIN)/python bench/fairness_bench.py
 	$(BIN)/python bench/tui_bench.py
 	$(BIN)/python bench/tournament_bench.py
 	$(BIN)/python bench/discovery_bench.py

@@ -302,7 +302,8 @@ def main() -> None:
 
         for k in ks:
             server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                                  "--tables-per-address", "100000", "--db", f"{tmp}/human{k}.db"])
+                                  "--address-rate", "0", "--tables-per-address", "100000",
+                                  "--db", f"{tmp}/human{k}.db"])
             result = loadgen("human", port, k, window, server.pid)
             server.terminate()
             server.wait()
@@ -311,7 +312,7 @@ def main() -> None:
                   f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
 
         server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                              "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
+                              "--address-rate", "0", "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
         rate = loadgen("full", port, 50, window)["commands_per_s"]
         server.terminate()
         server.wait()

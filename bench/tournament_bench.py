@@ -88,7 +88,8 @@ def main() -> None:
           f"{cpu_two:.3f} CPU s a game with the workers' start: {2 * cpu_one / cpu_two:.2f}x on 2 idle cores)")
 
     with tempfile.TemporaryDirectory() as tmp:
-        process, port = start_server(Path(tmp) / "bench.db", "--allow-seeds", "--tables-per-address", "1000")
+        process, port = start_server(Path(tmp) / "bench.db", "--allow-seeds", "--tables-per-address", "1000",
+                                     "--address-rate", "0")
         try:
             wire = replace(base, games=grpc_games, server=f"127.0.0.1:{port}", concurrency=16)
             server_cpu, client_cpu = cpu_seconds(process.pid), cpu_used(resource.RUSAGE_SELF)

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 
+from tenpennies.engine.games import kind
+from tenpennies.engine.interface import Rules
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
+from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 
 
 def address(text: str) -> str:
@@ -23,11 +28,38 @@ def player_name(text: str) -> str:
     return name
 
 
+GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
+"""The games the command line plays, by their engine names (``engine.games``)."""
+
+
+def game_name(text: str) -> str:
+    """A game as the command line names it (``thirty-one`` or ``thirty_one``): its engine name."""
+    name = text.strip().lower().replace("-", "_")
+    if name not in GAME_TITLES:
+        raise argparse.ArgumentTypeError(f"the games are {', '.join(n.replace('_', '-') for n in GAME_TITLES)}")
+    return name
+
+
 def house_rule(text: str) -> str:
-    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6): an unknown
-    name or a value the rule does not take is refused, naming the rule and what it takes."""
+    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6, or a
+    Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
+    take is refused, naming the rule and what it takes. The command checks it again against the game it
+    plays."""
+    name = text.partition("=")[0].strip().replace("-", "_")
+    thirty_one_only = name in {k.name for k in THIRTY_ONE_KNOBS} - {k.name for k in KNOBS}
     try:
-        HouseRules.from_settings([text])
+        if thirty_one_only:
+            ThirtyOneRules.from_settings([text])
+        else:
+            try:
+                HouseRules.from_settings([text])
+            except RuleError as ten_pennies:
+                if name != "preset":
+                    raise
+                try:
+                    ThirtyOneRules.from_settings([text])  # a preset of Thirty-One's
+                except RuleError as thirty_one:
+                    raise argparse.ArgumentTypeError(f"{ten_pennies} (in Thirty-One: {thirty_one})") from None
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
@@ -39,3 +71,11 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", type=house_rule, metavar="NAME=VALUE",
                         help=f"a house rule of docs/RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2 "
                              f"(the rules and their defaults: {defaults})")
+
+
+def game_rules(game: str, settings: Iterable[str]) -> Rules:
+    """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), read by the game's own rules
+    (its ``from_settings``, from its knobs' declarations): RuleError, citing the game's rule, for an unknown
+    name or a value a knob does not take; UnknownGame for a game the engine does not have."""
+    rules: Rules = type(kind(game).rules_from_dict({})).from_settings(list(settings))
+    return rules

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import importlib.util
 import inspect
+import random
 import sys
 import threading
 import time
@@ -38,7 +39,14 @@ import grpc
 
 from tenpennies.client.arguments import address, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
-from tenpennies.client.trust import TrustError, explain, fingerprint_argument, settle
+from tenpennies.client.trust import (
+    TrustError,
+    certificate_refused,
+    changed_advice,
+    explain,
+    fingerprint_argument,
+    settle,
+)
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
@@ -51,6 +59,9 @@ MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
 MIN_THINK = 0.02
 """Seconds: with less than this left, the safe default goes at once."""
+BUSY_RETRIES = (0.05, 0.1, 0.2, 0.4)
+"""Seconds (jittered) before sending again a command the server refused for the client's spent budget
+(RESOURCE_EXHAUSTED: many bots on one machine share its address's), while the decision is still open."""
 
 StreamItem = pb.Snapshot | pb.Event | Link
 OnEvent = Callable[[StreamItem, TableView], object]
@@ -73,8 +84,10 @@ class SeatStats:
     slow: int = 0         # ... the bot had not answered in time, or was still busy with an earlier decision
     errors: int = 0       # ... choose() raised
     illegal: int = 0      # ... the bot answered something not legal (judged here, or refused by the server)
-    stale: int = 0        # the decision ended (another seat bought, the timer acted) while the bot thought
-    lost: int = 0         # the bot's answer, one the view listed, came too late: the server refused it
+    stale: int = 0        # the decision ended (another seat bought, the timer acted) while the bot thought, or
+    #                       before its answer arrived (the server said so: the decision it named was not open)
+    lost: int = 0         # the bot's answer, one the view listed, was refused all the same (a race the server
+    #                       could not tell by the decision's name: an older server)
     unsent: int = 0       # the bot's answer could not be sent (the server went away): the stream asks again
     open: int = 0         # still being decided when the game (or the seat's stream) ended
     refused: int = 0      # commands the server refused (FAILED_PRECONDITION, INVALID_ARGUMENT): lost + some illegal
@@ -162,6 +175,7 @@ class _Decision:
     view: SeatView
     legal: tuple[Command, ...]
     budget: float | None  # seconds the bot may think; None: no timer
+    sequence: int = 0     # its DecisionRequest's sequence, named in the answer (0: not known)
     sending: bool = field(default=False)
     settled: bool = field(default=False)  # counted by how it ended (SeatStats.outcomes)
 
@@ -193,6 +207,8 @@ class SeatPlayer:
                 if isinstance(item, Link):
                     if not item.up:
                         self.stats.reconnects += 1
+                        if item.error is not None and certificate_refused(item.error):
+                            raise item.error  # not the server it trusted: a bot cannot ask, so it stops
                 elif isinstance(item, pb.Snapshot):
                     self.table.apply_snapshot(item)
                     if self._decision is not None and not self._decision.sending:
@@ -244,7 +260,7 @@ class SeatPlayer:
         if self._decision is not None and self._decision.legal == legal:
             return  # the same decision, already being decided (a chat line or a seat change came)
         assert view is not None
-        decision = _Decision(view, legal, self._budget())
+        decision = _Decision(view, legal, self._budget(), self.table.decision)
         self._decision = decision
         self.stats.decisions += 1
         task = asyncio.get_running_loop().create_task(self._decide(decision))
@@ -277,6 +293,9 @@ class SeatPlayer:
                 return
             if outcome == "failed":
                 self._count(decision, "unsent")  # the stream resumes and lists what is still open
+                return
+            if outcome == "stale":
+                self._count(decision, "stale")  # the server says the decision it names is no longer open
                 return
             if self._decision is not decision or answer.command in decision.legal:
                 self._count(decision, "lost")  # a listed command refused lost a race
@@ -313,13 +332,24 @@ class SeatPlayer:
         return answer
 
     async def _send(self, decision: _Decision, command: Command) -> str:
-        """accepted, refused (the server said no: counted) or failed (it could not be reached)."""
+        """accepted, stale (the decision passed before the answer came: counted as stale), refused (the
+        server said no: counted) or failed (it could not be reached)."""
         decision.sending = True
         try:
-            await self.session.send(command_to_pb(command))
+            for wait in BUSY_RETRIES:  # the server's budget for this client is spent for now: a moment, again
+                try:
+                    await self.session.send(command_to_pb(command), decision.sequence)
+                    return "accepted"
+                except ServerError as error:
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or self._decision is not decision:
+                        raise
+                    await asyncio.sleep(wait * (0.5 + random.random()))
+            await self.session.send(command_to_pb(command), decision.sequence)
             return "accepted"
         except ServerError as error:
             self.stats.last_error = error.words
+            if error.stale:
+                return "stale"  # (counted by the caller, as the decision's end)
             if error.code() in _REFUSED:
                 self.stats.refused += 1
                 return "refused"
@@ -524,6 +554,9 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
         print(error, file=sys.stderr)
         return 1
     except ServerError as error:
+        if certificate_refused(error):  # it changed while the bot played: say what it is now, and the flag
+            print(await asyncio.to_thread(changed_advice, args.server), file=sys.stderr)
+            return 1
         print(explain(error, args.server) or f"the server said: {error.words}", file=sys.stderr)
         return 1
     finally:

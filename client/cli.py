@@ -13,11 +13,16 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import add_rule_option, address, player_name  # noqa: E402
+from tenpennies.client.arguments import add_rule_option, address, game_name, game_rules, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
 from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
 from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
+from tenpennies.engine.thirty_one import bots as thirty_one_bots  # noqa: E402
+from tenpennies.engine.thirty_one import events as thirty_one_events  # noqa: E402
+from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame  # noqa: E402
+from tenpennies.engine.thirty_one.narrate import PRESET_TITLES  # noqa: E402
+from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch
@@ -28,8 +33,10 @@ def _rules(args: argparse.Namespace) -> HouseRules:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    """A headless game between built-in bots, printed round by round."""
-    kinds = (args.bots.split(",") * args.seats)[: args.seats]
+    """A headless game between built-in bots, printed round by round (Thirty-One: deal by deal)."""
+    if args.game == "thirty_one":
+        return _bots_thirty_one(args)
+    kinds = ((args.bots or "greedy").split(",") * args.seats)[: args.seats]
     if any(k not in BOTS for k in kinds):
         print(f"bots are {', '.join(BOTS)}", file=sys.stderr)
         return 2
@@ -82,6 +89,44 @@ def local_rounds(text: str) -> tuple[int, ...]:
         return HouseRules.from_settings([f"rounds={text}"]).rounds
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _bots_thirty_one(args: argparse.Namespace) -> int:
+    """``bots --game thirty-one``: the same headless game, told deal by deal."""
+    registry = thirty_one_bots.BOTS
+    kinds = ((args.bots or "heuristic").split(",") * args.seats)[: args.seats]
+    if any(k not in registry for k in kinds):
+        print(f"bots are {', '.join(registry)}", file=sys.stderr)
+        return 2
+    try:
+        rules = game_rules("thirty_one", args.rule or ())
+        game = ThirtyOneGame(args.seats, rules, args.seed)
+    except RuleError as err:
+        print(f"cannot start that game: {err}", file=sys.stderr)
+        return 2
+    names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
+    bots = [registry[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
+    print(f"Thirty-One: {args.seats} seats, preset {PRESET_TITLES[rules.preset]}, seed {args.seed}")
+    narrator = ThirtyOneNarrator(rules, names.__getitem__, every_hand=True)
+
+    def played(events: Sequence[thirty_one_events.Event]) -> None:
+        for event in events:
+            if args.verbose:
+                for line in narrator.telling(event):
+                    print(line)
+            elif isinstance(event, thirty_one_events.DealEnded):
+                print(f"deal {event.deal}: {narrator.why(event)}")
+
+    played(game.opening_events)
+    thirty_one_bots.play_game(game, bots, on_events=played)
+    result = game.result
+    assert result is not None
+    kept = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
+    for seat in range(args.seats):
+        mark = "  winner" if seat in result.winners else ""
+        print(f"{names[seat]:<24} place {result.scores[seat]}  {kept} {result.tallies[kept][seat]:>3}{mark}")
+    print(f"{len(game.log)} commands")
+    return 0
 
 
 def _login_name() -> str:
@@ -161,7 +206,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
-                              args.rate * 2, allow_seeds=args.allow_seeds,
+                              args.rate * 2, address_rate=args.address_rate, address_burst=args.address_rate * 2,
+                              allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
@@ -208,7 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots = sub.add_parser("bots", help="a headless game between built-in bots, printed round by round")
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
-    bots.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
+    bots.add_argument("--game", type=game_name, default="ten_pennies", help="ten-pennies (the default) or thirty-one")
+    bots.add_argument("--bots", help="comma-separated bot kinds, repeated round the table (default: greedy in Ten "
+                                     "Pennies, heuristic in Thirty-One)")
     add_rule_option(bots)
     bots.add_argument("-v", "--verbose", action="store_true",
                       help="tell every event as it happens, and the hands left at each round's end")
@@ -223,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--tls-cert", help="PEM certificate chain, to serve TLS (instead of the self-signed one)")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     serve.add_argument("--rate", type=float, default=1000.0, help="requests a second per connection")
+    serve.add_argument("--address-rate", type=float, default=500.0, metavar="N",
+                       help="requests a second per client address, all its connections together (lobby lists "
+                            "cost more, by the tables in them); 0: no limit per address")
     serve.add_argument("--allow-seeds", action="store_true",
                        help="take client-chosen seeds (tests and tournaments only: a seed foretells every deal)")
     serve.add_argument("--waiting-table-ttl", type=float, default=3600.0, metavar="SECONDS",

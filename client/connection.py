@@ -8,6 +8,7 @@ comes back as a ``ServerError`` (its status name, the rule it cites, the server'
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -18,9 +19,10 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
-from .trust import Pinned
+from .trust import Pinned, certificate_refused, explain
 
 T = TypeVar("T")
 
@@ -33,6 +35,17 @@ LINK_WORDS = {
     grpc.StatusCode.CANCELLED: "the connection was closed",
     grpc.StatusCode.RESOURCE_EXHAUSTED: "this client fell behind the table",
 }
+
+
+def link_words(error: grpc.aio.AioRpcError, address: str = "") -> str:
+    """Why a call failed or a seat's stream went down, in a player's words: a certificate this client no
+    longer trusts is said as the lobby says it (``trust.explain``), whatever screen meets it; else
+    ``LINK_WORDS``. (``ServerError.words`` says every error, the server's refusals too.)"""
+    if address and certificate_refused(error):
+        return explain(error, address) or LINK_WORDS[grpc.StatusCode.UNAVAILABLE]
+    return LINK_WORDS.get(error.code()) or str(error.details() or error.code().name)
+
+
 # Codes after which following a stream again cannot help: the seat or the table is not ours any more.
 _FINAL = {grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.NOT_FOUND,
           grpc.StatusCode.INVALID_ARGUMENT}
@@ -60,6 +73,13 @@ class ServerError(grpc.aio.AioRpcError):  # type: ignore[misc]  # grpc is untype
         return None
 
     @property
+    def stale(self) -> bool:
+        """An answer to a decision no longer open (ABORTED with ``tp-decision``): it lost a race to the timer
+        or another seat, it broke no rule; the seat's stream says what is open now."""
+        return self.code() == grpc.StatusCode.ABORTED and any(key == "tp-decision"
+                                                              for key, _ in self.trailing_metadata() or ())
+
+    @property
     def message(self) -> str:
         return str(self.details() or self.status)
 
@@ -78,7 +98,7 @@ class ServerError(grpc.aio.AioRpcError):  # type: ignore[misc]  # grpc is untype
         when the server did not answer; else the server's words (they start with the rule a refusal
         cites)."""
         if self.link_trouble:
-            return LINK_WORDS[self.code()]
+            return link_words(self)
         message = self.message
         rule = self.rule
         return f"{rule}: {message}" if rule and not message.startswith(rule) else message
@@ -96,18 +116,45 @@ async def _call(request: Awaitable[T]) -> T:
         raise ServerError.of(error) from None
 
 
+def _visitor_details(details: grpc.aio.ClientCallDetails, visitor: str) -> grpc.aio.ClientCallDetails:
+    """The call's details with the visitor this client speaks for named in its metadata (``VISITOR_METADATA``)."""
+    metadata = grpc.aio.Metadata(*(details.metadata or ()), (VISITOR_METADATA, visitor))
+    return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials,
+                                      details.wait_for_ready)
+
+
+class _VisitorUnary(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]  # grpc is untyped
+    def __init__(self, visitor: str) -> None:
+        self.visitor = visitor
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_visitor_details(details, self.visitor), request)
+
+
+class _VisitorStream(grpc.aio.UnaryStreamClientInterceptor):  # type: ignore[misc]  # (grpc takes one kind each)
+    def __init__(self, visitor: str) -> None:
+        self.visitor = visitor
+
+    async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_visitor_details(details, self.visitor), request)
+
+
 def open_channel(address: str, tls_ca: str | None = None, pinned: Pinned | None = None,
                  options: Sequence[tuple[str, str | int]] = ()) -> grpc.aio.Channel:
     """A channel to ``address`` (host:port): with ``tls_ca`` (a PEM file), over TLS trusting that CA; with
     ``pinned``, over TLS trusting that one certificate (trust on first use, ``client.trust``); else plaintext.
-    Every client's channel is opened here."""
+    Every client's channel is opened here. A client that speaks for one visitor among many at its address
+    (``tenpennies web``'s) names it in every request (``VISITOR_VARIABLE``)."""
+    visitor = os.environ.get(VISITOR_VARIABLE, "")
+    interceptors = [_VisitorUnary(visitor), _VisitorStream(visitor)] if visitor else None
     if pinned is not None:
         return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(pinned.pem),
-                                       options=[*options, ("grpc.ssl_target_name_override", pinned.name)])
+                                       options=[*options, ("grpc.ssl_target_name_override", pinned.name)],
+                                       interceptors=interceptors)
     if tls_ca:
         return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()),
-                                       options=list(options))
-    return grpc.aio.insecure_channel(address, options=list(options))
+                                       options=list(options), interceptors=interceptors)
+    return grpc.aio.insecure_channel(address, options=list(options), interceptors=interceptors)
 
 
 def stub(channel: grpc.aio.Channel) -> pb_grpc.TenPenniesServiceStub:
@@ -122,6 +169,7 @@ class Link:
     up: bool
     reason: str = ""
     retry_in: float = 0.0
+    error: ServerError | None = None  # down: the error it went down with
 
 
 @dataclass
@@ -154,13 +202,14 @@ class SeatSession:
     token: str = ""
     last_sequence: int | None = None
     password: str = ""
+    address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
 
     async def send(self, command: pb.Command, decision: int = 0) -> int:
-        """Send ``command``; ``decision``: the sequence of the DecisionRequest it answers (0: not named)."""
-        fields: dict[str, Any] = {"table_id": self.table_id, "token": self.token, "command": command}
-        if decision and "decision" in pb.SendCommandRequest.DESCRIPTOR.fields_by_name:
-            fields["decision"] = decision  # (field 4, with the wire's fairness change)
-        response: pb.SendCommandResponse = await _call(self.service.SendCommand(pb.SendCommandRequest(**fields)))
+        """Send the seat's command; ``decision`` names the decision it answers (the sequence of its
+        DecisionRequest, ``TableView.decision``; 0: not named). An answer to a decision no longer open is
+        refused (``ServerError.stale``) and changes nothing."""
+        response: pb.SendCommandResponse = await _call(self.service.SendCommand(
+            pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command, decision=decision)))
         return response.sequence
 
     async def snapshot(self) -> pb.Snapshot:
@@ -220,7 +269,8 @@ class SeatSession:
                 if error.code() in _FINAL:
                     raise
                 delay = backoff.next()
-                yield Link(False, error.words, delay)
+                reason = link_words(error, self.address) if error.link_trouble else error.words
+                yield Link(False, reason, delay, error)
                 await asyncio.sleep(delay)
 
 
@@ -285,7 +335,9 @@ class Connection:
         return HostedTable(response.table, response.host_token, password)
 
     async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
-        return await join(self.service, table_id, name, seat, password)
+        session = await join(self.service, table_id, name, seat, password)
+        session.address = self.address
+        return session
 
     async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
                       seat: int | None = None) -> int:
@@ -316,11 +368,11 @@ class Connection:
         return response
 
     def spectate(self, table_id: str, password: str = "") -> SeatSession:
-        return SeatSession(self.service, table_id, None, password=password)
+        return SeatSession(self.service, table_id, None, password=password, address=self.address)
 
     def seat(self, table_id: str, seat: int, token: str) -> SeatSession:
         """A seat this client joined before (its token kept), to take it up again."""
-        return SeatSession(self.service, table_id, seat, token)
+        return SeatSession(self.service, table_id, seat, token, address=self.address)
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,

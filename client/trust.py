@@ -310,6 +310,27 @@ def explain(error: grpc.aio.AioRpcError, address: str) -> str | None:
     return _classify(address, words)
 
 
+def certificate_refused(error: grpc.aio.AioRpcError) -> bool:
+    """The connection failed because the server's certificate is not the one this client trusts (it changed
+    since, or a CA did not sign it)."""
+    return error.code() == grpc.StatusCode.UNAVAILABLE and \
+        "certificate_verify_failed" in str(error.details() or "").lower()
+
+
+def changed_advice(address: str, timeout: float = PROBE_SECONDS) -> str:
+    """For a client that cannot ask (a bot) whose server's certificate changed while it played: what it shows
+    now, and the exact flag that trusts it, to pass only if the server's owner says so. Blocking (it probes)."""
+    probed = probe(address, timeout)
+    if probed.certificate is None:
+        return (f"The certificate of {address} is no longer the one this client trusted, and the server cannot "
+                f"be reached now to see its new one: do not go on unless the server's owner says it changed")
+    seen = fingerprint(probed.certificate)
+    return (f"The certificate of {address} has CHANGED since this client trusted it: it now shows {seen}. "
+            f"Someone may be pretending to be that server, so this client stops. If the server's owner made a "
+            f"new certificate (the server prints its fingerprint when it starts), start again with "
+            f"--fingerprint {seen}")
+
+
 def wrong_password(error: grpc.aio.AioRpcError) -> bool:
     """The server refused a private table's password (or its absence)."""
     return error.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (error.details() or "")

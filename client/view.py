@@ -62,7 +62,7 @@ class TableView:
       the game makes a new one: a view once handed out never changes, so a screen may keep the one it
       drew and compare.
     * ``decision``: the sequence of the DecisionRequest this seat's legal commands came from (0: none
-      open, or they came with a snapshot); a command sent names it, so that the server refuses an answer
+      open, or a snapshot that could not name it); a command sent names it, so that the server refuses an answer
       to a decision no longer open.
     * ``deadline_ms``: unix ms when this seat's open decision times out (0: none, or no timer). A
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
@@ -133,7 +133,6 @@ class TableView:
         self.sequence = snapshot.sequence
         self._history = _History(self.seat) if snapshot.sequence > self._told else None
         self.deadline_ms = snapshot.decision_deadline_ms
-        self.decision = 0
         self.round_end = None
         self.game_end = None
         self._timed_out = None
@@ -144,6 +143,7 @@ class TableView:
             self.winners = tuple(snapshot.game.winners)
         else:
             self.winners = ()
+        self.decision = snapshot.decision  # (after the fold: a new view names none)
 
     def apply_event(self, event: pb.Event) -> str | None:
         """Fold one event; return the line it added to the log (None: none). Events at or below
@@ -281,6 +281,8 @@ class TableView:
         assert self._known is not None
         self._follow(self._kind.fold(self._known, event))
         self.deadline_ms = 0
+        if self.view is None or not self.view.legal:
+            self.decision = 0
         what = message.WhichOneof("kind")
         if what == "round_ended":
             self.round_end = message.round_ended

@@ -47,7 +47,7 @@ from textual.widgets import Input, Label
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from tenpennies.wire.common import HOME_VARIABLE, pem_to_der
+from tenpennies.wire.common import HOME_VARIABLE, VISITOR_VARIABLE, pem_to_der
 
 from .arguments import address, player_name
 from .settings import ClientConfig
@@ -330,6 +330,7 @@ def visit(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls-ca")
     args = parser.parse_args(argv)
     os.environ[HOME_VARIABLE] = str(args.home)  # anything else the client keeps goes there too
+    os.environ[VISITOR_VARIABLE] = args.home.name  # the server gives each visitor its own share of this address's
     app = BrowserSeatApp(Launch("server", address=args.server, tls_ca=args.tls_ca, home=args.home))
     app.run()
     return int(app.return_code or 0)

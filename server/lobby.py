@@ -2,7 +2,8 @@
 
 A restart reads only the tables' rows (fast, whatever their history): every table answers at once,
 and each game is read from the store when it is first needed, the playing ones in the background
-so that their bots and timers go on. Finished tables stay in the store and are read on demand.
+so that their bots and timers go on. Finished tables stay in the store and are read on demand; the lobby
+keeps the ids of them all (an index), so that asking for a table that does not exist costs no read.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +21,29 @@ from tenpennies.engine.interface import Rules
 from tenpennies.engine.tournament import MAX_SEED
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
+from tenpennies.wire.common import VISITORS_PER_ADDRESS
 
-from .store import SeatRow, Store, TableRow
-from .table import Conflict, Full, NotFound, PermissionDenied, Settings, Table, TableError, clean_name, hash_token
+from .store import OPEN_STATUSES, SeatRow, Store, TableRow
+from .table import (
+    Conflict,
+    Full,
+    NotFound,
+    PasswordChecks,
+    PermissionDenied,
+    Settings,
+    Table,
+    TableError,
+    clean_name,
+    hash_token,
+)
 
 log = logging.getLogger(__name__)
 
+
+
+def address_of(client: str) -> str:
+    """The address of a client (``ipv4:10.0.0.7#visitor``: one visitor of ``tenpennies web`` there)."""
+    return client.partition("#")[0]
 
 
 class TableWatcher:
@@ -50,7 +69,7 @@ class TableWatcher:
 
 class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
-    MAX_FINISHED = 200   # finished tables kept in memory (the rest are read from the store when asked)
+    MAX_FINISHED = 32    # finished tables kept in memory (the rest are read from the store when asked)
     MAX_WATCHERS = 1000  # WatchTables streams at once
     WATCHERS_PER_ADDRESS = 8
 
@@ -61,14 +80,22 @@ class Lobby:
         self.waiting_table_ttl = waiting_table_ttl
         self.tables_per_address = tables_per_address
         self.tables: dict[str, Table] = {}
-        self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client's address
-        self._creating: list[str] = []  # the addresses of tables being made right now
+        self.passwords = PasswordChecks()  # every password hashed here, shared fairly among clients
+        self.finished: set[str] = set()  # the ids of every finished table, in memory or only in the store
+        # the open tables (waiting or playing) as the lobby last heard of them: id -> creator, and how many
+        # each creator has, so that a refusal at a limit is counted, not searched for
+        self._open: dict[str, str] = {}
+        self._open_by: Counter[str] = Counter()
+        self._open_by_address: Counter[str] = Counter()  # the same, by address (visitors of one address together)
+        self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client (address_of: its address)
+        self._creating: list[str] = []  # the creators (clients) of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.listeners: list[Callable[[Table], None]] = []  # told of every change TableInfo shows
 
     async def load(self) -> None:
-        """The open tables' rows from the store (not their games: see ``start``)."""
+        """The open tables' rows from the store (not their games: see ``start``), and the finished ones' ids."""
+        self.finished = await self.store.finished_ids()
         for row in await self.store.list_tables():
             try:
                 table = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
@@ -80,11 +107,28 @@ class Lobby:
 
     def _add(self, table: Table) -> Table:
         table.on_change = self._changed
+        table.passwords = self.passwords
         self.tables[table.id] = table
         self._changed(table)
         return table
 
+    def _count_open(self, table_id: str, creator: str, is_open: bool) -> None:
+        if is_open and table_id not in self._open:
+            self._open[table_id] = creator
+            self._open_by[creator] += 1
+            self._open_by_address[address_of(creator)] += 1
+        elif not is_open and table_id in self._open:
+            del self._open[table_id]
+            for counter, key in ((self._open_by, creator), (self._open_by_address, address_of(creator))):
+                counter[key] -= 1
+                if not counter[key]:
+                    del counter[key]
+
     def _changed(self, table: Table) -> None:
+        self._count_open(table.id, table.creator, table.status in OPEN_STATUSES)
+        if table.status == "finished" and table.id not in self.finished:
+            self.finished.add(table.id)
+            self._spawn(self._forget_finished())
         for listener in self.listeners:
             listener(table)
         if self.watchers:
@@ -93,18 +137,26 @@ class Lobby:
                 watcher.put(table.id, info)
 
     def _gone(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
+        gone = self.tables.pop(table_id, None)
+        if gone is not None:
+            self._count_open(table_id, gone.creator, False)
         for watcher in self.watchers:
             watcher.put(table_id, None)
 
-    def watch(self, address: str) -> tuple[list[pb.TableInfo], TableWatcher]:
-        """Every listed table now, and a watcher that will hold each change after it."""
+    def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
+        """Every listed table now, and a watcher that will hold each change after it. ``client``: who asks
+        (an address, or an address and the visitor it speaks for: ``address_of``)."""
         if len(self.watchers) >= self.MAX_WATCHERS:
             raise Full(f"this server already serves {self.MAX_WATCHERS} lobby streams")
-        if sum(1 for a in self.watchers.values() if a == address) >= self.WATCHERS_PER_ADDRESS:
+        if sum(1 for c in self.watchers.values() if c == client) >= self.WATCHERS_PER_ADDRESS:
             raise Full(f"you already watch the lobby {self.WATCHERS_PER_ADDRESS} times")
+        address = address_of(client)
+        if sum(1 for c in self.watchers.values() if address_of(c) == address) >= \
+                self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS:
+            raise Full(f"this address already watches the lobby {self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS} "
+                       "times")
         watcher = TableWatcher()
-        self.watchers[watcher] = address
+        self.watchers[watcher] = client
         return [t.info() for t in self.listed()], watcher
 
     def unwatch(self, watcher: TableWatcher) -> None:
@@ -139,17 +191,19 @@ class Lobby:
                     await table.close()
 
     async def create(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
-                     creator: str, *, password: str = "", game: str = DEFAULT_GAME) -> tuple[Table, str]:
+                     creator: str, *, password: str = "", game: str = DEFAULT_GAME,
+                     client: str = "") -> tuple[Table, str]:
         """A new waiting table of ``game`` (by its name in engine.games), and its host's token. Once its slot
         is taken the table is made whatever happens to the request (a table nobody hears of expires like any
         idle one). With a ``password``, a private table: its slow hash is made only for a creator with room
-        and a request otherwise good, holding the slot meanwhile."""
+        and a request otherwise good, holding the slot meanwhile, in ``client``'s turn among the server's password
+        checks (``client``: the connection asking)."""
         self._check_room(creator)
         name = self._checked(name, game, seats, rules, settings, seed)
         if password:
             self._creating.append(creator)
             try:
-                await settings.lock(password)
+                await settings.lock(password, self.passwords, client or creator)
             finally:
                 self._creating.remove(creator)
         return await self._create_now(name, game, seats, rules, settings, seed, creator)
@@ -191,12 +245,15 @@ class Lobby:
 
     def _check_room(self, creator: str, share: bool = True) -> None:
         """The server's limit on open tables, and (``share``) one address's fair share of them."""
-        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-        if len(open_tables) + len(self._creating) >= self.MAX_TABLES:
+        if len(self._open) + len(self._creating) >= self.MAX_TABLES:
             raise Full("this server has as many open tables as it can hold")
-        mine = sum(1 for t in open_tables if t.creator == creator) + self._creating.count(creator)
+        mine = self._open_by[creator] + self._creating.count(creator)
         if share and mine >= self.tables_per_address:
             raise Full(f"you already have {mine} open tables here: finish or leave some first")
+        address = address_of(creator)
+        ours = self._open_by_address[address] + sum(1 for c in self._creating if address_of(c) == address)
+        if share and ours >= self.tables_per_address * VISITORS_PER_ADDRESS:
+            raise Full(f"your address already has {ours} open tables here: finish or leave some first")
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -222,7 +279,7 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not table_id or len(table_id) > 64:
+        if table_id not in self.finished:  # no such table, or a waiting one that expired: nothing to read
             raise NotFound(f"no table {table_id!r}")
         reading = self._reading.get(table_id)
         if reading is None:  # one read per table, however many ask at once

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -14,15 +15,29 @@ from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
+from tenpennies.wire.common import VISITOR_METADATA
 from tenpennies.wire.games import wire
 from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
 from .store import StoreError
-from .table import Conflict, Full, NotFound, PermissionDenied, Settings, StreamEnd, TableError, Unauthenticated
+from .table import (
+    Conflict,
+    Full,
+    NotFound,
+    PermissionDenied,
+    Settings,
+    Stale,
+    StreamEnd,
+    TableError,
+    Unauthenticated,
+)
 from .tournament import LinkEnd, Seating, Tournament
 
 _MALFORMED = object()
+JOIN_MARGIN = 0.01
+"""Seconds of its deadline a join must have left once its seat is made, for the token to reach the client in
+time; with less, the seat is given back (a client whose deadline ran out would hold a seat it has no token of)."""
 
 
 class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
@@ -63,25 +78,58 @@ class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         return handler
 
 
-class RateLimiter:
-    """A token bucket per connection (the peer address names the connection)."""
+class Buckets:
+    """Token buckets by key: ``rate`` a second, at most ``burst`` saved up; a request takes its cost."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.buckets: dict[str, tuple[float, float]] = {}
 
-    def allow(self, peer: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self.buckets.get(peer, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if len(self.buckets) > 20_000:  # forget connections idle long enough to have a full bucket
-            self.buckets = {p: (t, last_seen) for p, (t, last_seen) in self.buckets.items()
+    def level(self, key: str, now: float) -> float:
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        if len(self.buckets) > 20_000:  # forget keys idle long enough to have a full bucket
+            self.buckets = {k: (t, last_seen) for k, (t, last_seen) in self.buckets.items()
                             if last_seen + self.burst / self.rate > now}
-        if tokens < 1:
-            self.buckets[peer] = (tokens, now)
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def take(self, key: str, tokens: float, now: float) -> None:
+        self.buckets[key] = (tokens, now)
+
+
+class RateLimiter:
+    """What a client may spend: a token bucket per connection (the peer address and port name it) and one
+    per client address (all its connections together), both charged a request's cost (1 for most; more
+    for those that cost the server more, ``cost``), so that one client at its limit leaves the server to
+    the others. A request refused spends nothing."""
+
+    def __init__(self, rate: float, burst: float, address_rate: float = 0, address_burst: float = 0) -> None:
+        self.connections = Buckets(rate, burst)
+        self.addresses = Buckets(address_rate, address_burst or 2 * address_rate) if address_rate else None
+
+    def allow(self, peer: str, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        mine = self.connections.level(peer, now)
+        address = client_address(peer)
+        shared = self.addresses.level(address, now) if self.addresses is not None else cost
+        if mine < cost or shared < cost:
+            self.connections.take(peer, mine, now)
             return False
-        self.buckets[peer] = (tokens - 1, now)
+        self.connections.take(peer, mine - cost, now)
+        if self.addresses is not None:
+            self.addresses.take(address, shared - cost, now)
         return True
+
+
+LIST_COST_TABLES = 20
+"""A lobby's list costs one request per this many tables in it (beyond the first): measured, a list of 1000
+tables took the server about as long as 50 refused lookups."""
+
+
+def list_cost(tables: int) -> float:
+    return 1.0 + tables / LIST_COST_TABLES
+
+
+TOO_MANY = "too many requests from this client: slow down"
 
 
 def client_address(peer: str) -> str:
@@ -90,6 +138,17 @@ def client_address(peer: str) -> str:
     if kind in ("ipv4", "ipv6") and ":" in rest:
         return f"{kind}:{rest.rsplit(':', 1)[0]}"
     return peer
+
+
+VISITOR = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def client_of(context: Any) -> str:
+    """Who asks, for the shares one client may hold: its address, and the visitor it speaks for if it names
+    one (``tenpennies web``'s clients, all at the web machine's address: ``ipv4:10.0.0.7#visitor``)."""
+    address = client_address(context.peer())
+    visitor = next((str(value) for key, value in context.invocation_metadata() or () if key == VISITOR_METADATA), "")
+    return f"{address}#{visitor}" if VISITOR.fullmatch(visitor) else address
 
 
 def _status(error: Exception) -> grpc.StatusCode:
@@ -115,10 +174,24 @@ def _status(error: Exception) -> grpc.StatusCode:
 REFUSAL = ("tp-refusal", "1")
 
 
-async def _abort(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
+def _refuse(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str,
+            trailing: tuple[tuple[str, str], ...] = ()) -> None:
+    """End the call with ``code`` once the handler returns (None). Not ``context.abort``: its exception,
+    held by grpc's call state, leaves a cycle of frames for the garbage collector on every refusal, and a
+    client refused hundreds of times a second made the collector stall the server (issue 18). Marked as
+    the server's own words (``REFUSAL``)."""
+    context.set_code(code)
+    context.set_details(message)
+    context.set_trailing_metadata((*trailing, REFUSAL))
+
+
+def _refusal(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
     if isinstance(error, RuleError):
-        await context.abort(rule_code, str(error), trailing_metadata=(("tp-rule", error.rule), REFUSAL))
-    await context.abort(_status(error), str(error), trailing_metadata=(REFUSAL,))
+        _refuse(context, rule_code, str(error), (("tp-rule", error.rule),))
+    elif isinstance(error, Stale):
+        _refuse(context, grpc.StatusCode.ABORTED, str(error), (("tp-decision", str(error.open)),))
+    else:
+        _refuse(context, _status(error), str(error))
 
 
 _REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)
@@ -129,13 +202,14 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
     def wrap(method: Any) -> Any:
         @functools.wraps(method)
         async def handler(self: TenPenniesServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
-            if not self.limiter.allow(context.peer()):
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                    "too many requests on this connection: slow down")
+            if not self.limiter.allow(context.peer(), self._cost(method.__name__)):
+                _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+                return None
             try:
                 return await method(self, request, context)
             except _REFUSED as error:
-                await _abort(context, error, rule_code)
+                _refusal(context, error, rule_code)
+            return None
         return handler
     return wrap
 
@@ -149,6 +223,10 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         self.lobby = lobby
         self.limiter = limiter
         self.tournament = tournament
+
+    def _cost(self, method: str) -> float:
+        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it."""
+        return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
 
     def _tournament(self, name: str) -> Tournament:
         """The tournament this server runs, by its name (empty: whichever it is)."""
@@ -168,8 +246,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         game = request.game or DEFAULT_GAME  # a client that names no game (one older than the choice)
         table, host_token = await self.lobby.create(
             request.name, request.seats, wire(game).rules_from_pb(request.rules), settings,
-            request.seed if request.HasField("seed") else None, client_address(context.peer()),
-            password=request.password, game=game)  # a private table: only the password's hash is kept
+            request.seed if request.HasField("seed") else None, client_of(context),
+            password=request.password, game=game, client=context.peer())  # a private table: only its hash is kept
         return pb.CreateTableResponse(table=table.info(), host_token=host_token)
 
     @_rpc()
@@ -179,12 +257,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     async def WatchTables(self, request: pb.WatchTablesRequest, context: Any
                           ) -> AsyncIterator[pb.WatchTablesResponse]:
         """Every table, then the changes as they come."""
-        if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+        if not self.limiter.allow(context.peer(), self._cost("WatchTables")):
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
-            tables, watcher = self.lobby.watch(client_address(context.peer()))
+            tables, watcher = self.lobby.watch(client_of(context))
         except Full as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
         try:
             yield pb.WatchTablesResponse(tables=tables)
@@ -195,9 +274,16 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             self.lobby.unwatch(watcher)
 
     @_rpc()
-    async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse:
+    async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse | None:
         table = await self.lobby.get(request.table_id)
-        seat, token = await table.join(request.name, _seat(request), password=request.password)
+        seat, token = await table.join(request.name, _seat(request), password=request.password,
+                                       client=context.peer())
+        left = context.time_remaining()
+        if left is not None and left < JOIN_MARGIN:  # the token would come too late to be read: no seat
+            await table.unjoin(token)
+            _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                    "too little of this request's deadline was left to hand over the seat: none was taken")
+            return None
         return pb.JoinTableResponse(seat=seat, token=token)
 
     @_rpc()
@@ -230,29 +316,32 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def SendCommand(self, request: pb.SendCommandRequest, context: Any) -> pb.SendCommandResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.SendCommandResponse(sequence=await table.command(request.token, request.command))
+        return pb.SendCommandResponse(sequence=await table.command(request.token, request.command,
+                                                                   request.decision))
 
     @_rpc()
     async def GetSnapshot(self, request: pb.GetSnapshotRequest, context: Any) -> pb.GetSnapshotResponse:
         table = await self.lobby.get(request.table_id)
-        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token, request.password))
+        return pb.GetSnapshotResponse(snapshot=await table.snapshot(request.token, request.password,
+                                                                    context.peer()))
 
     @_rpc()
     async def SendChat(self, request: pb.SendChatRequest, context: Any) -> pb.SendChatResponse:
         table = await self.lobby.get(request.table_id)
         return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text,
-                                                             request.password))
+                                                             request.password, context.peer()))
 
     async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
         at a time; then the live events."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
             table = await self.lobby.get(request.table_id)
-            snapshot, subscriber = await table.subscribe(request.token, request.password)
+            snapshot, subscriber = await table.subscribe(request.token, request.password, context.peer())
         except _REFUSED as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
@@ -276,7 +365,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
 
     @_rpc()
     async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotResponse:
-        token = await self._tournament(request.tournament).register(request.name, request.bot_token)
+        token = await self._tournament(request.tournament).register(request.name, request.bot_token,
+                                                                    client_address(context.peer()))
         return pb.RegisterBotResponse(bot_token=token)
 
     @_rpc()
@@ -298,12 +388,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
                           ) -> AsyncIterator[pb.WaitForSeatResponse]:
         """The seats of the bot's games being played, then each new seat as it is given."""
         if not self.limiter.allow(context.peer()):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many requests on this connection")
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
         try:
             tournament = self._tournament("")
             seatings, link = tournament.connect(request.bot_token)
         except _REFUSED as error:
-            await _abort(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
 
         def seating(s: Seating) -> pb.WaitForSeatResponse:

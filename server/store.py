@@ -17,6 +17,11 @@ RESTART checkpoint (the PASSIVE ones have copied most of the WAL by then, so it 
 
 Reading for a restart is cheap: `list_tables` reads table and seat rows only, `load_table` one table's
 latest stored state and the commands after it, `events_page` a bounded page of events.
+
+Reads a client can cause (`load_table`: a finished game read back, a game read after a restart;
+`events_page`: history for a resuming stream; `finished_ids`) run on a reader thread with a connection of its
+own, so that they never queue behind the writer's commits nor hold them up (WAL: readers and the writer do not
+block each other).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ ADDED_COLUMNS = {
     "tables": [("creator", "TEXT NOT NULL DEFAULT ''"), ("last_sequence", "INTEGER NOT NULL DEFAULT 0"),
                ("game", GAME_COLUMN.removeprefix("game "))],
     "events": [("chat", "INTEGER NOT NULL DEFAULT 0")],
+    "tournament_bots": [("address", "TEXT NOT NULL DEFAULT ''")],
 }
 
 # Created after the columns they index exist.
@@ -176,6 +182,8 @@ class Store:
         self._wal_path = path + "-wal"
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._db: sqlite3.Connection | None = None
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-read")
+        self._read_db: sqlite3.Connection | None = None  # opened by the reader thread, used by it alone
         self._lock = threading.Lock()            # guards _pending, _flushing, _closed
         self._pending: list[_Op] = []
         self._flushing = False
@@ -195,6 +203,7 @@ class Store:
             self._pool.submit(self._open).result()
         except BaseException:
             self._pool.shutdown(wait=True)
+            self._reader.shutdown(wait=True)
             raise
         self._checkpointer.start()
 
@@ -251,6 +260,13 @@ class Store:
             self._checkpointer.join()
         self._pool.submit(self._shut).result()
         self._pool.shutdown(wait=True)
+        self._reader.submit(self._shut_reader).result()
+        self._reader.shutdown(wait=True)
+
+    def _shut_reader(self) -> None:
+        if self._read_db is not None:
+            self._read_db.close()
+            self._read_db = None
 
     def _shut(self) -> None:
         while self._flush_batch():
@@ -263,6 +279,17 @@ class Store:
         if self._closed:
             raise StoreError("the store is closed")
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(db, *args)`` on the reader thread, with its own connection (never the writer's)."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._reader, self._reading, fn, args)
+
+    def _reading(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        if self._read_db is None:
+            self._read_db = self._connect()
+        return fn(self._read_db, *args)
 
     # --- checkpoints ---
 
@@ -452,14 +479,25 @@ class Store:
             error.__cause__ = exc
             return error
 
-    async def add_tournament_bot(self, tournament: str, name: str, token_hash: str) -> None:
-        """A bot registered under ``name`` (StoreError if the name is taken: the primary key)."""
-        await self._submit(self._insert_bot, (tournament, name, token_hash, time.time()))
+    async def add_tournament_bot(self, tournament: str, name: str, token_hash: str, address: str = "") -> None:
+        """A bot registered under ``name`` by a client at ``address`` (StoreError if the name is taken: the
+        primary key)."""
+        await self._submit(self._insert_bot, (tournament, name, token_hash, time.time(), address))
 
-    def _insert_bot(self, tournament: str, name: str, token_hash: str, registered: float) -> None:
+    def _insert_bot(self, tournament: str, name: str, token_hash: str, registered: float, address: str) -> None:
         db = self._db
         assert db is not None
-        db.execute("INSERT INTO tournament_bots VALUES (?,?,?,?)", (tournament, name, token_hash, registered))
+        db.execute("INSERT INTO tournament_bots (tournament, name, token_hash, registered, address) "
+                   "VALUES (?,?,?,?,?)", (tournament, name, token_hash, registered, address))
+
+    async def drop_tournament_bot(self, tournament: str, name: str) -> None:
+        """Forget a bot's registration (one that went away without playing a game): its name is free."""
+        await self._submit(self._drop_bot, (tournament, name))
+
+    def _drop_bot(self, tournament: str, name: str) -> None:
+        db = self._db
+        assert db is not None
+        db.execute("DELETE FROM tournament_bots WHERE tournament = ? AND name = ?", (tournament, name))
 
     async def add_tournament_game(self, tournament: str, row: TournamentGameRow) -> None:
         await self._submit(self._insert_game, (tournament, row.game, row.table_id, json.dumps(row.names),
@@ -494,15 +532,16 @@ class Store:
 
     # --- reads ---
 
-    async def load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
-        """A tournament's bots (name -> token hash, in the order they registered) and games (by number)."""
+    async def load_tournament(self, tournament: str) -> tuple[dict[str, tuple[str, str]], list[TournamentGameRow]]:
+        """A tournament's bots (name -> (token hash, the address that registered it), in the order they
+        registered) and games (by number)."""
         return await self._run(self._load_tournament, tournament)
 
-    def _load_tournament(self, tournament: str) -> tuple[dict[str, str], list[TournamentGameRow]]:
+    def _load_tournament(self, tournament: str) -> tuple[dict[str, tuple[str, str]], list[TournamentGameRow]]:
         db = self._db
         assert db is not None
-        bots = {name: token_hash for name, token_hash in db.execute(
-            "SELECT name, token_hash FROM tournament_bots WHERE tournament = ? ORDER BY registered, name",
+        bots = {name: (token_hash, address) for name, token_hash, address in db.execute(
+            "SELECT name, token_hash, address FROM tournament_bots WHERE tournament = ? ORDER BY registered, name",
             (tournament,))}
         games = [TournamentGameRow(game, table_id, json.loads(names),
                                    None if result is None else json.loads(result), finished, host_token)
@@ -534,57 +573,63 @@ class Store:
     async def load_table(self, table_id: str) -> TableRow | None:
         """One table, whatever its status: seats, the latest stored state, the commands after it, the last
         sequence number. None if there is no such table."""
-        return await self._run(self._load_table, table_id)
+        return await self._read(_load_table, table_id)
 
-    def _load_table(self, table_id: str) -> TableRow | None:
-        db = self._db
-        assert db is not None
-        db.execute("BEGIN")  # one snapshot
-        try:
-            r = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if r is None:
-                return None
-            row = _table_row(r)
-            row.seat_rows = [SeatRow(*s) for s in db.execute(
-                "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
-                (table_id,))]
-            state = db.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
-            if state is not None:
-                row.state_applied, row.state = state[0], json.loads(state[1])
-            row.commands = [c for (c,) in db.execute(
-                "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx",
-                (table_id, row.state_applied))]
-            return row
-        finally:
-            db.execute("COMMIT")
+    async def finished_ids(self) -> set[str]:
+        """The ids of every finished table (the lobby's index: an id in none of its lists is unknown)."""
+        return await self._read(_finished_ids)
 
     async def events_page(self, table_id: str, after: int, upto: int, seat: int | None,
                           limit: int) -> list[EventRow]:
         """At most `limit` events with after < sequence <= upto, in order, that `seat` may see (those for
         everyone and those for that seat; for None, those for everyone)."""
-        return await self._run(self._events_page, table_id, after, upto, seat, limit)
-
-    def _events_page(self, table_id: str, after: int, upto: int, seat: int | None, limit: int) -> list[EventRow]:
-        db = self._db
-        assert db is not None
-        if seat is None:
-            return list(db.execute(
-                "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
-                "AND audience IS NULL ORDER BY seq LIMIT ?", (table_id, after, upto, limit)))
-        return list(db.execute(
-            "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
-            "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
+        return await self._read(_events_page, table_id, after, upto, seat, limit)
 
     async def private_tail(self, table_id: str, seats: Sequence[int], limit: int = 8) -> dict[int, list[bytes]]:
         """For each of ``seats``, its newest ``limit`` private events (the Event bytes), newest first."""
-        return await self._run(self._private_tail, table_id, list(seats), limit)
+        return await self._read(_private_tail, table_id, list(seats), limit)
 
-    def _private_tail(self, table_id: str, seats: list[int], limit: int) -> dict[int, list[bytes]]:
-        db = self._db
-        assert db is not None
-        return {seat: [data for (data,) in db.execute(
-            "SELECT data FROM events WHERE table_id = ? AND audience = ? ORDER BY seq DESC LIMIT ?",
-            (table_id, seat, limit))] for seat in seats}
+
+def _finished_ids(db: sqlite3.Connection) -> set[str]:
+    return {table_id for (table_id,) in db.execute("SELECT id FROM tables WHERE status = 'finished'")}
+
+
+def _load_table(db: sqlite3.Connection, table_id: str) -> TableRow | None:
+    db.execute("BEGIN")  # one snapshot
+    try:
+        r = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if r is None:
+            return None
+        row = _table_row(r)
+        row.seat_rows = [SeatRow(*s) for s in db.execute(
+            "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
+            (table_id,))]
+        state = db.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
+        if state is not None:
+            row.state_applied, row.state = state[0], json.loads(state[1])
+        row.commands = [c for (c,) in db.execute(
+            "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx",
+            (table_id, row.state_applied))]
+        return row
+    finally:
+        db.execute("COMMIT")
+
+
+def _events_page(db: sqlite3.Connection, table_id: str, after: int, upto: int, seat: int | None,
+                 limit: int) -> list[EventRow]:
+    if seat is None:
+        return list(db.execute(
+            "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
+            "AND audience IS NULL ORDER BY seq LIMIT ?", (table_id, after, upto, limit)))
+    return list(db.execute(
+        "SELECT seq, audience, data FROM events WHERE table_id = ? AND seq > ? AND seq <= ? "
+        "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
+
+
+def _private_tail(db: sqlite3.Connection, table_id: str, seats: list[int], limit: int) -> dict[int, list[bytes]]:
+    return {seat: [data for (data,) in db.execute(
+        "SELECT data FROM events WHERE table_id = ? AND audience = ? ORDER BY seq DESC LIMIT ?",
+        (table_id, seat, limit))] for seat in seats}
 
 
 TABLE_COLUMNS = "id, name, seats, rules, settings, seed, status, created, creator, last_sequence, game"

@@ -35,6 +35,7 @@ from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
 RECENT_EVENTS = 512       # events kept in memory for resuming subscribers; older ones come from the store
+RECENT_BYTES = 32 << 10   # and at most this many bytes of them (kept as stored: serialized)
 HISTORY_PAGE = 256        # events read from the store at a time for a resuming subscriber
 MAX_SPECTATORS = 200      # spectator streams a table serves at once; seats always get theirs
 STREAMS_PER_SEAT = 4      # streams one seat's token may hold open at once
@@ -46,11 +47,15 @@ MAX_CHAT = 500
 MAX_PASSWORD = 128
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # the standard library's scrypt at the usual interactive cost (16 MiB)
 WRONG_PASSWORD = "wrong password for this private table"
-# A guess at a private table's password costs a slow hash: a table checks one at a time, pausing after a wrong
-# one (a few guesses a second at most, however many connections guess), and turns away guesses beyond a few
-# waiting at once rather than queue them for the server's threads.
+# A guess at a private table's password costs a slow hash, paid by whoever guesses (``PasswordChecks``): the
+# server hashes one password at a time, taking the clients (connections) waiting in turn, each from its own
+# queue; a client has at most a few checks under way or waiting, and a wrong guess keeps one of them taken for
+# a pause after it (its answer comes after the pause too). A check whose request is cut short still holds its
+# client's place until its hash is done: giving up on a guess gains nothing.
 WRONG_PASSWORD_PAUSE = 0.5  # seconds
-PASSWORD_QUEUE = 4          # guesses at one table being checked or waiting to be
+PASSWORD_QUEUE = 4          # checks of one client (connection) under way, waiting, or pausing after a wrong guess
+PASSWORD_CHECKS = 256       # checks of all clients together
+PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each takes ~0.1 s of a core and 16 MiB)
 
 
 T = TypeVar("T")
@@ -80,6 +85,17 @@ class Conflict(TableError):
 
 class Full(TableError):
     """A limit of the server's is reached (RESOURCE_EXHAUSTED)."""
+
+
+class Stale(TableError):
+    """An answer to a decision that is no longer open (ABORTED): it lost a race, it broke no rule.
+    ``open``: the sequence of the decision the seat faces now (0: none)."""
+
+    def __init__(self, named: int, open_now: int) -> None:
+        now = f"decision {open_now} is open now" if open_now else "no decision of this seat's is open now"
+        super().__init__(f"that answer came too late: decision {named} is no longer open ({now}); "
+                         "nothing changed")
+        self.open = open_now
 
 
 class Unavailable(TableError):
@@ -115,9 +131,10 @@ class Settings:
     hosted: bool = False
     password_hash: str = ""
 
-    async def lock(self, password: str) -> None:
-        """Make the table private: only the password's salted hash is kept (made in a thread: slow on purpose)."""
-        self.password_hash = await asyncio.to_thread(hash_password, password)
+    async def lock(self, password: str, checks: PasswordChecks | None = None, client: str = "") -> None:
+        """Make the table private: only the password's salted hash is kept (made in a thread, slow on purpose,
+        in ``client``'s turn among the server's password ``checks``)."""
+        self.password_hash = await (checks or PasswordChecks()).run(client, hash_password, password)
 
     def validate(self) -> None:
         for name in ("decision_seconds", "takeover_seconds"):
@@ -135,6 +152,7 @@ class Bookkeeping:
     last_asked: dict[int, tuple[Command, ...]]
     deadlines: dict[int, int]
     defaulted: list[int]
+    decision_at: dict[int, int]
 
 
 class Seat:
@@ -190,6 +208,81 @@ def password_matches(stored: str, password: str) -> bool:
     return hmac.compare_digest(given.hex(), digest)
 
 
+class PasswordChecks:
+    """The server's password hashing, shared fairly: at most ``hashers`` hashes at once; the clients waiting
+    are served in turn (round robin), each from its own queue of at most PASSWORD_QUEUE; ``peak`` is the most
+    hashes ever run at once."""
+
+    def __init__(self, hashers: int = PASSWORD_HASHERS) -> None:
+        self.hashers = hashers
+        self.peak = 0
+        self._running = 0
+        self._held: dict[str, int] = {}  # client -> its checks under way, waiting or pausing
+        self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # client -> its checks waiting for a turn
+        self._order: deque[str] = deque()  # the clients with a queue, in turn
+
+    async def run(self, client: str, work: Callable[..., T], *args: Any,
+                  pause_after: Callable[[T], float] = lambda _: 0.0) -> T:
+        """``work(*args)`` in a thread, in ``client``'s turn; Full if the client (or the server) has as many
+        checks under way as it may. The client's place is held until the work is done, and then for
+        ``pause_after(result)`` seconds more, even if the caller gave up meanwhile."""
+        if self._held.get(client, 0) >= PASSWORD_QUEUE or sum(self._held.values()) >= PASSWORD_CHECKS:
+            raise Full("too many tries at a password at once: try again in a moment")
+        self._held[client] = self._held.get(client, 0) + 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if client not in self._queues:
+            self._queues[client] = deque()
+            self._order.append(client)
+        self._queues[client].append(turn)
+        self._next()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given its turn as it was cancelled: pass it on
+                self._running -= 1
+                self._next()
+            self._release(client)
+            raise
+        job = asyncio.ensure_future(asyncio.to_thread(work, *args))
+
+        def done(finished: asyncio.Future[T]) -> None:
+            self._running -= 1
+            self._next()
+            pause = 0.0
+            if not finished.cancelled() and finished.exception() is None:
+                pause = pause_after(finished.result())
+            if pause:
+                asyncio.get_running_loop().call_later(pause, self._release, client)
+            else:
+                self._release(client)
+        job.add_done_callback(done)
+        return await asyncio.shield(job)
+
+    def _release(self, client: str) -> None:
+        self._held[client] -= 1
+        if not self._held[client]:
+            del self._held[client]
+
+    def _next(self) -> None:
+        """Give free hashers to the clients waiting, one check per client in turn."""
+        while self._running < self.hashers and self._order:
+            client = self._order.popleft()
+            queue = self._queues[client]
+            while queue and queue[0].done():  # (given up while waiting)
+                queue.popleft()
+            if not queue:
+                del self._queues[client]
+                continue
+            turn = queue.popleft()
+            if queue:
+                self._order.append(client)
+            else:
+                del self._queues[client]
+            self._running += 1
+            self.peak = max(self.peak, self._running)
+            turn.set_result(None)
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -209,7 +302,8 @@ class Table:
         self.creator = row.creator
         self.created = row.created
         self.store = store
-        self.recent: deque[tuple[int, int | None, pb.Event]] = deque(maxlen=RECENT_EVENTS)
+        self.recent: deque[EventRow] = deque()  # the newest events, as stored (RECENT_EVENTS, RECENT_BYTES)
+        self._recent_bytes = 0
         self.subscribers: set[Subscriber] = set()
         self.asked: dict[int, tuple[Command, ...]] = {}  # seat -> the legal commands of its open decision
         self.deadlines: dict[int, int] = {}               # seat -> unix ms its open decision times out; 0: never
@@ -218,14 +312,15 @@ class Table:
         self.refused = [0] * self.n
         self.defaulted = [0] * self.n
         self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
+        # seat -> the sequence of its open decision's DecisionRequest (absent: none, or asked before a restart)
+        self.decision_at: dict[int, int] = {}
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._lock = asyncio.Lock()
-        self._password_lock = asyncio.Lock()  # one password check at a time (``admit``)
-        self._password_checks = 0             # checks under way or waiting
+        self.passwords = PasswordChecks()  # the server's (the lobby's), once the lobby holds the table
         # the password last found right, keyed-hashed in memory only: it is let in at once, without scrypt
         self._password_key = secrets.token_bytes(16)
         self._password_known = b""
@@ -307,7 +402,8 @@ class Table:
 
     # --- the outside world's requests ----------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None, *, token_hash: str = "", password: str = "") -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, *, token_hash: str = "", password: str = "",
+                   client: str = "") -> tuple[int, str]:
         """Sit a player down; its new token comes back. With ``token_hash``, the seat takes a token the
         player already holds (a tournament bot's) and no new one is made ("" comes back). A private
         table needs its ``password``."""
@@ -316,7 +412,7 @@ class Table:
             raise PermissionDenied("the server seats the players of this table (a tournament's): watch it, or "
                                    "register a bot with the tournament")
         if not token_hash:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> tuple[int, str]:
             free = self._free_seat(seat)
@@ -324,7 +420,25 @@ class Table:
             self.seats[free] = Seat(SeatRow(free, "player", name, token_hash or hash_token(token)))
             await self._commit([(None, self._seat_event(free))], seat_row=self.seats[free].row(free))
             return free, token
-        return await self._change(step)
+        task = self._spawn(self._locked(step))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:  # cut short: nobody will hold the token, so the seat is given back
+            task.add_done_callback(self._undo_join)
+            raise
+
+    def _undo_join(self, task: asyncio.Task[tuple[int, str]]) -> None:
+        if not task.cancelled() and task.exception() is None and task.result()[1]:
+            self._spawn(self.unjoin(task.result()[1]))
+
+    async def unjoin(self, token: str) -> None:
+        """Give back a seat whose token never reached its player (the join was cut short): emptied while the
+        table waits (once it plays, the seat is the takeover bot's, as for any player who went away)."""
+        async def step() -> None:
+            seat = self._seat_of(token)
+            if self.status == "waiting":
+                await self._empty_seat(seat)
+        await self._change(step)
 
     async def add_bot(self, host_token: str, seat: int | None, strategy: str) -> int:
         if strategy not in self.kind.bots:
@@ -377,9 +491,15 @@ class Table:
             await self._commit(self._wire(self.game.opening_events, None), status="playing")
         await self._change(step)
 
-    async def command(self, token: str, message: pb.Command) -> int:
+    async def command(self, token: str, message: pb.Command, decision: int = 0) -> int:
+        """Apply a seat's command. ``decision`` names the decision it answers (its DecisionRequest's
+        sequence; 0: not named): an answer to one no longer open is refused as ``Stale``, never applied to
+        a newer question, and counted neither as illegal nor as a timeout."""
         async def step() -> int:
             seat = self._seat_of(token)
+            open_now = self.decision_at.get(seat, 0)
+            if decision and decision != open_now and not (seat in self.asked and not open_now):
+                raise Stale(decision, open_now)  # (asked before a restart, its sequence unknown: judged as unnamed)
             command: Command | None = None
             try:
                 command = self.wire.command_from_pb(seat, message)
@@ -396,13 +516,13 @@ class Table:
             return self.seq
         return await self._change(step)
 
-    async def chat(self, token: str, name: str, text: str, password: str = "") -> int:
+    async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
         text = text.strip()
         if not text or len(text) > MAX_CHAT or not text.isprintable():
             raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
         if not token:
-            await self.admit(password)  # a private table's watchers chat with its password, as they watch
+            await self.admit(password, client)  # a private table's watchers chat with its password, as they watch
 
         async def step() -> int:
             if token:
@@ -419,9 +539,10 @@ class Table:
         """A private table: joining and watching it need its password."""
         return bool(self.settings.password_hash)
 
-    async def admit(self, password: str) -> None:
+    async def admit(self, password: str, client: str = "") -> None:
         """Let in one who would join or watch without a seat's token: anyone, unless the table is private
-        and ``password`` is not its password (PermissionDenied, plainly)."""
+        and ``password`` is not its password (PermissionDenied, plainly). ``client``: who asks (the
+        connection), whose turn among the server's password checks it is."""
         if not self.locked:
             return
         if not password:
@@ -429,33 +550,27 @@ class Table:
         given = hmac.digest(self._password_key, password.encode(), "sha256")
         if self._password_known and hmac.compare_digest(given, self._password_known):
             return
-        if self._password_checks >= PASSWORD_QUEUE:
-            raise Full("too many tries at this table's password at once: try again in a moment")
-        self._password_checks += 1
-        try:
-            async with self._password_lock:
-                if await asyncio.to_thread(password_matches, self.settings.password_hash, password):
-                    self._password_known = given
-                    return
-                await asyncio.sleep(WRONG_PASSWORD_PAUSE)
-        finally:
-            self._password_checks -= 1
+        if await self.passwords.run(client, password_matches, self.settings.password_hash, password,
+                                    pause_after=lambda right: 0.0 if right else WRONG_PASSWORD_PAUSE):
+            self._password_known = given
+            return
+        await asyncio.sleep(WRONG_PASSWORD_PAUSE)  # the guesser waits for its answer too
         raise PermissionDenied(WRONG_PASSWORD)
 
-    async def snapshot(self, token: str, password: str = "") -> pb.Snapshot:
+    async def snapshot(self, token: str, password: str = "", client: str = "") -> pb.Snapshot:
         if not token:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> pb.Snapshot:
             return self._snapshot(self._seat_of(token) if token else None)
         return await self._change(step)
 
-    async def subscribe(self, token: str, password: str = "") -> tuple[pb.Snapshot, Subscriber]:
+    async def subscribe(self, token: str, password: str = "", client: str = "") -> tuple[pb.Snapshot, Subscriber]:
         """Register a subscriber and return it with its snapshot; its queue carries every event after
         the snapshot. If the caller is cancelled meanwhile, the registration is undone once made. A
         spectator (no token) of a private table needs its ``password``."""
         if not token:
-            await self.admit(password)
+            await self.admit(password, client)
 
         async def step() -> tuple[pb.Snapshot, Subscriber]:
             seat = self._seat_of(token) if token else None
@@ -500,7 +615,8 @@ class Table:
         and no more than a page in memory, whatever the history's length."""
         while after < upto:
             if self.recent and self.recent[0][0] <= after + 1:
-                page = [m for s, a, m in self.recent if after < s <= upto and (a is None or a == seat)]
+                page = [pb.Event.FromString(data) for s, a, data in self.recent
+                        if after < s <= upto and (a is None or a == seat)]
                 if page:
                     yield page
                 return
@@ -580,16 +696,17 @@ class Table:
         for seat, state in enumerate(self.seats):
             if state.kind == "player":
                 self._watch_gone(seat)
-        self.asked, self.deadlines = {}, {}
+        self.asked, self.deadlines, self.decision_at = {}, {}, {}
         again = [(seat, message) for seat, message in self._decisions(None) if seat is not None]
         try:  # (what _decisions returns was stored before the restart)
             tails = await self.store.private_tail(self.id, [seat for seat, _ in again])
         except StoreError:
-            tails = {}  # unread: fresh deadlines rather than none
+            tails = {}  # unread: fresh deadlines rather than none (and answers judged as unnamed)
         for seat, message in again:
             asked = _last_asked(tails.get(seat, []))
-            if asked is not None and asked.legal_commands == message.decision_request.legal_commands:
-                self.deadlines[seat] = asked.deadline_ms
+            if asked is not None and asked.decision_request.legal_commands == message.decision_request.legal_commands:
+                self.deadlines[seat] = asked.decision_request.deadline_ms
+                self.decision_at[seat] = asked.sequence  # answers naming it are answers to it still
         self._after_change()
 
     async def close(self) -> None:
@@ -638,10 +755,12 @@ class Table:
         if actor is not None:  # its decision is over (a new one, if any, gets a deadline of its own below)
             self.asked.pop(actor, None)
             self.deadlines.pop(actor, None)
+            self.decision_at.pop(actor, None)
         awaited = self._awaited()
         for seat in [s for s in self.asked if s not in awaited]:
             del self.asked[seat]
             self.deadlines.pop(seat, None)
+            self.decision_at.pop(seat, None)
         assert self.game is not None or not awaited
         items: list[Item] = []
         seconds = self.settings.decision_seconds
@@ -678,19 +797,31 @@ class Table:
         await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
                                 state=state, transient=transient)  # StoreError: see _locked
         self.seq = seq
-        for audience, message in items:
-            self.recent.append((message.sequence, audience, message))
+        self._keep_recent(rows)
+        for _, message in items:
+            if message.HasField("decision_request"):
+                self.decision_at[message.decision_request.seat] = message.sequence
         self._publish(items)
         if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
             if not self._note_idle():  # else the lobby has heard of this change already
                 self._tell_lobby()
         self._after_change()
 
+    def _keep_recent(self, rows: list[EventRow]) -> None:
+        """Keep the newest events for resuming streams, within RECENT_EVENTS and RECENT_BYTES."""
+        recent = self.recent
+        for row in rows:
+            recent.append(row)
+            self._recent_bytes += len(row[2])
+        while recent and (len(recent) > RECENT_EVENTS or self._recent_bytes > RECENT_BYTES):
+            self._recent_bytes -= len(recent.popleft()[2])
+
     def _bookkeeping(self) -> Bookkeeping:
         """What the server knows of the table beyond the store: seats' connections and takeovers, and
         the open decisions with their deadlines."""
         return Bookkeeping([(s.token_hash, s.taken_over, s.owed) for s in self.seats],
-                           dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted))
+                           dict(self.asked), dict(self.last_asked), dict(self.deadlines), list(self.defaulted),
+                           dict(self.decision_at))
 
     async def _rebuild(self, before: Bookkeeping) -> None:
         """Go back to what the store holds, and to the bookkeeping as it was, after a change the store
@@ -714,6 +845,7 @@ class Table:
                 self._watch_gone(seat)
         self.asked, self.last_asked = before.asked, before.last_asked
         self.deadlines, self.defaulted = before.deadlines, before.defaulted
+        self.decision_at = before.decision_at
         self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
     def _publish(self, items: list[Item]) -> None:
@@ -923,19 +1055,20 @@ class Table:
         deadline = self.deadlines.get(seat, 0) if seat is not None else 0
         if not deadline:
             deadline = min((d for d in self.deadlines.values() if d), default=0)
-        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline)
+        snapshot = pb.Snapshot(table=self.info(), sequence=self.seq, decision_deadline_ms=deadline,
+                               decision=self.decision_at.get(seat, 0) if seat is not None else 0)
         if self.game is not None:
             snapshot.game.CopyFrom(self.wire.game_view(self.game, seat))
         return snapshot
 
 
-def _last_asked(tail: list[bytes]) -> pb.DecisionRequest | None:
-    """A seat's open decision as stored: the newest DecisionRequest among its last private events (``tail``,
-    newest first; nothing private comes to a seat between its question and its answer)."""
+def _last_asked(tail: list[bytes]) -> pb.Event | None:
+    """A seat's open decision as stored: the newest DecisionRequest event among its last private events
+    (``tail``, newest first; nothing private comes to a seat between its question and its answer)."""
     for data in tail:
         event = pb.Event.FromString(data)
         if event.HasField("decision_request"):
-            return event.decision_request
+            return event
     return None
 
 

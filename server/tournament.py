@@ -61,7 +61,8 @@ MAX_GAMES = 100_000
 LINK_QUEUE = 64          # seatings a WaitForSeat stream may have waiting (a bot sits at one game at a time)
 RETRY_SECONDS = 1.0      # before the scheduler tries again after the store or the lobby refused
 SEARCH_LIMIT = 5000      # groups compared one by one; with more idle bots, the group is built greedily
-CONFIG_KEYS = {"name", "seats", "games", "rules", "decision_seconds", "takeover_seconds", "seed", "max_bots"}
+CONFIG_KEYS = {"name", "seats", "games", "rules", "decision_seconds", "takeover_seconds", "seed", "max_bots",
+               "bots_per_address", "unclaimed_seconds"}
 
 
 # --- the config ------------------------------------------------------------------------------------
@@ -78,6 +79,9 @@ class TournamentConfig:
     takeover_seconds: int = 10
     seed: int = 0
     max_bots: int = 256
+    bots_per_address: int = 8    # bots one client address may have registered and not yet gone
+    unclaimed_seconds: int = 60  # a bot that has played no game goes this long after its WaitForSeat closed
+    #                              (or after registering, if it never opened one), then its name is free; 0: never
 
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
@@ -109,7 +113,8 @@ class TournamentConfig:
         if "games" not in data:
             raise ValueError("say how many games to play in all (games)")
         numbers = {"games": (1, MAX_GAMES), "seats": (2, 8), "decision_seconds": (0, 86400),
-                   "takeover_seconds": (0, 86400), "seed": (0, MAX_SEED), "max_bots": (2, 10_000)}
+                   "takeover_seconds": (0, 86400), "seed": (0, MAX_SEED), "max_bots": (2, 10_000),
+                   "bots_per_address": (1, 10_000), "unclaimed_seconds": (0, 86400)}
         for key, (low, high) in numbers.items():
             value = data.get(key, low)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -123,8 +128,8 @@ class TournamentConfig:
         except (RuleError, TypeError) as error:
             raise ValueError(f"rules: {error}") from None
         config = cls(name=clean_name(data["name"]), games=data["games"], rules=rules,
-                     **{k: data[k] for k in ("seats", "decision_seconds", "takeover_seconds", "seed", "max_bots")
-                        if k in data})
+                     **{k: data[k] for k in ("seats", "decision_seconds", "takeover_seconds", "seed", "max_bots",
+                                             "bots_per_address", "unclaimed_seconds") if k in data})
         if config.max_bots < config.seats:
             raise ValueError(f"max_bots ({config.max_bots}) is fewer than the seats of a game ({config.seats})")
         return config
@@ -183,11 +188,13 @@ class LinkEnd(Enum):
 
 
 class Bot:
-    __slots__ = ("name", "token_hash", "link")
+    __slots__ = ("name", "token_hash", "link", "address", "unclaimed", "away")
 
-    def __init__(self, name: str, token_hash: str) -> None:
-        self.name, self.token_hash = name, token_hash
+    def __init__(self, name: str, token_hash: str, address: str = "") -> None:
+        self.name, self.token_hash, self.address = name, token_hash, address
         self.link: BotLink | None = None  # its open WaitForSeat stream: a bot without one is not seated
+        self.unclaimed: asyncio.TimerHandle | None = None  # its registration's expiry, while it has no stream
+        self.away = False  # gone for longer than unclaimed_seconds after playing: no longer in its address's share
 
 
 class BotLink:
@@ -223,7 +230,7 @@ class Tournament:
         self.store = store
         self.bots: dict[str, Bot] = {}
         self._by_hash: dict[str, Bot] = {}
-        self._registering: set[str] = set()
+        self._registering: dict[str, str] = {}  # name -> the address registering it
         self.games: dict[int, TournamentGameRow] = {}  # by number
         self._playing: dict[str, int] = {}             # table id -> game number, for started unfinished games
         self._unready: dict[int, tuple[Table, str]] = {}  # made but not yet started: its table and host token
@@ -241,8 +248,8 @@ class Tournament:
     async def load(self) -> None:
         """The bots, games and results stored so far (after the lobby has read its tables)."""
         bots, games = await self.store.load_tournament(self.name)
-        for name, token_hash in bots.items():
-            self._add_bot(Bot(name, token_hash))
+        for name, (token_hash, address) in bots.items():
+            self._add_bot(Bot(name, token_hash, address))
         for row in sorted((g for g in games if g.finished is not None), key=lambda g: g.finished or 0):
             assert row.result is not None
             self.standings.add(stored_result(row.game, row.names, row.result))
@@ -253,6 +260,8 @@ class Tournament:
         self.lobby.listeners.append(self._table_changed)
         for row in [g for g in games if g.result is None]:
             await self._resume_game(row)
+        for bot in self.bots.values():  # none has a stream yet
+            self._unclaimed(bot)
 
     async def _resume_game(self, row: TournamentGameRow) -> None:
         """After a restart: a game being played goes on; one that finished meanwhile is counted; one whose
@@ -298,8 +307,9 @@ class Tournament:
     def over(self) -> bool:
         return self.finished >= self.config.games
 
-    async def register(self, name: str, token: str) -> str:
-        """A new bot's token; or, with the token a name was given, that name taken up again."""
+    async def register(self, name: str, token: str, address: str = "") -> str:
+        """A new bot's token; or, with the token a name was given, that name taken up again. ``address``: the
+        registering client's, which may have at most ``bots_per_address`` bots that have not gone away."""
         name = clean_name(name)
         bot = self.bots.get(name)
         if bot is not None:
@@ -315,25 +325,59 @@ class Tournament:
             raise Conflict(f"the name {name!r} is being registered by someone else: choose another name")
         if len(self.bots) + len(self._registering) >= self.config.max_bots:
             raise Full(f"the tournament {self.name!r} already has {self.config.max_bots} bots")
-        self._registering.add(name)
+        mine = sum(1 for bot in self.bots.values() if bot.address == address and not bot.away) + \
+            sum(1 for a in self._registering.values() if a == address)
+        if address and mine >= self.config.bots_per_address:
+            raise Full(f"you already have {mine} bots in the tournament {self.name!r} (at most "
+                       f"{self.config.bots_per_address} from one address): a bot that has played no game and "
+                       f"waits for no seat frees its place after {self.config.unclaimed_seconds} s")
+        self._registering[name] = address
         token = secrets.token_urlsafe(24)
         # once begun, the registration finishes (stored and known) whatever happens to the request
-        return await asyncio.shield(self._spawn(self._register(name, token)))
+        return await asyncio.shield(self._spawn(self._register(name, token, address)))
 
-    async def _register(self, name: str, token: str) -> str:
+    async def _register(self, name: str, token: str, address: str) -> str:
         try:
-            await self.store.add_tournament_bot(self.name, name, hash_token(token))
-            self._add_bot(Bot(name, hash_token(token)))
+            await self.store.add_tournament_bot(self.name, name, hash_token(token), address)
+            bot = self._add_bot(Bot(name, hash_token(token), address))
+            self._unclaimed(bot)
         finally:
-            self._registering.discard(name)
+            self._registering.pop(name, None)
         self._wake.set()
         return token
 
-    def _add_bot(self, bot: Bot) -> None:
+    def _unclaimed(self, bot: Bot) -> None:
+        """A bot with no WaitForSeat open goes away after a while: its registration, if it has played no game;
+        else its place in its address's share (it stays in the standings, and may come back)."""
+        if bot.unclaimed is not None:
+            bot.unclaimed.cancel()
+            bot.unclaimed = None
+        if self.config.unclaimed_seconds:
+            bot.unclaimed = asyncio.get_running_loop().call_later(
+                self.config.unclaimed_seconds, lambda: self._spawn(self._forget(bot)))
+
+    async def _forget(self, bot: Bot) -> None:
+        bot.unclaimed = None
+        if self.bots.get(bot.name) is not bot or bot.link is not None:
+            return
+        if self.seated_games.get(bot.name):
+            bot.away = bot.name not in self._busy()  # (one at a game being played is not away yet)
+            if not bot.away:
+                self._unclaimed(bot)
+            return
+        await self.store.drop_tournament_bot(self.name, bot.name)
+        if self.bots.get(bot.name) is bot and bot.link is None and not self.seated_games.get(bot.name):
+            del self.bots[bot.name]
+            self._by_hash.pop(bot.token_hash, None)
+            self.standings.table.pop(bot.name, None)
+            self.seated_games.pop(bot.name, None)
+
+    def _add_bot(self, bot: Bot) -> Bot:
         self.bots[bot.name] = bot
         self._by_hash[bot.token_hash] = bot
         self.standings.enter(bot.name)
         self.seated_games.setdefault(bot.name, 0)
+        return bot
 
     def connect(self, token: str) -> tuple[list[Seating], BotLink]:
         """Open a bot's WaitForSeat stream: the seats of its games being played, and the link that will
@@ -347,6 +391,10 @@ class Tournament:
             self._end(bot.link, LinkEnd.REPLACED)
         link = BotLink(bot)
         bot.link = link
+        bot.away = False
+        if bot.unclaimed is not None:
+            bot.unclaimed.cancel()
+            bot.unclaimed = None
         current = [self._seating(row, bot.name) for row in self.games.values()
                    if row.result is None and row.table_id in self._playing and bot.name in row.names]
         if self.over:
@@ -358,6 +406,7 @@ class Tournament:
         """A WaitForSeat stream ended, however it ended: the bot is no longer seated."""
         if link.bot.link is link:
             link.bot.link = None
+            self._unclaimed(link.bot)
             self._wake.set()
 
     def report(self) -> StandingsReport:
@@ -436,10 +485,20 @@ class Tournament:
         """The ``size`` bots of ``pool`` (sorted) that have met least: the sum of their pairs' meetings,
         then their games, then their names. Every group is compared while there are few; beyond that the
         group is built greedily, from the bot with fewest games."""
-        def key(group: tuple[str, ...]) -> tuple[int, int, tuple[str, ...]]:
-            return self._pair_sum(group), sum(self.seated_games.get(n, 0) for n in group), group
+        seats_by_address: dict[str, int] = {}
+        for name, games in self.seated_games.items():
+            bot = self.bots.get(name)
+            if bot is not None:
+                seats_by_address[bot.address] = seats_by_address.get(bot.address, 0) + games
+
+        def key(group: tuple[str, ...]) -> tuple[int, int, int, tuple[str, ...]]:
+            # met least; then the addresses that have had fewest seats (one client's many bots do not crowd out
+            # another's); then the bots with fewest games; then names
+            addresses = [self.bots[n].address if n in self.bots else "" for n in group]
+            return (self._pair_sum(group), sum(seats_by_address.get(a, 0) for a in addresses),
+                    sum(self.seated_games.get(n, 0) for n in group), group)
         if math.comb(len(pool), size) <= SEARCH_LIMIT:
-            return list(min(key(group) for group in combinations(pool, size))[2])
+            return list(min(key(group) for group in combinations(pool, size))[-1])
         group = [min(pool, key=lambda n: (self.seated_games.get(n, 0), n))]
         while len(group) < size:
             group.append(min((n for n in pool if n not in group), key=lambda n: (

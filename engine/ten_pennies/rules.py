@@ -8,13 +8,18 @@ mapping, the lobby's create form and the README's table of knobs (``knobs_table`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .. import knobs
 from ..cards import ACE, CARDS_PER_DECK, JOKER, decks_for
 from ..interface import RuleError as RuleError  # every game's error; Ten Pennies' rules are TP-x.y
+from ..knobs import OFF_WORDS as OFF_WORDS
+from ..knobs import ON_WORDS as ON_WORDS
+from ..knobs import Knob as Knob
+from ..knobs import KnobValue as KnobValue
+from ..knobs import either
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,103 +57,14 @@ def round_spec(number: int, preset: str) -> RoundSpec:
 
 # --- the house rules (TP-6) --------------------------------------------------------------------------
 
-KnobValue = bool | int | str | tuple[int, ...]
 V = TypeVar("V", bool, int, str, tuple[int, ...])
-ON_WORDS = ("on", "true", "yes")
-OFF_WORDS = ("off", "false", "no")
-
-
-def _either(words: Iterable[str]) -> str:
-    *rest, last = words
-    return f"{', '.join(rest)} or {last}" if rest else last
-
-
-@dataclass(frozen=True, slots=True)
-class Knob:
-    """One house rule of TP-6 as declared on ``HouseRules``. Its type is its default's: ``bool`` (on or
-    off), ``int`` (a whole number from ``low`` to ``high``), ``str`` (one of ``choices``' words) or
-    ``tuple`` (rounds: numbers from ``low`` to ``high`` in rising order)."""
-
-    name: str
-    default: KnobValue
-    rule: str                                  # the rule it changes (TP-x.y of docs/RULES.md)
-    label: str                                 # a short title, as a form shows it
-    help: str                                  # one line: what it does
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[tuple[str, str], ...] = ()  # (word, what it means), for a knob that is one of some words
-
-    @property
-    def kind(self) -> type:
-        return type(self.default)
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        return tuple(word for word, _ in self.choices)
-
-    @property
-    def takes(self) -> str:
-        """The values the knob takes, in words: ``on or off``, ``a whole number from 0 to 100``, ..."""
-        if self.kind is bool:
-            return "on or off"
-        if self.kind is str:
-            return _either(self.words)
-        if self.kind is tuple:
-            return f"round numbers {self.low} to {self.high} in rising order, separated by commas"
-        if self.high is None:
-            return f"a whole number of at least {self.low}"
-        return f"a whole number from {self.low} to {self.high}"
-
-    def word(self, value: KnobValue) -> str:
-        """A value as ``--rule`` writes it: ``on``, ``11``, ``deuces``, ``1,2,3``."""
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        if isinstance(value, tuple):
-            return ",".join(str(r) for r in value)
-        return str(value)
-
-    def _refuse(self, value: object) -> RuleError:
-        return RuleError("TP-6", f"{self.name} takes {self.takes}, not {value!r}")
-
-    def parse(self, text: str) -> KnobValue:
-        """The value ``text`` writes (``on``, ``9``, ``deuces``, ``1,2``), as ``check`` then judges it;
-        RuleError (TP-6) naming the knob and what it takes if ``text`` is not of its type at all."""
-        text = text.strip()
-        if self.kind is bool:
-            if text.lower() in ON_WORDS + OFF_WORDS:
-                return text.lower() in ON_WORDS
-            raise self._refuse(text)
-        if self.kind is str:
-            return text
-        parts = [p for p in text.replace(" ", ",").split(",") if p] if self.kind is tuple else [text]
-        if not parts or not all(re.fullmatch(r"-?[0-9]{1,9}", p) for p in parts):
-            raise self._refuse(text)
-        return tuple(int(p) for p in parts) if self.kind is tuple else int(parts[0])
-
-    def check(self, value: object) -> None:
-        """RuleError (TP-6) naming the knob and what it takes unless ``value`` is one it takes."""
-        if self.kind is bool:
-            fits = isinstance(value, bool)
-        elif self.kind is str:
-            fits = isinstance(value, str) and value in self.words
-        elif self.kind is tuple:
-            fits = isinstance(value, tuple) and bool(value) and all(self._whole(r) for r in value) \
-                and all(a < b for a, b in zip(value, value[1:], strict=False))
-        else:
-            fits = self._whole(value)
-        if not fits:
-            raise self._refuse(value)
-
-    def _whole(self, value: object) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) \
-            and (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
 
 def knob(default: V, rule: str, label: str, help: str, *, low: int | None = None, high: int | None = None,
          choices: tuple[tuple[str, str], ...] = ()) -> V:
-    """Declare a house rule: a field of ``HouseRules`` whose metadata is its ``Knob`` (named after the field)."""
-    declared = Knob("", default, rule, label, help, low, high, choices)
-    return field(default=default, metadata={"knob": declared})
+    """Declare a house rule: a field of ``HouseRules`` whose metadata is its ``Knob`` (named after the field);
+    a value it does not take is refused citing TP-6."""
+    return knobs.knob(default, rule, label, help, low=low, high=high, choices=choices, refused="TP-6")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +142,7 @@ class HouseRules:
         return cls(**knobs)
 
 
-KNOBS: tuple[Knob, ...] = tuple(replace(f.metadata["knob"], name=f.name) for f in fields(HouseRules))
+KNOBS: tuple[Knob, ...] = knobs.declared(HouseRules)
 _BY_NAME = {k.name: k for k in KNOBS}
 PRESETS = _BY_NAME["preset"].words
 LATER_SET_WILDS = _BY_NAME["later_set_wilds"].words  # TP-4.12
@@ -249,7 +165,7 @@ def knobs_table() -> str:
 
     def takes(k: Knob) -> str:
         if k.choices:
-            return _either(f"`{word}` ({meaning})" for word, meaning in k.choices)
+            return either(f"`{word}` ({meaning})" for word, meaning in k.choices)
         return k.takes
 
     lines = ["| knob | default | takes | rule | what it does |", "|---|---|---|---|---|"]

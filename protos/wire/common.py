@@ -20,6 +20,13 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
 HOME_VARIABLE = "TENPENNIES_HOME"
+# A client that speaks for one visitor among many at one address (``tenpennies web``'s client processes) says
+# which, in this request metadata (the value is this variable's, at most 64 letters, digits, _ or -): the
+# server gives each visitor its own share of what one address may hold (lobby streams, open tables), up to
+# VISITORS_PER_ADDRESS shares for the address as a whole.
+VISITOR_VARIABLE = "TENPENNIES_VISITOR"
+VISITOR_METADATA = "tp-visitor"
+VISITORS_PER_ADDRESS = 16
 APP_NAME = "tenpennies"
 
 SERVICE_TYPE = "_tenpennies._tcp.local."  # DNS-SD: what a server announces and a client browses for

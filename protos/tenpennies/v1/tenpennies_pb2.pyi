@@ -367,16 +367,18 @@ class GameView(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., wild_ranks: _Optional[_Iterable[int]] = ..., wild_cap: _Optional[int] = ..., dealer: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., table: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discard_top: _Optional[_Union[Card, _Mapping]] = ..., discard_live: _Optional[bool] = ..., pile_size: _Optional[int] = ..., stock_size: _Optional[int] = ..., pot: _Optional[int] = ..., reshuffles_left: _Optional[int] = ..., buy_offer: _Optional[_Iterable[int]] = ..., legal_commands: _Optional[_Iterable[_Union[Command, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("table", "game", "sequence", "decision_deadline_ms")
+    __slots__ = ("table", "game", "sequence", "decision_deadline_ms", "decision")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     DECISION_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
     table: TableInfo
     game: GameView
     sequence: int
     decision_deadline_ms: int
-    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., game: _Optional[_Union[GameView, _Mapping]] = ..., sequence: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ...) -> None: ...
+    decision: int
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., game: _Optional[_Union[GameView, _Mapping]] = ..., sequence: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ..., decision: _Optional[int] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("seats", "rules")
@@ -813,14 +815,16 @@ class SubscribeResponse(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ...) -> None: ...
 
 class SendCommandRequest(_message.Message):
-    __slots__ = ("table_id", "token", "command")
+    __slots__ = ("table_id", "token", "command", "decision")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     token: str
     command: Command
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., command: _Optional[_Union[Command, _Mapping]] = ...) -> None: ...
+    decision: int
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., command: _Optional[_Union[Command, _Mapping]] = ..., decision: _Optional[int] = ...) -> None: ...
 
 class SendCommandResponse(_message.Message):
     __slots__ = ("sequence",)

@@ -55,6 +55,7 @@ from textual.widgets import DataTable, Static
 
 from tenpennies.client.bot import play_seat
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
@@ -132,6 +133,7 @@ async def start_up(address: str, runs: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for run in range(runs):
             home = Path(scratch) / f"local-{run}"  # a fresh data directory: a new game, no continue offer
+            TablePrefs(guide_seen=True).save(home)  # a player past their first game: no guide over the table
             times["trivial"].append(await time_to_ready(Trivial, trivial_ready))
             times["local"].append(await time_to_ready(
                 lambda: TenPenniesApp(Launch("local", name="bench", home=home)), local_ready))  # noqa: B023

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 
+from tenpennies.engine.games import UnknownGame, kind
+from tenpennies.engine.interface import Rules
+from tenpennies.engine.knobs import declared
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import wire
+from tenpennies.wire.mapping import BadRequest
 
 
 def address(text: str) -> str:
@@ -39,3 +46,31 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", type=house_rule, metavar="NAME=VALUE",
                         help=f"a house rule of docs/RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2 "
                              f"(the rules and their defaults: {defaults})")
+
+
+def game_rules(game: str, settings: Iterable[str]) -> Rules:
+    """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), each judged by its knob's
+    declaration (``engine.knobs``): RuleError for an unknown name or a value the knob does not take, and
+    UnknownGame for a game the engine does not have."""
+    played = kind(game)
+    knobs = {k.name: k for k in declared(type(played.rules_from_dict({})))}
+    values: dict[str, object] = {}
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        declaration = knobs.get(name.strip().replace("-", "_"))
+        if declaration is None:
+            rule = next(iter(knobs.values())).rule.split("-")[0] if knobs else "rules"
+            raise RuleError(rule, f"{game} has no rule {name.strip()!r} (it has {', '.join(knobs)})")
+        value = declaration.parse(text)
+        declaration.check(value)
+        values[declaration.name] = value
+    return played.rules_from_dict(values)
+
+
+def local_rules(game: str, settings: Iterable[str]) -> pb.HouseRules:
+    """``--rule`` of ``tenpennies play --local --game GAME`` as the wire carries them; ValueError saying
+    what is wrong (no such game, no such rule, a value the rule does not take)."""
+    try:
+        return wire(game).rules_to_pb(game_rules(game, settings))
+    except (RuleError, UnknownGame, BadRequest) as error:
+        raise ValueError(str(error)) from None

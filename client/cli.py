@@ -84,14 +84,23 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     ValueError for flags that do not go together. No --server nor --local: the servers on the LAN (and the
     remembered one) to choose from. Remembers the server and name for next time (a --local game leaves the
     remembered server alone)."""
+    from tenpennies.client.arguments import local_rules
     from tenpennies.client.settings import ClientConfig
     from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
+    from tenpennies.engine.games import DEFAULT_GAME
     from tenpennies.wire.common import config_dir, data_dir, interface_addresses
+    from tenpennies.wire.words import game_named
 
     config = ClientConfig.load(config_dir())
     if args.local and args.spectate:
         raise ValueError("--local plays on this machine alone: it takes no --spectate")
+    if (args.game or args.rule) and not args.local:
+        raise ValueError("--game and --rule choose the local game: they go with --local (a server's lobby "
+                         "chooses its tables' games and rules on its create form)")
+    game = game_named(args.game) if args.game else ""
+    if game or args.rule:
+        local_rules(game or DEFAULT_GAME, args.rule or ())  # ValueError: no such game, or a rule it lacks
     if args.interface:
         if args.local or args.server or args.spectate:
             raise ValueError("--interface is where to look for servers: it goes without --local, --server "
@@ -108,7 +117,7 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     except OSError as error:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
     if args.local:
-        return Launch("local", name=name, style=style, home=data_dir())
+        return Launch("local", name=name, style=style, home=data_dir(), game=game, rules=tuple(args.rule or ()))
     if server is None:
         return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
                       interface=args.interface)
@@ -169,6 +178,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="a private server on loopback in this process, 3 bots and you; quitting stops it")
     where.add_argument("--server", type=address, metavar="HOST:PORT", help="open the lobby of this server")
     play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
+    play.add_argument("--game", metavar="GAME",
+                      help="with --local: the game to play, ten-pennies (the default) or thirty-one")
+    play.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                      help="with --local: a rule of the game, e.g. --rule preset=switch (Thirty-One) or "
+                           "--rule rounds=1,2 (Ten Pennies); repeatable")
     play.add_argument("--name", type=player_name, help="your name at the tables (default: your login name)")
     play.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")

@@ -28,9 +28,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
+from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
 
+from ..arguments import local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
 from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished
@@ -79,6 +81,8 @@ class Launch:
     data: Path = field(default_factory=data_dir)
     interface: str | None = None
     server_name: str = ""  # the server's name as found on the LAN (the lobby's title says it)
+    game: str = ""  # local: the game of a new local game ("": ten_pennies), by its name in ``engine.games``
+    rules: tuple[str, ...] = ()  # local: its rules, as ``--rule NAME=VALUE`` writes them
 
 
 class ContinueScreen(ModalScreen[bool]):
@@ -244,7 +248,8 @@ class TenPenniesApp(App[None]):
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                session, host = await local.new_game(self.launch.name)
+                game = self.launch.game or DEFAULT_GAME
+                session, host = await local.new_game(self.launch.name, game, local_rules(game, self.launch.rules))
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

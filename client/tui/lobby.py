@@ -35,7 +35,7 @@ from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerEr
 from ..settings import ServerMemory
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
-from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
 from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
@@ -326,7 +326,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("c", "create", "New"),
         Binding("w", "watch", "Watch"),
-        Binding("b", "add_bot('greedy')", "Bot"),
+        Binding("b", "add_bot('')", "Bot"),
         Binding("B", "add_bot('random')", "Rnd bot"),
         Binding("x", "remove_seat", "Empty"),
         Binding("g", "start", "Start"),
@@ -775,6 +775,7 @@ class LobbyScreen(Screen[None]):
         info = self.selected
         if info is None or info.table_id not in self.hosted:
             return
+        strategy = strategy or default_bot(info.game)
         try:
             await self.connection.add_bot(info.table_id, self.hosted[info.table_id].host_token, strategy)
         except ServerError as error:

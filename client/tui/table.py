@@ -32,7 +32,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
-from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
@@ -54,7 +54,7 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "add_bot('greedy')", "Greedy bot"),
+        Binding("b", "add_bot('')", "Bot"),
         Binding("B", "add_bot('random')", "Random bot"),
         Binding("g", "start", "Start"),
         Binding("c", "chat", "Chat", show=False),
@@ -343,6 +343,7 @@ class TableScreen(Screen[None]):
     # --- actions: the table ----------------------------------------------------------------------
 
     def action_add_bot(self, strategy: str) -> None:
+        """Add a bot of ``strategy`` ("": the game's own default bot)."""
         if self.host is not None:
             self.run_worker(self._host_call("add", strategy), group="host", exit_on_error=False)
 
@@ -354,7 +355,8 @@ class TableScreen(Screen[None]):
         assert self.host is not None
         try:
             if what == "add":
-                await self.connection.add_bot(self.host.table_id, self.host.host_token, strategy)
+                await self.connection.add_bot(self.host.table_id, self.host.host_token,
+                                              strategy or default_bot(self.tv.game))
             else:
                 await self.connection.start(self.host.table_id, self.host.host_token)
         except ServerError as error:
@@ -389,7 +391,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         extra: list[tuple[str, str]] = []
         if self.host is not None and self.waiting:
-            extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
+            extra += [("b / B", f"add a {default_bot(self.tv.game)} / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
         self.app.push_screen(self.game.help_screen(extra, watching=self.session.seat is None))
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tenpennies.engine import games
 from tenpennies.engine.cards import Card
 from tenpennies.engine.thirty_one import commands as cm
 from tenpennies.engine.thirty_one import events as ev
+from tenpennies.engine.thirty_one.game import Game
 from tenpennies.engine.thirty_one.rules import KNOBS, PRESET_NAMES, Rules
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -179,22 +179,15 @@ def test_a_seat_view_with_every_part_filled_comes_back_from_the_wire_as_it_went(
 # --- real games -----------------------------------------------------------------------------------
 
 
-def _thirty_one() -> Any:
-    if wire_games.THIRTY_ONE not in games.GAMES:
-        pytest.skip("the engine does not register Thirty-One yet")
-    return games.kind(wire_games.THIRTY_ONE)
-
-
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_event_view_and_legal_command_of_seeded_games_comes_back_from_the_wire(preset: str) -> None:
-    kind = _thirty_one()
-    entry = wire_games.wire(wire_games.THIRTY_ONE)
+    entry = wire_games.WIRE[wire_games.THIRTY_ONE]
     rng = random.Random(preset)
     kinds: Counter[str] = Counter()
     for seed in range(6):
         seats = rng.randint(2, 5)
         rules = Rules.of(preset)
-        game = kind.new(seats, rules, seed)
+        game = Game(seats, rules, seed)
         events = list(game.opening_events)
         while not game.over:
             for seat in (*range(seats), None):

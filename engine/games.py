@@ -6,8 +6,9 @@ from typing import Any
 
 from .interface import Kind
 from .ten_pennies.kind import TEN_PENNIES
+from .thirty_one.kind import THIRTY_ONE
 
-GAMES: dict[str, Kind[Any]] = {TEN_PENNIES.name: TEN_PENNIES}
+GAMES: dict[str, Kind[Any]] = {TEN_PENNIES.name: TEN_PENNIES, THIRTY_ONE.name: THIRTY_ONE}
 
 DEFAULT_GAME = TEN_PENNIES.name
 """The game of a table that names none (every table made before there was a choice, and every client

@@ -395,13 +395,13 @@ class Game:
                 self._end_turn(seat, events)
             case ExchangeMiddle(card=card, place=place, slot=slot):
                 middle = self.middle[place]
-                got, shown = middle.cards[slot], middle.up[slot]
+                out_of_middle, shown = middle.cards[slot], middle.up[slot]
                 hand.remove(card)
-                hand.append(got)
+                hand.append(out_of_middle)
                 middle.cards[slot], middle.up[slot], middle.knower[slot] = card, True, None
-                events.append(ev.MiddleExchanged(seat, place, slot, card, got if shown else None))
+                events.append(ev.MiddleExchanged(seat, place, slot, card, out_of_middle if shown else None))
                 if not shown:
-                    events.append(ev.CardsReceived(seat, (got,), "middle"))
+                    events.append(ev.CardsReceived(seat, (out_of_middle,), "middle"))
                 self._end_turn(seat, events)
             case SwapHand(place=place):
                 middle = self.middle[place]
@@ -662,6 +662,50 @@ class Game:
             value=0.0 if seat is None or self.rules.brag else hand_value(hand, self.rules),
             last_deal=self.last_deal, winners=self.winners,
             legal=tuple(self.legal_commands(seat)) if seat is not None else ())
+
+    @classmethod
+    def sampled(cls, view: SeatView, rng: random.Random) -> Game:
+        """A game that ``view``'s seat cannot tell from the real one: what the view shows, and every card it
+        does not show (other hands, face-down widow and middle cards, the stock, cards out of play) dealt
+        at random. For a searching bot's rollouts (a determinization); its log and seed are not the game's."""
+        seat = view.seat
+        game = cls.__new__(cls)
+        game.n, game.rules, game.seed, game.log = view.seats, view.rules, 0, []
+        game.rng = random.Random(rng.getrandbits(64))
+        seen = {c.id for c in view.hand} | {c.id for c in view.spare} | {c.id for c in view.pile} \
+            | {c.id for c in view.table_cards} | {c.id for c in view.widow if c is not None} \
+            | {c.id for m in view.middle for c in m.cards if c is not None}
+        unseen = [c for c in DECK if c.id not in seen]
+        rng.shuffle(unseen)
+        game.players = []
+        for info in view.players:
+            player = SeatState(info.lives, info.tokens)
+            player.riding, player.out, player.points = info.riding, info.out, info.points
+            player.out_deal = 0 if not info.out else max(view.deal - 1, 0)
+            if info.seat == seat:
+                player.hand = list(view.hand)
+            else:
+                player.hand = [unseen.pop() for _ in range(info.hand_size)]
+            game.players.append(player)
+        game.deal, game.dealer, game.turn_seat, game.turn = view.deal, view.dealer, view.turn_seat, view.turn
+        game.phase = view.phase
+        game.pile, game.table_cards, game.spare = list(view.pile), list(view.table_cards), list(view.spare)
+        game.widow = [c if c is not None else unseen.pop() for c in view.widow]
+        game.widow_up = bool(view.widow) and all(c is not None for c in view.widow)
+        game.middle = []
+        for m in view.middle:
+            place = Place([c if c is not None else unseen.pop() for c in m.cards], m.face_up)
+            place.up = list(m.up)
+            place.knower = [seat if c is not None and not up else None for c, up in zip(m.cards, m.up, strict=True)]
+            game.middle.append(place)
+        if view.phase is Phase.KEEP and seat != view.dealer:
+            game.spare = [unseen.pop() for _ in range(HAND)]
+        game.stock = [unseen.pop() for _ in range(view.stock_size)]
+        game.out_of_play = unseen
+        game.centre, game.knocker, game.final_turns = view.centre, view.knocker, list(view.final_turns)
+        game.taken, game.last_deal, game.winners = view.taken, view.last_deal, view.winners
+        game.opening_events = []
+        return game
 
     # --- copies, storage and replay ----------------------------------------------------------
 

@@ -1,0 +1,245 @@
+"""Bots that play Thirty-One from a seat's view alone, the timer's safe default, and a loop that plays a game.
+
+* ``random``: any legal command.
+* ``heuristic``: collects one suit (takes what raises its hand's value, discards what adds least), knocks
+  at a sensible value (``KNOCK_AT``; in stop_the_bus at a flush or a high pair), draws on its last turn.
+* ``searcher``: for each legal command, plays the deal out from games its seat cannot tell from the real
+  one (``Game.sampled``: the hidden cards dealt at random) with the heuristic at every seat, and takes the
+  command whose deals end best for it (lives kept, tokens won, points scored).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from ..cards import Card
+from ..seats import play_decision
+from ..tournament import seated
+from .commands import (
+    Command,
+    Discard,
+    DrawStock,
+    ExchangeMiddle,
+    ExchangeWidow,
+    KeepHand,
+    Knock,
+    Renew,
+    Stand,
+    SwapHand,
+    TableSwap,
+    TableSwapAll,
+    TakeDiscard,
+)
+from .events import DealEnded, Event
+from .game import Game
+from .hands import brag_key, card_value, hand_value
+from .rules import Rules
+from .view import Phase, SeatView
+
+KNOCK_AT = 26.0
+"""The heuristic knocks with a hand worth this much or more."""
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Command: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal commands listed for its seat."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Command:
+        return self.rng.choice(view.legal)
+
+
+def _worth(cards: Sequence[Card], rules: Rules) -> tuple[float, ...]:
+    """How good a hand of three is (bigger is better): brag order, or the value."""
+    if rules.brag:
+        return tuple(float(k) for k in brag_key(cards)) if len(cards) == 3 else (-1.0,)
+    return (hand_value(cards, rules),)
+
+
+def after(view: SeatView, command: Command) -> tuple[Card, ...] | None:
+    """The seat's hand once ``command`` is played, where the view shows every card of it (None: it takes a
+    card the seat cannot see, or does not change the hand in a way that can be judged now)."""
+    hand = list(view.hand)
+    match command:
+        case TakeDiscard():
+            top = view.discard_top
+            if top is None:
+                return None
+            cards = hand + [top]
+            kept = [tuple(c for c in cards if c is not drop) for drop in cards if drop is not top]
+            return max(kept, key=lambda h: _worth(h, view.rules))
+        case Discard(card=card):
+            return tuple(c for c in hand if c is not card)
+        case ExchangeWidow(give=give, take=take):
+            got = tuple(c for p in take if (c := view.widow[p]) is not None)
+            if len(got) != len(take):
+                return None
+            return tuple(c for c in hand if c not in give) + got
+        case ExchangeMiddle(card=card, place=place, slot=slot):
+            got_one = view.middle[place].cards[slot]
+            return None if got_one is None else tuple(c for c in hand if c is not card) + (got_one,)
+        case SwapHand(place=place):
+            shown = tuple(c for c in view.middle[place].cards if c is not None)
+            return shown if len(shown) == len(view.middle[place].cards) else None
+        case TableSwap(give=give, take=take):
+            return tuple(c for c in hand if c is not give) + (take,)
+        case TableSwapAll():
+            return tuple(view.table_cards)
+    return None
+
+
+class HeuristicBot:
+    """Plays a suit and knocks on a threshold (see the module)."""
+
+    def __init__(self, knock_at: float = KNOCK_AT) -> None:
+        self.knock_at = knock_at
+
+    def choose(self, view: SeatView) -> Command:
+        seat = view.seat
+        assert seat is not None, "a spectator does not play"
+        legal, rules = view.legal, view.rules
+        if view.phase is Phase.KEEP:
+            return KeepHand(seat, 1 if _worth(view.spare, rules) > _worth(view.hand, rules) else 0)
+        if view.phase is Phase.DISCARD:
+            discards = [c for c in legal if isinstance(c, Discard)]
+            return max(discards, key=lambda c: (_worth(after(view, c) or (), rules), -card_value(c.card), -c.card.id))
+        now = _worth(view.hand, rules)
+        if Knock(seat) in legal and self._strong(now, rules):
+            return Knock(seat)
+        judged = [(worth, -i, c) for i, c in enumerate(legal)
+                  if (hand := after(view, c)) is not None and (worth := _worth(hand, rules)) > now]
+        if judged:
+            return max(judged, key=lambda t: (t[0], t[1]))[2]
+        if DrawStock(seat) in legal:
+            return DrawStock(seat)
+        if Stand(seat) in legal:
+            return Stand(seat)
+        blind = [c for c in legal if isinstance(c, ExchangeMiddle) and view.middle[c.place].cards[c.slot] is None]
+        if blind:  # switch: trade the card that adds least for a face-down one
+            return max(blind, key=lambda c: (_worth(after_giving(view, c.card), rules), -card_value(c.card)))
+        renewals = [c for c in legal if isinstance(c, Renew) and c.face_up]
+        if renewals:
+            return renewals[0]
+        if Knock(seat) in legal and not rules.brag:
+            return Knock(seat)
+        options = [(_worth(hand, rules), -i, c) for i, c in enumerate(legal) if (hand := after(view, c)) is not None]
+        if options:
+            return max(options, key=lambda t: (t[0], t[1]))[2]
+        return legal[0]
+
+    def _strong(self, worth: tuple[float, ...], rules: Rules) -> bool:
+        if rules.brag:
+            return worth[0] >= 2 or (worth[0] == 1 and worth[1] >= 12)  # a flush or better, or a pair of queens
+        return worth[0] >= self.knock_at
+
+
+def after_giving(view: SeatView, card: Card) -> tuple[Card, ...]:
+    return tuple(c for c in view.hand if c is not card)
+
+
+def deal_outcome(end: DealEnded, seat: int) -> float:
+    """What a deal's end was worth to ``seat``: lives lost (less), tokens won less paid, points scored."""
+    return float(end.scored[seat] + end.won[seat] - end.paid[seat] - 2 * end.lost[seat]) \
+        - (5.0 if seat in end.went_out else 0.0)
+
+
+class SearchBot:
+    """Determinized rollouts through the game interface, from the seat's view alone (see the module)."""
+
+    def __init__(self, seed: int = 0, samples: int = 8, max_steps: int = 120) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.max_steps = max_steps
+        self.policy = HeuristicBot()
+
+    def choose(self, view: SeatView) -> Command:
+        seat = view.seat
+        assert seat is not None, "a spectator does not play"
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            world = Game.sampled(view, self.rng)
+            for i, command in enumerate(legal):
+                game = world.copy()
+                totals[i] += self._rollout(game, game.apply(command, trusted=True), seat)
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        return legal[best]
+
+    def _rollout(self, game: Game, events: list[Event], seat: int) -> float:
+        for _ in range(self.max_steps):
+            for event in events:
+                if isinstance(event, DealEnded):
+                    return deal_outcome(event, seat)
+            if game.over:
+                return 0.0
+            actor = game.to_act()[0]
+            events = game.apply(self.policy.choose(game.view(actor)), trusted=True)
+        return 0.0
+
+
+def safe_default(view: SeatView) -> Command:
+    """What the server plays for a seat whose decision timer ran out: stand after a knock, draw from the
+    stock where it may, else what the heuristic would (keep the better hand, discard what adds least, the
+    best exchange). Never a knock where anything else is legal: the timer does not end a deal for a seat."""
+    seat = view.seat
+    assert seat is not None, "a spectator has no decisions"
+    for command in (Stand(seat), DrawStock(seat)):
+        if command in view.legal:
+            return command
+    choice = HeuristicBot(knock_at=99).choose(view)
+    if isinstance(choice, Knock):
+        others = [c for c in view.legal if not isinstance(c, Knock)]
+        if others:
+            return others[0]
+    return choice
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "heuristic": lambda seed: HeuristicBot(),
+    "searcher": lambda seed: SearchBot(seed),
+}
+"""The built-in bots by name, each made from a seed."""
+
+
+def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
+              on_events: Callable[[list[Event]], object] | None = None) -> Game:
+    """Let ``bots[seat]`` play every seat until the game ends, decision by decision through the one seat
+    loop (``engine.seats.play_decision``), strictly: a bot's error or illegal answer stops the game."""
+    def decide(seat: int, view: SeatView) -> Command:
+        return bots[seat].choose(view)
+
+    for _ in range(max_commands):
+        if game.over:
+            return game
+        play_decision(game, decide, applied=on_events)
+    raise RuntimeError("the game did not end")
+
+
+def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: Rules, seed: int,
+                        deal: int, seats: int = 4) -> tuple[float, float]:
+    """Game ``deal`` (dealt from ``seed + deal``) played twice, seatings X Y X Y and Y X Y X: (X's mean
+    place, Y's mean place) over their seat-games (lower is better; 1 is a win)."""
+    x_total = y_total = 0.0
+    lineup = tuple("xy"[s % 2] for s in range(seats))
+    for rotation in (0, 1):
+        is_x = [entry == "x" for entry in seated(lineup, rotation)]
+        bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(seats)]
+        result = play_game(Game(seats, rules, seed + deal), bots).result
+        assert result is not None
+        for s, place in enumerate(result.scores):
+            if is_x[s]:
+                x_total += place
+            else:
+                y_total += place
+    xs = sum(1 for s in range(seats) if s % 2 == 0) * 2
+    return x_total / xs, y_total / (2 * seats - xs)

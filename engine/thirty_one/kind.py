@@ -1,0 +1,73 @@
+"""Thirty-One behind the game interface (``interface.Kind``): what a server's table asks of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..cards import Card
+from ..interface import Bot, Kind, Rules
+from .bots import BOTS, safe_default
+from .commands import Command, format_command, parse_command
+from .events import Event
+from .fold import Known, fold, opening
+from .game import Game
+from .narrate import Narrator, card_text
+from .rules import Rules as ThirtyOneRules
+from .view import SeatView
+
+
+class ThirtyOne:
+    """The kind of game docs/THIRTY-ONE.md describes."""
+
+    name = "thirty_one"
+    takeover = "heuristic"
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        return BOTS
+
+    def new(self, seats: int, rules: ThirtyOneRules, seed: int) -> Game:
+        return Game(seats, rules, seed)
+
+    def load(self, data: dict[str, Any]) -> Game:
+        return Game.from_dict(data)
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> ThirtyOneRules:
+        return ThirtyOneRules.from_dict(data)
+
+    def rules_to_dict(self, rules: ThirtyOneRules) -> dict[str, Any]:
+        return rules.to_dict()
+
+    def validate(self, rules: ThirtyOneRules, seats: int) -> None:
+        rules.validate(seats)
+
+    def parse_command(self, text: str) -> Command:
+        return parse_command(text)
+
+    def format_command(self, command: Command) -> str:
+        return format_command(command)
+
+    def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
+        """The safe default (``bots.safe_default``), one command: a draw's discard is a decision of its own."""
+        return (safe_default(game.view(seat)),)
+
+    def timer_audience(self, game: Game, command: Command) -> int | None:
+        """Every move of Thirty-One is seen by all (the cards a draw brings come to the seat alone anyway)."""
+        return None
+
+    def knowing(self, view: SeatView) -> Known:
+        return Known.of(view)
+
+    def opening(self, seat: int | None, seats: int, rules: ThirtyOneRules) -> Known:
+        return opening(seat, seats, rules)
+
+    def fold(self, known: Known, event: Event) -> Known:
+        return fold(known, event)
+
+    def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
+                 every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
+        return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
+
+
+THIRTY_ONE: Kind[Game] = ThirtyOne()  # typed: the checker holds Thirty-One to the interface

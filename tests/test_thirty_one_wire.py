@@ -73,7 +73,7 @@ def test_an_unknown_knob_value_is_a_bad_request() -> None:
 
 # --- commands -------------------------------------------------------------------------------------
 
-COMMANDS = [
+COMMANDS: list[cm.Command] = [
     cm.DrawStock(2), cm.TakeDiscard(0), cm.Discard(1, C("KH")), cm.Knock(3), cm.Stand(0),
     cm.ExchangeWidow(1, (C("7H"), C("KS")), (2, 0)), cm.ExchangeWidow(0, (C("AS"),), (1,)),
     cm.KeepHand(0, 1), cm.ExchangeMiddle(2, C("9C"), 1, 0), cm.SwapHand(1, 0), cm.Renew(1, 1, False),

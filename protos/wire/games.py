@@ -12,6 +12,7 @@ from typing import Any
 from tenpennies.engine import games
 from tenpennies.engine.interface import Command, Rules, View
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.engine.thirty_one.kind import THIRTY_ONE as THIRTY_ONE_KIND
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from . import mapping, thirty_one
@@ -37,7 +38,7 @@ def _ten_pennies_view(game: Any, seat: int | None) -> pb.GameView:
     return mapping.view_to_pb(game.view(seat), game.winners)
 
 
-THIRTY_ONE = "thirty_one"  # Thirty-One's name in ``engine.games``
+THIRTY_ONE = THIRTY_ONE_KIND.name  # Thirty-One's name in ``engine.games``
 
 WIRE: dict[str, WireGame] = {
     TEN_PENNIES.name: WireGame(

@@ -72,6 +72,8 @@ class BotStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BOT_STRATEGY_EARLY: _ClassVar[BotStrategy]
     BOT_STRATEGY_HOLDOUT: _ClassVar[BotStrategy]
     BOT_STRATEGY_SAMPLER: _ClassVar[BotStrategy]
+    BOT_STRATEGY_HEURISTIC: _ClassVar[BotStrategy]
+    BOT_STRATEGY_SEARCHER: _ClassVar[BotStrategy]
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -159,6 +161,8 @@ BOT_STRATEGY_AVERAGING: BotStrategy
 BOT_STRATEGY_EARLY: BotStrategy
 BOT_STRATEGY_HOLDOUT: BotStrategy
 BOT_STRATEGY_SAMPLER: BotStrategy
+BOT_STRATEGY_HEURISTIC: BotStrategy
+BOT_STRATEGY_SEARCHER: BotStrategy
 PHASE_UNSPECIFIED: Phase
 PHASE_PICK_UP: Phase
 PHASE_BUY: Phase

@@ -136,9 +136,12 @@ class TableScreen(Screen[None]):
         widget = table_widget(game)
         if type(self.game) is widget:
             return
+        focused = self.focused is None or self.focused is self.game
         await self.game.remove()
         self.game = widget(self, id="game")
         await self.mount(self.game, after=self.query_one(TableLog))
+        if focused:  # the keys go to the game's widget first, as they did to the one it replaced
+            self.game.focus()
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often

@@ -438,8 +438,10 @@ class ThirtyOneTable(GameTable):
                 pieces.append(Text("dealer", style="dim"))
             if s == v.knocker:
                 pieces.append(Text("knocked", style="bold"))
+            elif v.knocker is not None and active:
+                pieces.append(Text("last turn", style="bold"))
             elif s in v.final_turns:
-                pieces.append(Text("still to play", style=""))
+                pieces.append(Text("still to play"))
             elif v.knocker is not None and not p.out:
                 pieces.append(Text("played", style="dim"))
             out.append(SeatLine(line.name, flags, mark, active, f"{p.hand_size:>5} {standing(p, v.rules):>6}",

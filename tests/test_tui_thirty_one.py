@@ -10,7 +10,6 @@ import io
 from collections.abc import Callable
 
 from rich.console import Console
-
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -62,9 +61,9 @@ def widget(screen: TableScreen) -> ThirtyOneTable:
 
 def plain(static: Static) -> str:
     """What a Static shows, in plain text (whatever it renders: text, a table, a grid of two sides)."""
-    console = Console(width=static.content_size.width or 76, color_system=None, file=io.StringIO())
-    console.print(static.content)
-    return console.file.getvalue().rstrip("\n")  # type: ignore[attr-defined]
+    out = io.StringIO()
+    Console(width=static.content_size.width or 76, color_system=None, file=out).print(static.content)
+    return out.getvalue().rstrip("\n")
 
 
 def text(screen: TableScreen, selector: str) -> str:

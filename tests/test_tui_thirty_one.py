@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
+from textual.widgets import DataTable, Input, OptionList, Select, Static, Switch
 
 from tenpennies.client.connection import Connection, SeatSession
+from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
+from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.thirty_one import (
     ChooseScreen,
@@ -42,6 +45,8 @@ from tenpennies.engine.thirty_one.commands import (
     TakeDiscard,
 )
 from tenpennies.engine.thirty_one.rules import Rules
+from tenpennies.server.app import Server
+from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.games import THIRTY_ONE
 
@@ -303,3 +308,41 @@ async def test_stop_the_bus_swaps_with_the_table_cards(connection: Connection) -
         view = screen.tv.view
         assert view is not None and swap.take in view.hand and swap.give in view.table_cards
 
+
+
+# --- the lobby --------------------------------------------------------------------------------------
+
+
+async def test_the_lobbys_form_makes_a_thirty_one_table_of_a_preset_and_the_list_shows_its_game(
+        server: Server, connection: Connection, tmp_path: Path) -> None:
+    app = TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name="ann", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        form = app.screen
+        assert form.query_one("#preset", Select).display and not form.query_one("#t31-preset", Select).display
+        form.query_one("#game", Select).value = THIRTY_ONE
+        await until(pilot, lambda: form.query_one("#t31-preset", Select).display
+                    and not form.query_one("#preset", Select).display, "Thirty-One's rules in the form")
+        form.query_one("#t31-preset", Select).value = pb.THIRTY_ONE_PRESET_CUT_THROAT
+        # the preset sets its knobs in the form (cut throat: 3 lives, no free ride, a tying knocker loses two)
+        await until(pilot, lambda: form.query_one("#t31-lives", Input).value == "3", "cut throat's lives")
+        assert not form.query_one("#t31-free_ride", Switch).value
+        assert form.query_one("#t31-knocker_tie", Select).value == pb.THIRTY_ONE_KNOCKER_TIE_TWO
+        form.query_one("#t31-lives", Input).value = "2"
+        form.query_one("#seats", Select).value = 3
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the form to close")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen) and len(lobby.hosted) == 1
+        table_id = next(iter(lobby.hosted))
+        await until(pilot, lambda: table_id in lobby.tables, "the table in the list")
+        cells = [str(c) for c in lobby.query_one("#tables", DataTable).get_row(table_id)]
+        assert cells[0].startswith("*") and cells[1:4] == ["0/3", "waiting", "31 cutthr."]
+        assert "Thirty-One, cut throat" in plain(lobby.query_one("#lobby-selected", Static))
+        info = next(t for t in await connection.tables() if t.table_id == table_id)
+        assert info.game == THIRTY_ONE and wire.rules_from_pb(info.rules) == Rules.of("cut_throat", lives=2)
+        await pilot.press("b")  # the game's own bot
+        await until(pilot, lambda: lobby.tables[table_id].seat_info[0].kind == pb.SEAT_KIND_BOT, "a bot")
+        assert lobby.tables[table_id].seat_info[0].name == "heuristic bot"

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from tenpennies.engine.games import UnknownGame, kind
 from tenpennies.engine.interface import Rules
-from tenpennies.engine.knobs import declared
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
@@ -49,22 +48,11 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
 
 
 def game_rules(game: str, settings: Iterable[str]) -> Rules:
-    """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), each judged by its knob's
-    declaration (``engine.knobs``): RuleError for an unknown name or a value the knob does not take, and
-    UnknownGame for a game the engine does not have."""
-    played = kind(game)
-    knobs = {k.name: k for k in declared(type(played.rules_from_dict({})))}
-    values: dict[str, object] = {}
-    for setting in settings:
-        name, _, text = setting.partition("=")
-        declaration = knobs.get(name.strip().replace("-", "_"))
-        if declaration is None:
-            rule = next(iter(knobs.values())).rule.split("-")[0] if knobs else "rules"
-            raise RuleError(rule, f"{game} has no rule {name.strip()!r} (it has {', '.join(knobs)})")
-        value = declaration.parse(text)
-        declaration.check(value)
-        values[declaration.name] = value
-    return played.rules_from_dict(values)
+    """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), read by the game's own rules
+    (its ``from_settings``, from its knobs' declarations): RuleError, citing the game's rule, for an unknown
+    name or a value a knob does not take; UnknownGame for a game the engine does not have."""
+    rules: Rules = type(kind(game).rules_from_dict({})).from_settings(list(settings))
+    return rules
 
 
 def local_rules(game: str, settings: Iterable[str]) -> pb.HouseRules:

@@ -6,16 +6,20 @@ deal's end and the game's end, and a key that is not a move now saying why."""
 
 from __future__ import annotations
 
+import argparse
 import io
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Select, Static, Switch
 
+from tenpennies.client import cli
+from tenpennies.client.arguments import local_rules
 from tenpennies.client.connection import Connection, SeatSession
-from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
 from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
@@ -346,3 +350,64 @@ async def test_the_lobbys_form_makes_a_thirty_one_table_of_a_preset_and_the_list
         await pilot.press("b")  # the game's own bot
         await until(pilot, lambda: lobby.tables[table_id].seat_info[0].kind == pb.SEAT_KIND_BOT, "a bot")
         assert lobby.tables[table_id].seat_info[0].name == "heuristic bot"
+
+
+# --- tenpennies play --local --game thirty-one --------------------------------------------------------------
+
+
+def test_play_local_takes_the_game_and_its_rules_and_refuses_a_rule_it_lacks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
+    launched: list[Launch] = []
+
+    def launch(args: argparse.Namespace) -> int:
+        launched.append(cli.play_launch(args, {}))
+        return 0
+    monkeypatch.setattr(cli, "cmd_play", launch)
+    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "preset=switch", "--rule", "lives=2"]) == 0
+    assert (launched[0].mode, launched[0].game, launched[0].rules) == ("local", "thirty_one",
+                                                                        ("preset=switch", "lives=2"))
+    assert local_rules("thirty_one", launched[0].rules) == wire.rules_to_pb(Rules.of("switch", lives=2))
+    monkeypatch.undo()
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
+    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "hand_size=9"]) == 2
+    assert "no such rule setting in Thirty-One: hand_size" in capsys.readouterr().err
+    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "preset=nope"]) == 2
+    assert "T31" in capsys.readouterr().err
+    assert cli.main(["play", "--local", "--game", "poker"]) == 2
+    assert "no game 'poker'" in capsys.readouterr().err
+    assert cli.main(["play", "--server", "h:1", "--game", "thirty-one"]) == 2
+    assert "go with --local" in capsys.readouterr().err
+
+
+async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_start_offers_either_game(
+        tmp_path: Path) -> None:
+    app = TenPenniesApp(Launch("local", name="me", home=tmp_path, game=THIRTY_ONE, rules=("preset=banking",)))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.tv.view is not None,
+                    "the local Thirty-One table")
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and isinstance(screen.game, ThirtyOneTable)
+        assert app.local is not None and app.local.connection is not None
+        (info,) = await app.local.connection.tables()
+        assert info.game == THIRTY_ONE and wire.rules_from_pb(info.rules) == Rules.of("banking")
+        assert [s.name for s in info.seat_info] == ["heuristic bot"] * 3 + ["me"]
+        assert text(screen, "#header").startswith("Thirty-One, banking")
+
+    again = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with again.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, ContinueScreen) and again.screen.query("#continue"),
+                    "the offer to continue")
+        offer = again.screen
+        assert "Continue your game (Thirty-One, deal 1)" in str(offer.query_one("#continue").render())
+        assert "New game of Thirty-One" in str(offer.query_one("#new-thirty_one").render())
+        await pilot.press("t")  # a new Thirty-One game; the bots play the old one out
+        await until(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.tv.view is not None,
+                    "the new table")
+        assert again.local is not None and again.local.connection is not None
+        tables = await again.local.connection.tables()
+        assert len(tables) == 2 and all(t.game == THIRTY_ONE for t in tables)
+        table = again.screen
+        assert isinstance(table, TableScreen)
+        fresh = next(t for t in tables if t.table_id == table.session.table_id)
+        assert wire.rules_from_pb(fresh.rules) == Rules()  # a new game from this screen: the game's defaults

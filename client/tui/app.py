@@ -31,6 +31,8 @@ from textual.widgets import Button, Footer, Label, Static
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
+from tenpennies.wire.games import THIRTY_ONE
+from tenpennies.wire.words import game_title
 
 from ..arguments import local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
@@ -85,31 +87,45 @@ class Launch:
     rules: tuple[str, ...] = ()  # local: its rules, as ``--rule NAME=VALUE`` writes them
 
 
-class ContinueScreen(ModalScreen[bool]):
-    """The local game left unfinished last time: continue it (True) or start a new one (False)."""
+CONTINUE = ""  # ContinueScreen's answer for "continue the unfinished game"
+
+
+class ContinueScreen(ModalScreen[str]):
+    """The local game's start screen when the last one is unfinished: continue it (``CONTINUE``), or start a
+    new game of a game of the player's choice (its name in ``engine.games``): n the game ``--game`` named (Ten
+    Pennies if none), t Thirty-One, p Ten Pennies."""
 
     CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
 
-    BINDINGS = [Binding("c", "choose(True)", "Continue"), Binding("n", "choose(False)", "New game"),
-                Binding("escape", "choose(True)", "Continue", show=False)]
+    BINDINGS = [Binding("c", "choose('')", "Continue"), Binding("n", "choose('new')", "New game"),
+                Binding("t", "choose('thirty_one')", "New Thirty-One", show=False),
+                Binding("p", "choose('ten_pennies')", "New Ten Pennies", show=False),
+                Binding("escape", "choose('')", "Continue", show=False)]
 
-    def __init__(self, unfinished: Unfinished) -> None:
+    def __init__(self, unfinished: Unfinished, game: str = DEFAULT_GAME) -> None:
         super().__init__()
         self.unfinished = unfinished
+        self.game = game or DEFAULT_GAME
 
     def compose(self) -> ComposeResult:
+        other = THIRTY_ONE if self.game == DEFAULT_GAME else DEFAULT_GAME
         with Vertical(id="continue-box", classes="lobby-modal"):
             yield Label("Your last game is not finished.", id="continue-title")
             yield Button(f"Continue your game ({self.unfinished.label})", id="continue", variant="primary")
-            yield Button("New game", id="new")
-            yield Label("c continue · n new game (bots play the old one out)", classes="hint")
+            yield Button(f"New game of {game_title(self.game)}", id="new")
+            yield Button(f"New game of {game_title(other)}", id=f"new-{other}")
+            key = "t" if other == THIRTY_ONE else "p"
+            yield Label(f"c continue · n new game · {key} new {game_title(other)} (bots play the old one out)",
+                        classes="hint")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "continue")
+        button = event.button.id or ""
+        self.dismiss(CONTINUE if button == "continue" else button.removeprefix("new-") if button != "new"
+                     else self.game)
 
-    def action_choose(self, resume: bool) -> None:
-        self.dismiss(resume)
+    def action_choose(self, answer: str) -> None:
+        self.dismiss(self.game if answer == "new" else answer)
 
 
 class TenPenniesApp(App[None]):
@@ -162,8 +178,8 @@ class TenPenniesApp(App[None]):
         reached, with the CA it was reached with; the remembered server keeps its own CA unless --tls-ca says
         another)."""
         match choice:
-            case Choice(kind="local"):
-                self.launch = replace(self.launch, mode="local", home=self.launch.data)
+            case Choice(kind="local", game=game):
+                self.launch = replace(self.launch, mode="local", home=self.launch.data, game=game or self.launch.game)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
             case Choice(kind="server", address=address, name=server_name):
@@ -243,13 +259,16 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            if unfinished is not None and await self.push_screen_wait(ContinueScreen(unfinished)):
+            game = self.launch.game or DEFAULT_GAME
+            if unfinished is not None:
+                game = await self.push_screen_wait(ContinueScreen(unfinished, game))
+            if unfinished is not None and game == CONTINUE:
                 session = local.resume(unfinished.game)
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                game = self.launch.game or DEFAULT_GAME
-                session, host = await local.new_game(self.launch.name, game, local_rules(game, self.launch.rules))
+                rules = self.launch.rules if game == (self.launch.game or DEFAULT_GAME) else ()  # --rule's game
+                session, host = await local.new_game(self.launch.name, game, local_rules(game, rules))
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

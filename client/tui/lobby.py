@@ -647,7 +647,7 @@ class LobbyScreen(Screen[None]):
         width = (self.query_one("#tables", DataTable).size.width or self.app.size.width) - 2
         tail = f" · {game_title(info.game)}, {preset_of(info).replace('_', ' ')} · table id {info.table_id}"
         hint = " (for bot --table, play --spectate)"
-        name = clip(info.name or "Table", max(8, width - len(tail) - len(hint)))
+        name = clip(info.name or "Table", max(8, width - len(tail)))  # the hint goes before the name is cut
         line.update(clip(name + tail + (hint if len(name + tail + hint) <= width else ""), width))
 
     # --- what this client holds, remembered across runs ---

@@ -81,6 +81,7 @@ class TableScreen(Screen[None]):
         self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
+        self._swapping = False               # the game's widget is being swapped for the table's game's
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -137,9 +138,13 @@ class TableScreen(Screen[None]):
         if type(self.game) is widget:
             return
         focused = self.focused is None or self.focused is self.game
-        await self.game.remove()
-        self.game = widget(self, id="game")
-        await self.mount(self.game, after=self.query_one(TableLog))
+        self._swapping = True  # no redraw meanwhile: the old widget would be handed the new game's view
+        try:
+            await self.game.remove()
+            self.game = widget(self, id="game")
+            await self.mount(self.game, after=self.query_one(TableLog))
+        finally:
+            self._swapping = False
         if focused:  # the keys go to the game's widget first, as they did to the one it replaced
             self.game.focus()
 
@@ -235,7 +240,7 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
-        if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
+        if self._swapping or not self.game.is_mounted:  # its regions are not composed yet (new, or swapped in)
             self.call_after_refresh(self.redraw)
             return
         self._drawn_at = time.monotonic()

@@ -294,7 +294,7 @@ async def test_switch_keeps_a_hand_and_shows_the_middle_hands(connection: Connec
         assert text(screen, "#prompt").startswith("You dealt yourself two hands: keep your first hand [1]")
         assert "Your second hand" in text(screen, "#t31-extra")
         await moved(pilot, screen, ("2",))
-        await until(pilot, lambda: "Middle 1:" in text(screen, "#t31-extra") and "Middle 2:" in text(
+        await until(pilot, lambda: "Middle 0:" in text(screen, "#t31-extra") and "Middle 1:" in text(
             screen, "#t31-extra"), "the middle hands")
         assert "Discard" not in text(screen, "#t31-table")  # switch has no discard pile (T31-4.5)
 

@@ -392,7 +392,7 @@ class ThirtyOneTable(GameTable):
                 out.append("  (face down until the first exchange)", style="dim")
         for m in v.middle:
             out.append("   " if m.place else "")
-            out.append(f"Middle {m.place + 1}: ", style="bold")
+            out.append(f"Middle {m.place}: ", style="bold")  # numbered as the log numbers them, from 0
             cards(m.cards)
             out.append(" up" if m.face_up else " down", style="dim")
         if v.table_cards:
@@ -494,7 +494,7 @@ class ThirtyOneTable(GameTable):
         if v is None or v.last_deal is None:
             return
         self.closing()
-        self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v))
+        self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text)
         self.app.push_screen(self.deal_screen)
 
     def show_game_end(self) -> None:
@@ -502,7 +502,7 @@ class ThirtyOneTable(GameTable):
         if v is None:
             return
         self.closing()
-        self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v))
+        self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text)
         self.app.push_screen(self.game_screen)
 
     def names(self, v: SeatView) -> list[str]:
@@ -592,15 +592,16 @@ class ThirtyOneTable(GameTable):
                 after = (*(c for c in v.hand if c not in give), *taken)
             case ExchangeMiddle(card=given, place=place, slot=at):
                 here = v.middle[place].cards[at] if place < len(v.middle) else None
-                out.append(f"give {self.text(given)} for card {at + 1} of middle {place + 1}: "
+                which = ("first", "second", "third")[at] if at < 3 else str(at)
+                out.append(f"give {self.text(given)} for the {which} card of middle hand {place}: "
                            f"{self.text(here) if here is not None else 'face down'}")
                 after = (*(c for c in v.hand if c != given), here)
             case SwapHand(place=place):
                 hand = v.middle[place].cards if place < len(v.middle) else ()
-                out.append(f"swap your hand for middle {place + 1}: {' '.join(self.text(c) for c in hand)}")
+                out.append(f"swap your hand for middle hand {place}: {' '.join(self.text(c) for c in hand)}")
                 after = hand
             case Renew(place=place, face_up=face_up):
-                out.append(f"renew middle {place + 1} from the stock, face " +
+                out.append(f"renew middle hand {place} from the stock, face " +
                            ("up (your turn ends)" if face_up else "down (then one more move)"))
             case TableSwap(give=give, take=take):
                 out.append(f"give {self.text(give)} for the table's {self.text(take)}")
@@ -682,18 +683,19 @@ def rules_text(rules: Rules) -> str:
 class DealEndScreen(Dismissable):
     """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won."""
 
-    def __init__(self, end: DealEnded, rules: Rules, names: list[str]) -> None:
+    def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str]) -> None:
         super().__init__()
         self.end = end
         self.rules = rules
         self.names = names
+        self.card = card
 
     def compose(self) -> ComposeResult:
         end, rules = self.end, self.rules
         with Vertical(id="dialog"):
             yield Static(Text(deal_title(end, self.names), style="bold"))
             if end.how != "dead":
-                yield Static(showdown_table(end, rules, self.names))
+                yield Static(showdown_table(end, rules, self.names, self.card))
             else:
                 yield Static("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
             yield Static("Any key continues.", classes="dim")
@@ -711,7 +713,7 @@ def deal_title(end: DealEnded, names: Callable[[int], str] | list[str]) -> str:
     return f"Deal {end.deal} over: {knocker}; every hand shown"
 
 
-def showdown_table(end: DealEnded, rules: Rules, names: list[str]) -> Table:
+def showdown_table(end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str]) -> Table:
     table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
     table.add_column("Player", no_wrap=True)
     table.add_column("Hand", no_wrap=True)
@@ -725,7 +727,7 @@ def showdown_table(end: DealEnded, rules: Rules, names: list[str]) -> Table:
         if s == end.knocker:
             value += " (knocked)"
         style = "bold" if end.places[s] == 1 else ""
-        table.add_row(names[s], " ".join(c.text for c in hand) or "-", value, what_happened(end, s, rules),
+        table.add_row(names[s], " ".join(card(c) for c in hand) or "-", value, what_happened(end, s, rules),
                       standing(end.players[s], rules), style=style)
     return table
 
@@ -733,11 +735,13 @@ def showdown_table(end: DealEnded, rules: Rules, names: list[str]) -> Table:
 class ThirtyOneGameEndScreen(Dismissable):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
-    def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str]) -> None:
+    def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str]
+                 ) -> None:
         super().__init__()
         self.seat_view = view
         self.winners = winners or view.winners
         self.names = names
+        self.card = card
 
     def compose(self) -> ComposeResult:
         v, names = self.seat_view, self.names
@@ -755,6 +759,6 @@ class ThirtyOneGameEndScreen(Dismissable):
             if v.last_deal is not None:
                 yield Static(Text(deal_title(v.last_deal, names), style="dim"))
                 if v.last_deal.how != "dead":
-                    yield Static(showdown_table(v.last_deal, v.rules, names))
+                    yield Static(showdown_table(v.last_deal, v.rules, names, self.card))
             yield Static(table, classes="rules")
             yield Static("Any key closes.", classes="dim")

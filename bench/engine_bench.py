@@ -16,6 +16,9 @@ from tenpennies.engine.cards import shoe
 from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import GreedyBot, RandomBot, play_game
 from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
+from tenpennies.engine.thirty_one import bots as thirty_one_bots
+from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame
+from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # for positions, imported where it is used
 
@@ -61,6 +64,21 @@ def games(seats: int, kind: str, count: int) -> tuple[float, float]:
     return count / elapsed, commands / elapsed
 
 
+def thirty_one_games(seats: int, preset: str, count: int) -> tuple[float, float]:
+    """(games/s, commands/s) over ``count`` whole games of Thirty-One between random-legal bots."""
+    commands = 0
+
+    def run() -> None:
+        nonlocal commands
+        commands = 0
+        for seed in range(count):
+            bots = [thirty_one_bots.RandomBot(seed * 10 + s) for s in range(seats)]
+            game = ThirtyOneGame(seats, ThirtyOneRules.of(preset), seed)
+            commands += len(thirty_one_bots.play_game(game, bots).log)
+    elapsed = best_of(2, run)
+    return count / elapsed, commands / elapsed
+
+
 def listing_per_s(hand_text: str, seats: int, round_no: int) -> float:
     from positions import position
     game = position(seats, round=round_no, hands={0: hand_text})
@@ -100,6 +118,9 @@ def main() -> None:
             per_game, per_command = games(seats, kind, count)
             print(f"engine {kind} {seats} seats: {per_command:,.0f} commands/s ({per_command / base:.3f}x baseline)")
             print(f"engine {kind} {seats} seats: {per_game:,.1f} games/s, {1000 / per_game:.1f} ms/game")
+    per_game, per_command = thirty_one_games(4, "classic", 40)
+    print(f"engine thirty-one random 4 seats (classic): {per_command:,.0f} commands/s "
+          f"({per_command / base:.3f}x baseline), {1000 / per_game:.1f} ms/game")
     ordinary = "3C 5D 7H 7S 9C JD QH KS AS 2D JK 8C"
     wilds = [c for c in shoe(4) if c.rank in (2, 14, 15)]
     heavy = " ".join(c.text for c in wilds + [c for c in shoe(4) if c.rank in (5, 6, 7, 8)][:30])

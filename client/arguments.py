@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from tenpennies.engine.games import UnknownGame, kind
 from tenpennies.engine.interface import Rules
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
+from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
@@ -29,11 +31,43 @@ def player_name(text: str) -> str:
     return name
 
 
+GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
+"""The games the command line plays, by their engine names (``engine.games``)."""
+
+
+def game_title(game: str) -> str:
+    """A game as a screen names it (``Thirty-One``), from its engine name ("": the default, Ten Pennies)."""
+    return GAME_TITLES.get(game or "ten_pennies", game)
+
+
+def game_name(text: str) -> str:
+    """A game as the command line names it (``thirty-one`` or ``thirty_one``): its engine name."""
+    name = text.strip().lower().replace("-", "_")
+    if name not in GAME_TITLES:
+        raise argparse.ArgumentTypeError(f"the games are {', '.join(n.replace('_', '-') for n in GAME_TITLES)}")
+    return name
+
+
 def house_rule(text: str) -> str:
-    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6): an unknown
-    name or a value the rule does not take is refused, naming the rule and what it takes."""
+    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6, or a
+    Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
+    take is refused, naming the rule and what it takes. The command checks it again against the game it
+    plays."""
+    name = text.partition("=")[0].strip().replace("-", "_")
+    thirty_one_only = name in {k.name for k in THIRTY_ONE_KNOBS} - {k.name for k in KNOBS}
     try:
-        HouseRules.from_settings([text])
+        if thirty_one_only:
+            ThirtyOneRules.from_settings([text])
+        else:
+            try:
+                HouseRules.from_settings([text])
+            except RuleError as ten_pennies:
+                if name != "preset":
+                    raise
+                try:
+                    ThirtyOneRules.from_settings([text])  # a preset of Thirty-One's
+                except RuleError as thirty_one:
+                    raise argparse.ArgumentTypeError(f"{ten_pennies} (in Thirty-One: {thirty_one})") from None
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text

@@ -13,11 +13,16 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import add_rule_option, address, player_name  # noqa: E402
+from tenpennies.client.arguments import add_rule_option, address, game_name, game_rules, player_name  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
 from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
 from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
+from tenpennies.engine.thirty_one import bots as thirty_one_bots  # noqa: E402
+from tenpennies.engine.thirty_one import events as thirty_one_events  # noqa: E402
+from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame  # noqa: E402
+from tenpennies.engine.thirty_one.narrate import PRESET_TITLES  # noqa: E402
+from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch
@@ -28,8 +33,10 @@ def _rules(args: argparse.Namespace) -> HouseRules:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    """A headless game between built-in bots, printed round by round."""
-    kinds = (args.bots.split(",") * args.seats)[: args.seats]
+    """A headless game between built-in bots, printed round by round (Thirty-One: deal by deal)."""
+    if args.game == "thirty_one":
+        return _bots_thirty_one(args)
+    kinds = ((args.bots or "greedy").split(",") * args.seats)[: args.seats]
     if any(k not in BOTS for k in kinds):
         print(f"bots are {', '.join(BOTS)}", file=sys.stderr)
         return 2
@@ -70,6 +77,44 @@ def cmd_bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_thirty_one(args: argparse.Namespace) -> int:
+    """``bots --game thirty-one``: the same headless game, told deal by deal."""
+    registry = thirty_one_bots.BOTS
+    kinds = ((args.bots or "heuristic").split(",") * args.seats)[: args.seats]
+    if any(k not in registry for k in kinds):
+        print(f"bots are {', '.join(registry)}", file=sys.stderr)
+        return 2
+    try:
+        rules = game_rules("thirty_one", args.rule or ())
+        game = ThirtyOneGame(args.seats, rules, args.seed)
+    except RuleError as err:
+        print(f"cannot start that game: {err}", file=sys.stderr)
+        return 2
+    names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
+    bots = [registry[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
+    print(f"Thirty-One: {args.seats} seats, preset {PRESET_TITLES[rules.preset]}, seed {args.seed}")
+    narrator = ThirtyOneNarrator(rules, names.__getitem__, every_hand=True)
+
+    def played(events: Sequence[thirty_one_events.Event]) -> None:
+        for event in events:
+            if args.verbose:
+                for line in narrator.telling(event):
+                    print(line)
+            elif isinstance(event, thirty_one_events.DealEnded):
+                print(f"deal {event.deal}: {narrator.why(event)}")
+
+    played(game.opening_events)
+    thirty_one_bots.play_game(game, bots, on_events=played)
+    result = game.result
+    assert result is not None
+    kept = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
+    for seat in range(args.seats):
+        mark = "  winner" if seat in result.winners else ""
+        print(f"{names[seat]:<24} place {result.scores[seat]}  {kept} {result.tallies[kept][seat]:>3}{mark}")
+    print(f"{len(game.log)} commands")
+    return 0
+
+
 def _login_name() -> str:
     import getpass
     try:
@@ -90,7 +135,6 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     from tenpennies.client.tui.cards import CardStyle
     from tenpennies.engine.games import DEFAULT_GAME
     from tenpennies.wire.common import config_dir, data_dir, interface_addresses
-    from tenpennies.wire.words import game_named
 
     config = ClientConfig.load(config_dir())
     if args.local and args.spectate:
@@ -98,7 +142,7 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     if (args.game or args.rule) and not args.local:
         raise ValueError("--game and --rule choose the local game: they go with --local (a server's lobby "
                          "chooses its tables' games and rules on its create form)")
-    game = game_named(args.game) if args.game else ""
+    game = args.game or ""
     if game or args.rule:
         local_rules(game or DEFAULT_GAME, args.rule or ())  # ValueError: no such game, or a rule it lacks
     if args.interface:
@@ -178,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="a private server on loopback in this process, 3 bots and you; quitting stops it")
     where.add_argument("--server", type=address, metavar="HOST:PORT", help="open the lobby of this server")
     play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
-    play.add_argument("--game", metavar="GAME",
+    play.add_argument("--game", metavar="GAME", type=game_name,
                       help="with --local: the game to play, ten-pennies (the default) or thirty-one")
     play.add_argument("--rule", action="append", metavar="NAME=VALUE",
                       help="with --local: a rule of the game, e.g. --rule preset=switch (Thirty-One) or "
@@ -194,7 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots = sub.add_parser("bots", help="a headless game between built-in bots, printed round by round")
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
-    bots.add_argument("--bots", default="greedy", help="comma-separated bot kinds, repeated round the table")
+    bots.add_argument("--game", type=game_name, default="ten_pennies", help="ten-pennies (the default) or thirty-one")
+    bots.add_argument("--bots", help="comma-separated bot kinds, repeated round the table (default: greedy in Ten "
+                                     "Pennies, heuristic in Thirty-One)")
     add_rule_option(bots)
     bots.add_argument("-v", "--verbose", action="store_true",
                       help="tell every event as it happens, and the hands left at each round's end")

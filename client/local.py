@@ -19,8 +19,8 @@ from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.server.app import Options, Server, serve
 from tenpennies.server.store import NoSuchGame, StoredGame, read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.words import game_title
 
+from .arguments import game_title
 from .connection import Connection, HostedTable, SeatSession, ServerError
 from .settings import LocalGame, Unfinished
 

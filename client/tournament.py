@@ -14,6 +14,9 @@ tournament mode uses too; its docstring says what each is. What is decided here:
   ``greedy``, ``greedy#2``, ... A *deal block* is every rotation of every lineup on one deal seed;
   ``--games`` is rounded up to whole blocks. Results are put in game-index order before anything is
   added up or rated, so they depend on ``--seed`` alone, never on where or in what order games ran.
+* **Games.** ``--game thirty-one`` plays Thirty-One (in-process or on Ray; not over gRPC yet): a game's
+  score is its finishing place (1 the best, tied seats share), and the standings add up the tally the
+  preset keeps (lives left, tokens or points) where Ten Pennies has pennies and buys.
 * **Pennies** per game are a seat's penny balance (``ten_pennies.results``): ``won - paid - pennies
   bought with``; they add up to zero over a table.
 * **Misbehaving bots** are played by the one seat loop (``engine.seats``): a bot that raises, or answers
@@ -45,10 +48,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenpennies.client.arguments import add_rule_option
+from tenpennies.client.arguments import GAME_TITLES, add_rule_option, game_name, game_rules
+from tenpennies.engine import games as game_kinds
 from tenpennies.engine import seats as seat_loop
-from tenpennies.engine.ten_pennies import Command, Game, HouseRules, PlayerInfo, RuleError, SeatView
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
+from tenpennies.engine.interface import Result
+from tenpennies.engine.ten_pennies import HouseRules, PlayerInfo, RuleError
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot
 from tenpennies.engine.ten_pennies.results import balances
 from tenpennies.engine.tournament import (
     MAX_SEED,
@@ -76,7 +81,8 @@ Progress = Callable[[int, int], None]  # (games done, games in all)
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A tournament. ``bots`` are names of ``registry`` (default ``engine.bots.BOTS``); ``games`` is
+    """A tournament of ``game`` (by its engine name; ``rules`` are that game's). ``bots`` are names of
+    ``registry`` (default: the game's built-in bots); ``games`` is
     rounded up to whole deal blocks. ``server`` (HOST:PORT) plays over gRPC, ``ray`` on Ray
     (``ray_address`` None: a local Ray, or the one already initialised); else in-process across ``jobs``
     processes. ``batch``: games per task (None: chosen from the number of games and workers).
@@ -87,7 +93,7 @@ class TournamentConfig:
     seats: int = 4
     games: int = 1000
     seed: int = 0
-    rules: HouseRules = field(default_factory=HouseRules)
+    rules: Any = field(default_factory=HouseRules)  # the game's rules: HouseRules, or Thirty-One's Rules
     jobs: int = 1
     batch: int | None = None
     server: str | None = None
@@ -99,10 +105,20 @@ class TournamentConfig:
     decision_seconds: float = TOURNAMENT_DECISION_SECONDS
     max_commands: int = 1_000_000
     registry: Mapping[str, BotFactory] | None = None
+    game: str = "ten_pennies"
+
+    @property
+    def bot_registry(self) -> Mapping[str, Callable[[int], Any]]:
+        """``registry``, or the game's built-in bots."""
+        return self.registry if self.registry is not None else game_kinds.kind(self.game).bots
 
     def validate(self) -> None:
         """ValueError (or the engine's RuleError for the table) for a tournament that cannot be played."""
-        registry = self.registry if self.registry is not None else BOTS
+        registry = self.bot_registry
+        if self.game not in GAME_TITLES:
+            raise ValueError(f"no game {self.game!r} (the games: {', '.join(GAME_TITLES)})")
+        if self.game != "ten_pennies" and self.server:
+            raise ValueError(f"a {GAME_TITLES[self.game]} tournament plays in-process or on Ray, not over gRPC yet")
         if not self.bots:
             raise ValueError("name at least one bot")
         unknown = sorted({base_name(b) for b in self.bots} - set(registry))
@@ -198,18 +214,23 @@ class _Seats:
     """The bots of one game, asked through the one seat loop, and what they did wrong."""
 
     def __init__(self, config: TournamentConfig, spec: GameSpec) -> None:
-        registry = config.registry if config.registry is not None else BOTS
+        registry = config.bot_registry
+        self.kind = game_kinds.kind(config.game)
         self.bots: list[Bot] = [registry[base_name(name)](seed) for name, seed in zip(spec.seats, spec.bot_seeds,
                                                                                         strict=True)]
         self.tallies = [seat_loop.Tally() for _ in range(config.seats)]
         self.limit = config.decision_seconds
 
-    def decide(self, game: Game, seat: int, view: SeatView) -> Command:
-        """The seat's bot's command, or the safe default (counted) if it raises, is illegal or times out."""
+    def decide(self, game: Any, seat: int, view: Any) -> Any:
+        """The seat's bot's command, or the safe default (counted) if it raises, is illegal or times out:
+        the game's own (what its timer plays, ``Kind.timed_out``)."""
+        def default(view: Any) -> Any:
+            return self.kind.timed_out(game, view.seat)[0]
+
         started = time.perf_counter()
-        answer = seat_loop.ask(self.bots[seat], view, safe_default, game.is_legal)
+        answer = seat_loop.ask(self.bots[seat], view, default, game.is_legal)
         if self.limit and time.perf_counter() - started > self.limit:
-            answer = seat_loop.late(view, safe_default)
+            answer = seat_loop.late(view, default)
         self.tallies[seat].count(answer)
         return answer.command
 
@@ -217,12 +238,14 @@ class _Seats:
 def play_one(config: TournamentConfig, index: int) -> GameResult:
     """Play game ``index`` of the tournament in this process."""
     spec = game_spec(config, index)
-    game = Game(config.seats, config.rules, spec.deal_seed)
     seats = _Seats(config, spec)
+    game = seats.kind.new(config.seats, config.rules, spec.deal_seed)
     for _ in range(config.max_commands):
         if game.over:
-            return result_of(config, spec, game.view(None).players, game.winners,
-                             [t.illegal for t in seats.tallies], [t.timeouts for t in seats.tallies])
+            illegal, timeouts = [t.illegal for t in seats.tallies], [t.timeouts for t in seats.tallies]
+            if config.game == "thirty_one":
+                return thirty_one_result(config, spec, game.result, illegal, timeouts)
+            return result_of(config, spec, game.view(None).players, game.winners, illegal, timeouts)
         seat_loop.play_decision(game, lambda seat, view: seats.decide(game, seat, view), trusted=True)
     raise RuntimeError(f"game {index} did not end in {config.max_commands} commands")
 
@@ -236,6 +259,25 @@ def result_of(config: TournamentConfig, spec: GameSpec, players: Sequence[Player
         scores=tuple(p.score for p in players), winners=tuple(winners), won=tuple(p.won for p in players),
         paid=tuple(p.paid for p in players), buys=buys, pennies=pennies, illegal=tuple(illegal),
         timeouts=tuple(timeouts))
+
+
+def kept_tally(config: TournamentConfig) -> str:
+    """The tally a Thirty-One preset keeps: ``lives``, ``tokens`` or ``points`` (its rules' ``scoring``)."""
+    rules: Any = config.rules  # a TournamentConfig's rules are its game's
+    return str(rules.scoring)
+
+
+def thirty_one_result(config: TournamentConfig, spec: GameSpec, result: Result | None, illegal: Sequence[int],
+                      timeouts: Sequence[int]) -> GameResult:
+    """A finished game of Thirty-One as the standings take it: its places as scores, and the tally its
+    preset keeps (lives left, tokens or points); no pennies, no buys."""
+    assert result is not None, "a finished game has a result"
+    none = (0,) * config.seats
+    kept = kept_tally(config)
+    return GameResult(
+        index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
+        scores=result.scores, winners=result.winners, buys=none, pennies=none, illegal=tuple(illegal),
+        timeouts=tuple(timeouts), tallies={kept: result.tallies[kept]})
 
 
 def play_batch(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:
@@ -387,7 +429,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Bots against bots on duplicate deals: every deal is played with every rotation of "
                           "the bots round the table. Standings to stdout; progress to stderr.")
     parser.add_argument("--bots", required=True,
-                        help=f"comma-separated bots (a name may repeat; built in: {', '.join(BOTS)})")
+                        help=f"comma-separated bots (a name may repeat; built in: {', '.join(BOTS)}; "
+                             f"in Thirty-One: {', '.join(game_kinds.kind('thirty_one').bots)})")
+    parser.add_argument("--game", type=game_name, default="ten_pennies", help="ten-pennies (the default) or "
+                                                                            "thirty-one")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000,
                         help="games in all, rounded up to whole deal blocks (every rotation of every lineup)")
@@ -411,14 +456,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="results as JSON (standings and games), or .csv (standings)")
 
 
-def rules_from_args(items: Sequence[str] | None) -> HouseRules:
-    return HouseRules.from_settings(items or [])
+def rules_from_args(items: Sequence[str] | None, game: str = "ten_pennies") -> Any:
+    return game_rules(game, items or ())
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
+    game = getattr(args, "game", "ten_pennies")
     return TournamentConfig(
         bots=tuple(b.strip() for b in args.bots.split(",") if b.strip()), seats=args.seats, games=args.games,
-        seed=args.seed, rules=rules_from_args(args.rule), jobs=args.jobs, batch=args.batch, server=args.server,
+        seed=args.seed, rules=rules_from_args(args.rule, game), game=game, jobs=args.jobs, batch=args.batch,
+        server=args.server,
         tls_ca=args.tls_ca, fingerprint=args.fingerprint, concurrency=args.concurrency, ray=args.ray is not None,
         ray_address=args.ray or None, decision_seconds=args.decision_seconds)
 
@@ -430,6 +477,8 @@ def render(results: Results, width: int | None = None) -> str:
     config = results.config
     rules = config.rules
     console = Console(width=width or 120, record=True, file=io.StringIO(), color_system=None, highlight=False)
+    if config.game == "thirty_one":
+        return _render_thirty_one(results, console)
     console.print(f"Ten Pennies tournament: {', '.join(config.entries)}")
     console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
                   f"rotations), seed {config.seed}, preset {rules.preset}, rounds {','.join(map(str, rules.rounds))}")
@@ -449,6 +498,32 @@ def render(results: Results, width: int | None = None) -> str:
     console.print("wins: tied winners share a win; pennies: won - paid - pennies bought with (TP-5.2);")
     console.print("rating: openskill BradleyTerryFull, ties in score are ties; best first by μ - 3σ")
     text = console.export_text()
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _render_thirty_one(results: Results, console: Any) -> str:
+    """A Thirty-One tournament's standings: mean place, and the tally its preset keeps, a game."""
+    from rich.table import Table
+    config = results.config
+    kept = kept_tally(config)
+    console.print(f"Thirty-One tournament: {', '.join(config.entries)}")
+    console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
+                  f"rotations), seed {config.seed}, preset {config.rules.preset}")
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column("bot")
+    for header in ("games", "wins", "mean place (95% CI)", f"{'lives left' if kept == 'lives' else kept}/game",
+                   "illegal", "timeouts", "rating μ ± σ"):
+        table.add_column(header, justify="right")
+    for place, s in enumerate(results.standings, 1):
+        ci = f" ± {s.mean_score_margin:.2f}" if s.mean_score_margin is not None else ""
+        mean = f"{s.mean_score:.2f}{ci}" if s.mean_score is not None else "-"
+        table.add_row(str(place), s.name, str(s.games), f"{s.wins:.2f}", mean, f"{s.per_game(kept):.2f}",
+                      str(s.illegal), str(s.timeouts), f"{s.rating_mu:.2f} ± {s.rating_sigma:.2f}")
+    console.print(table)
+    console.print("place: 1 the best, tied seats share; wins: tied winners share a win;")
+    console.print("rating: openskill BradleyTerryFull, ties in place are ties; best first by μ - 3σ")
+    text: str = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 
 

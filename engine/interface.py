@@ -3,7 +3,7 @@
 A game *kind* (``Kind``) makes, loads and speaks for the games of one kind: its rules, the text of its
 commands, its bots, what a timer does for a late seat. A *game* (``Game``) is one game being played: whose
 turn, what each seat may do, applying a command, what each seat may know. ``games.GAMES`` lists the kinds
-by name; Ten Pennies (``ten_pennies.kind``) is the first.
+by name: Ten Pennies (``ten_pennies.kind``) and Thirty-One (``thirty_one.kind``).
 
 A game's commands, views and rules are its own values: whoever drives a game only passes them along (and
 reads a command's ``seat``). Every game is reproducible from its seats, rules, seed and command log.

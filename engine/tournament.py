@@ -32,7 +32,7 @@ import itertools
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -117,7 +117,8 @@ class GameResult:
     numbers; ``pennies``: each seat's penny balance (``ten_pennies.results.penny_balance``); ``buys``:
     pennies bought with; ``illegal`` and ``timeouts`` as ``engine.seats.Tally`` counts them. Where it
     was played from: ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``; ``won`` and
-    ``paid``: pot shares, pennies paid for cards in hand (empty where not known)."""
+    ``paid``: pot shares, pennies paid for cards in hand (empty where not known). ``tallies``: a game's own
+    counts by seat beyond those (Thirty-One: the ``lives``, ``tokens`` or ``points`` its preset keeps)."""
 
     index: int = 0
     deal: int = 0
@@ -132,9 +133,15 @@ class GameResult:
     pennies: tuple[int, ...]
     illegal: tuple[int, ...]
     timeouts: tuple[int, ...]
+    tallies: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+        """Plain data; ``tallies`` only where the game keeps some."""
+        data = {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+        del data["tallies"]
+        if self.tallies:
+            data["tallies"] = {name: list(values) for name, values in self.tallies.items()}
+        return data
 
 
 # --- the standings ----------------------------------------------------------------------------------
@@ -168,6 +175,7 @@ class Standing:
     buys: int = 0
     illegal: int = 0
     timeouts: int = 0
+    tallies: dict[str, int] = field(default_factory=dict)  # each of the games' own tallies, summed
 
     @property
     def mean_score(self) -> float | None:
@@ -194,6 +202,10 @@ class Standing:
     @property
     def buys_per_game(self) -> float:
         return self.buys / self.games if self.games else 0.0
+
+    def per_game(self, tally: str) -> float:
+        """One of the games' own tallies, a game."""
+        return self.tallies.get(tally, 0) / self.games if self.games else 0.0
 
 
 class Standings:
@@ -227,6 +239,8 @@ class Standings:
             standing.buys += game.buys[seat]
             standing.illegal += game.illegal[seat]
             standing.timeouts += game.timeouts[seat]
+            for name, tally in game.tallies.items():
+                standing.tallies[name] = standing.tallies.get(name, 0) + tally[seat]
 
     def ranked(self) -> list[Standing]:
         """Best first: by ``mu - 3 sigma``, then by name."""

@@ -374,8 +374,9 @@ def test_play_local_takes_the_game_and_its_rules_and_refuses_a_rule_it_lacks(
     assert "no such rule setting in Thirty-One: hand_size" in capsys.readouterr().err
     assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "preset=nope"]) == 2
     assert "T31" in capsys.readouterr().err
-    assert cli.main(["play", "--local", "--game", "poker"]) == 2
-    assert "no game 'poker'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--local", "--game", "poker"])
+    assert "the games are ten-pennies, thirty-one" in capsys.readouterr().err
     assert cli.main(["play", "--server", "h:1", "--game", "thirty-one"]) == 2
     assert "go with --local" in capsys.readouterr().err
 

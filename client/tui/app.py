@@ -32,9 +32,8 @@ from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
 from tenpennies.wire.games import THIRTY_ONE
-from tenpennies.wire.words import game_title
 
-from ..arguments import local_rules
+from ..arguments import game_title, local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
 from ..settings import ClientConfig, LocalGame, ServerMemory, Unfinished

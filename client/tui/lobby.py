@@ -44,9 +44,9 @@ from tenpennies.wire.words import (
     STATUS_WORDS,
     THIRTY_ONE_KNOB_ENUMS,
     THIRTY_ONE_KNOB_WORDS,
-    game_title,
 )
 
+from ..arguments import game_title
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..settings import ServerMemory
 from ..trust import explain, wrong_password

@@ -172,9 +172,10 @@ class MiddleExchanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandSwapped(Event):
-    """switch, T31-4.5 (b): the seat's hand and middle hand ``place`` changed places. ``taken``: the middle
+    """switch, T31-4.5 (b): the seat's hand and middle hand ``place`` changed places, card by card: the hand
+    given lies as the hand taken lay, up where it was up, down where it was down. ``taken``: the middle
     hand's cards, None where face down (those come to the seat alone); ``given``: the seat's old hand, None
-    where the place lies face down (its giver alone knows them)."""
+    where it now lies face down (its giver alone knows those)."""
 
     seat: int
     place: int

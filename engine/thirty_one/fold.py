@@ -150,10 +150,9 @@ def fold(known: Known, event: Event) -> Known:
                                       cards=old.cards[:slot] + (given,) + old.cards[slot + 1:]))
         case HandSwapped(seat=seat, place=index, taken=taken, given=given):
             old = view.middle[index]
-            if seat == mine:  # its old hand: shown, or face down and known to it
+            if seat == mine:  # its old hand lies there: shown, or face down and known to it
                 hand = _shown(taken)
-            place(index, MiddleHand(index, old.face_up, (old.face_up,) * len(given),
-                                    view.hand if seat == mine else given))
+            place(index, MiddleHand(index, old.face_up, old.up, view.hand if seat == mine else given))
         case HandRenewed(place=index, face_up=face_up, cards=cards):
             place(index, MiddleHand(index, face_up, (face_up,) * len(cards), cards))
             change["stock_size"] = view.stock_size - len(cards)

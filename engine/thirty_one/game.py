@@ -114,6 +114,7 @@ class Game:
         self.taken: Card | None = None
         self.last_deal: ev.DealEnded | None = None
         self.winners: tuple[int, ...] = ()
+        self._seen: tuple[ev.PlayerInfo, ...] | None = None  # what everyone sees of the seats, until it changes
         self.opening_events: list[ev.Event] = [ev.GameStarted(seats, rules)]
         self._start_deal(self.opening_events)
 
@@ -187,15 +188,16 @@ class Game:
         hand = self.players[seat].hand
         if phase is Phase.DISCARD:
             barred = None if self.rules.discard_taken else self.taken
-            return [Discard(seat, card) for card in hand if card is not barred]
+            discards = _DISCARDS[seat]
+            return [discards[card.id] for card in hand if card is not barred]
         rules = self.rules
         commands: list[Command] = []
         if phase is Phase.TURN:
             if rules.draws:
                 if self.stock:
-                    commands.append(DrawStock(seat))
+                    commands.append(_DRAWS[seat])
                 if self.pile:
-                    commands.append(TakeDiscard(seat))
+                    commands.append(_TAKES[seat])
             if rules.preset == "banking":
                 for k in (1, 2, 3):
                     for give in itertools.combinations(hand, k):
@@ -213,9 +215,9 @@ class Game:
                 for place in range(len(self.middle)):
                     commands += [Renew(seat, place, True), Renew(seat, place, False)]
         if self._may_knock():
-            commands.append(Knock(seat))
+            commands.append(_KNOCKS[seat])
         if phase is Phase.TURN and self.knocker is not None:
-            commands.append(Stand(seat))
+            commands.append(_STANDS[seat])
         return commands
 
     def _may_knock(self) -> bool:
@@ -353,20 +355,21 @@ class Game:
         seat = command.seat
         hand = self.players[seat].hand
         match command:
-            case KeepHand(hand=kept):
-                self._keep(seat, kept, events)
             case DrawStock():
+                self._seen = None  # a hand's size changes
                 card = self.stock.pop()
                 hand.append(card)
                 self.phase = Phase.DISCARD
                 events += [ev.StockDrawn(seat), ev.CardsReceived(seat, (card,), "draw")]
             case TakeDiscard():
+                self._seen = None
                 card = self.pile.pop()
                 hand.append(card)
                 self.taken = card
                 self.phase = Phase.DISCARD
                 events.append(ev.DiscardTaken(seat, card))
             case Discard(card=card):
+                self._seen = None
                 hand.remove(card)
                 self.pile.append(card)
                 self.taken = None
@@ -410,8 +413,12 @@ class Game:
                 hidden = [c for c, face in faces if not face]
                 taken = tuple(c if face else None for c, face in faces)
                 hand[:] = [c for c, face in faces if face] + hidden
-                self.middle[place] = Place(list(old), middle.face_up, seat)
-                events.append(ev.HandSwapped(seat, place, taken, old if middle.face_up else (None,) * len(old)))
+                given = Place(list(old), middle.face_up)  # card by card as the hand taken lay (T31-4.5 b)
+                given.up = middle.up.copy()
+                given.knower = [None if face else seat for face in middle.up]
+                self.middle[place] = given
+                lying = tuple(c if face else None for c, face in zip(old, middle.up, strict=True))
+                events.append(ev.HandSwapped(seat, place, taken, lying))
                 if hidden:
                     events.append(ev.CardsReceived(seat, tuple(hidden), "middle"))
                 self._end_turn(seat, events)
@@ -436,6 +443,8 @@ class Game:
                 self.table_cards = list(old)
                 events.append(ev.TableSwapped(seat, old, table))
                 self._end_turn(seat, events)
+            case KeepHand(hand=kept):
+                self._keep(seat, kept, events)
             case _:
                 assert_never(command)
         self.log.append(command)
@@ -483,6 +492,7 @@ class Game:
     def _start_deal(self, events: list[ev.Event]) -> None:
         """T31-2: ante (banking), shuffle, deal three to each seat in the game from left of the dealer."""
         rules = self.rules
+        self._seen = None
         self.deal += 1
         if rules.scoring == "tokens":  # T31-7.4: a seat that cannot ante went out at the last deal's end
             for seat in self.in_game():
@@ -541,6 +551,7 @@ class Game:
     def _end_deal(self, how: str, blitzer: int | None, events: list[ev.Event]) -> None:
         """T31-5.3, T31-6, T31-7, T31-8: show the hands, settle, then the next deal or the game's end."""
         n, rules, players = self.n, self.rules, self.players
+        self._seen = None
         playing = self.in_game()
         lost, scored, paid, won = [0] * n, [0] * n, [0] * n, [0] * n
         hands: list[tuple[Card, ...]] = [()] * n
@@ -639,8 +650,12 @@ class Game:
         events.append(ev.GameEnded(self.winners, self._infos()))
 
     def _infos(self) -> tuple[ev.PlayerInfo, ...]:
-        return tuple(ev.PlayerInfo(s, len(p.hand), p.lives, p.riding, p.out, p.tokens, p.points)
-                     for s, p in enumerate(self.players))
+        """What everyone sees of each seat (T31-9.1), kept until a command or a deal changes it."""
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = tuple(ev.PlayerInfo(s, len(p.hand), p.lives, p.riding, p.out, p.tokens, p.points)
+                                      for s, p in enumerate(self.players))
+        return seen
 
     # --- what a seat may know ----------------------------------------------------------------
 
@@ -657,17 +672,19 @@ class Game:
             final_turns=tuple(self.final_turns), taken=self.taken,
             widow=tuple(self.widow) if self.widow_up else (None,) * len(self.widow),
             middle=tuple(MiddleHand(i, m.face_up, tuple(m.up), tuple(m.seen_by(seat, k) for k in range(len(m.cards))))
-                         for i, m in enumerate(self.middle)),
+                         for i, m in enumerate(self.middle)) if self.middle else (),
             table_cards=tuple(self.table_cards), centre=self.centre,
             value=0.0 if seat is None or self.rules.brag else hand_value(hand, self.rules),
             last_deal=self.last_deal, winners=self.winners,
             legal=tuple(self.legal_commands(seat)) if seat is not None else ())
 
     @classmethod
-    def sampled(cls, view: SeatView, rng: random.Random) -> Game:
+    def sampled(cls, view: SeatView, rng: random.Random, tries: int = 1) -> Game:
         """A game that ``view``'s seat cannot tell from the real one: what the view shows, and every card it
         does not show (other hands, face-down widow and middle cards, the stock, cards out of play) dealt
-        at random. For a searching bot's rollouts (a determinization); its log and seed are not the game's."""
+        at random. For a searching bot's rollouts (a determinization); its log and seed are not the game's.
+        ``tries``: each other hand of three is the best (by value) of that many dealt from the unseen cards,
+        as hands that have played some turns are better than hands dealt at random."""
         seat = view.seat
         game = cls.__new__(cls)
         game.n, game.rules, game.seed, game.log = view.seats, view.rules, 0, []
@@ -684,6 +701,11 @@ class Game:
             player.out_deal = 0 if not info.out else max(view.deal - 1, 0)
             if info.seat == seat:
                 player.hand = list(view.hand)
+            elif tries > 1 and info.hand_size == HAND and not info.out:
+                dealt = [unseen[-HAND * (k + 1):len(unseen) - HAND * k] for k in range(min(tries, len(unseen) // HAND))]
+                best = max(range(len(dealt)), key=lambda k: hand_value(dealt[k], view.rules))
+                player.hand = dealt[best]
+                del unseen[len(unseen) - HAND * (best + 1):len(unseen) - HAND * best]
             else:
                 player.hand = [unseen.pop() for _ in range(info.hand_size)]
             game.players.append(player)
@@ -704,6 +726,7 @@ class Game:
         game.out_of_play = unseen
         game.centre, game.knocker, game.final_turns = view.centre, view.knocker, list(view.final_turns)
         game.taken, game.last_deal, game.winners = view.taken, view.last_deal, view.winners
+        game._seen = None
         game.opening_events = []
         return game
 
@@ -772,3 +795,21 @@ class Game:
         for command in log:
             game.apply(command, trusted=trusted)
         return game
+
+
+class _Interned(dict[int, Discard]):
+    """Discards are plain values: each (seat, card) is built once, as the listing's hot path asks."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, card_id: int) -> Discard:
+        command = self[card_id] = Discard(self.seat, Card.from_id(card_id))
+        return command
+
+
+_SEATS = range(7)
+_DISCARDS = [_Interned(seat) for seat in _SEATS]
+_DRAWS, _TAKES = [DrawStock(s) for s in _SEATS], [TakeDiscard(s) for s in _SEATS]
+_KNOCKS, _STANDS = [Knock(s) for s in _SEATS], [Stand(s) for s in _SEATS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import ACE, Card
+from ..cards import ACE, CARDS_PER_DECK, Card
 from .rules import Rules
 
 BLITZ = 31.0
@@ -20,11 +20,29 @@ def card_value(card: Card) -> int:
     return 11 if rank == ACE else 10 if rank >= 10 else rank
 
 
+_VALUES = [card_value(Card.from_id(i)) if Card.from_id(i).suit else 0 for i in range(CARDS_PER_DECK)]
+
+
 def hand_value(cards: Sequence[Card], rules: Rules) -> float:
     """T31-3.1, T31-3.2: the best total of one suit; 30.5 for three of a rank where the knob says so.
-    A hand of any size (a seat holds four between its draw and its discard): the best three of a suit."""
-    if len(cards) == 3 and rules.three_of_a_kind == "30.5" and cards[0].rank == cards[1].rank == cards[2].rank:
-        return THREE_OF_A_KIND
+    A hand of four (between a draw and its discard) is worth the best of its hands of three."""
+    if len(cards) == 3:  # the hot path: every turn's blitz check, every bot's judgement
+        a, b, c = cards
+        if a.rank == b.rank == c.rank and rules.three_of_a_kind == "30.5":
+            return THREE_OF_A_KIND
+        va, vb, vc = _VALUES[a.id], _VALUES[b.id], _VALUES[c.id]
+        sa, sb, sc = a.suit, b.suit, c.suit
+        if sa == sb:
+            return float(va + vb + vc if sb == sc else max(va + vb, vc))
+        if sa == sc:
+            return float(max(va + vc, vb))
+        if sb == sc:
+            return float(max(vb + vc, va))
+        return float(max(va, vb, vc))
+    if len(cards) == 4:  # between a draw and its discard: the best three of them
+        a, b, c, d = cards
+        return max(hand_value((b, c, d), rules), hand_value((a, c, d), rules), hand_value((a, b, d), rules),
+                   hand_value((a, b, c), rules))
     totals: dict[str | None, list[int]] = {}
     for card in cards:
         totals.setdefault(card.suit, []).append(card_value(card))

@@ -41,7 +41,7 @@ class SeatView:
     order (T31-6.1); ``widow`` the banking widow (None where face down), ``middle`` switch's middle hands,
     ``table_cards`` stop_the_bus' table; ``spare`` the switch dealer's second hand while it chooses;
     ``value`` this seat's hand's value (T31-3; 0 in stop_the_bus); ``last_deal`` how the last deal ended
-    (its shown hands, until the next deal begins); ``legal`` this seat's commands (a fold lists none)."""
+    (its shown hands; kept until another deal ends); ``legal`` this seat's commands (a fold lists none)."""
 
     seat: int | None
     seats: int

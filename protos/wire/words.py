@@ -55,22 +55,6 @@ STATUS_WORDS = inverse(TABLE_STATUSES)
 SEAT_KINDS = {"empty": pb.SEAT_KIND_EMPTY, "player": pb.SEAT_KIND_PLAYER, "bot": pb.SEAT_KIND_BOT}
 SEAT_KIND_WORDS = inverse(SEAT_KINDS)
 
-# --- the games, as people call them ------------------------------------------------------------------
-
-GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
-
-
-def game_title(game: str) -> str:
-    """A game as a screen names it ("Thirty-One"), from its name in ``engine.games`` ("" is Ten Pennies)."""
-    return GAME_TITLES.get(game or "ten_pennies", game)
-
-
-def game_named(text: str) -> str:
-    """A game's name in ``engine.games`` from how a person writes it: ``thirty-one``, ``Thirty-One``,
-    ``thirty_one``."""
-    return text.strip().lower().replace("-", "_").replace(" ", "_")
-
-
 # --- a table's settings left unset (TableSettings) -------------------------------------------------
 
 DECISION_SECONDS = 30  # a human seat's time for each decision; 0: no timer

@@ -332,3 +332,70 @@ async def test_a_thirty_one_refusal_names_its_rule_and_changes_nothing(server: S
         await sessions[seat].send(pb.Command(draw=pb.Draw()))  # Ten Pennies' draw at a Thirty-One table
     assert wrong_game.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert (await sessions[seat].snapshot()).game == before.game
+
+
+# --- the timer and the takeover come from the game ------------------------------------------------------
+
+async def test_a_silent_thirty_one_seat_gets_the_games_safe_default_from_the_timer(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    request = pb.CreateTableRequest(name="31 timed", seats=2, game=THIRTY_ONE, seed=17,
+                                    rules=wire.rules_to_pb(Rules.of("classic", lives=1, free_ride=False)),
+                                    settings=pb.TableSettings(decision_seconds=1, takeover_seconds=0))
+    created: pb.CreateTableResponse = await service.CreateTable(request)
+    table_id = created.table.table_id
+    silent = await join(service, table_id, "Silent")
+    await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=created.host_token))
+    watcher = ThinThirtyOne(SeatSession(service, table_id, None, ""), seed=0)
+    mine: list[pb.Snapshot | pb.Event] = []
+
+    async def listen() -> None:  # follows its stream, never answers
+        async for message in silent.stream():
+            mine.append(message)
+            if isinstance(message, pb.Event) and message.HasField("game_ended"):
+                return
+
+    tasks = [asyncio.ensure_future(listen()), asyncio.ensure_future(watcher.play())]
+    await subscribed(service, table_id, seats=[0], watchers=[watcher])
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=created.host_token))
+    await asyncio.wait_for(asyncio.gather(*tasks), 120)
+
+    stored = read_game(tmp_path / "games.db", table_id)
+    played = kind(THIRTY_ONE)
+    game = played.new(stored.seats, stored.rules, stored.seed)
+    defaulted = 0
+    for command in stored.commands:
+        if command.seat == 0:  # every command of the silent seat is the game's own safe default (its Kind's)
+            assert command in played.timed_out(game, 0), command
+            defaulted += 1
+        game.apply(command)
+    assert game.over and defaulted
+    timers = [e for e in mine if isinstance(e, pb.Event) and e.HasField("timer_expired")]
+    assert timers and all(e.timer_expired.seat == 0 for e in timers)
+    assert all(e.timer_expired.command.WhichOneof("kind").startswith("thirty_one_") for e in timers)
+
+
+async def test_a_gone_thirty_one_player_is_played_by_the_games_takeover_bot(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    request = pb.CreateTableRequest(name="31 taken over", seats=2, game=THIRTY_ONE, seed=23,
+                                    rules=wire.rules_to_pb(Rules.of("stop_the_bus", lives=1, free_ride=False)),
+                                    settings=pb.TableSettings(decision_seconds=0, takeover_seconds=1))
+    created: pb.CreateTableResponse = await service.CreateTable(request)
+    table_id = created.table.table_id
+    await join(service, table_id, "Gone")  # and never comes to the table
+    await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=created.host_token,
+                                          strategy=pb.BOT_STRATEGY_RANDOM))
+    watcher = ThinThirtyOne(SeatSession(service, table_id, None, ""), seed=0)
+    task = asyncio.ensure_future(watcher.play())
+    await subscribed(service, table_id, watchers=[watcher])
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=created.host_token))
+    await asyncio.wait_for(task, 120)
+    table = server.lobby.tables[table_id]
+    assert table.seats[0].taken_over and kind(THIRTY_ONE).takeover == "heuristic"
+    stored = read_game(tmp_path / "games.db", table_id)
+    game = kind(THIRTY_ONE).new(stored.seats, stored.rules, stored.seed)
+    bot = kind(THIRTY_ONE).bots["heuristic"](0)
+    for command in stored.commands:
+        if command.seat == 0:  # the game's takeover bot, the heuristic, made every move of the gone seat
+            assert command == bot.choose(game.view(0))
+        game.apply(command)
+    assert game.over

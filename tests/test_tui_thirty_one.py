@@ -412,3 +412,31 @@ async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_s
         assert isinstance(table, TableScreen)
         fresh = next(t for t in tables if t.table_id == table.session.table_id)
         assert wire.rules_from_pb(fresh.rules) == Rules()  # a new game from this screen: the game's defaults
+
+
+async def test_a_spectator_watches_a_thirty_one_game_of_bots_to_its_end_and_sees_no_hand(
+        connection: Connection) -> None:
+    hosted = await connection.create_table("31 watched", 3, wire.rules_to_pb(Rules.of("switch", lives=1)), seed=9,
+                                           decision_seconds=0, takeover_seconds=0, game=THIRTY_ONE)
+    for _ in range(3):
+        await connection.add_bot(hosted.table_id, hosted.host_token, "heuristic")
+    app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id), style=ASCII))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.tv.info is not None and isinstance(screen.game, ThirtyOneTable),
+                    "the table")
+        await connection.start(hosted.table_id, hosted.host_token)
+        for _ in range(100):
+            await until(pilot, lambda: isinstance(app.screen, (DealEndScreen, ThirtyOneGameEndScreen)), "an end")
+            if isinstance(app.screen, ThirtyOneGameEndScreen):
+                break
+            dialog = app.screen
+            await pilot.press("space")  # (the bots play on meanwhile: the next deal's end may follow at once)
+            await until(pilot, lambda: app.screen is not dialog, "the deal's end closed")  # noqa: B023
+        assert isinstance(app.screen, ThirtyOneGameEndScreen) and "Game over: " in shown(app)
+        await pilot.press("space")
+        await until(pilot, lambda: app.screen is screen, "the table again")
+        assert "Watching" in text(screen, "#t31-table") and not screen.query_one(Hand).display
+        assert not any(line.startswith("Dealt to ") for line in screen.tv.log)  # no hand was shown it
+        await pilot.press("k")
+        await until(pilot, lambda: "watching: only the seated play" in text(screen, "#message"), "why not")

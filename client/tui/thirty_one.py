@@ -569,7 +569,7 @@ class ThirtyOneTable(GameTable):
         if v is None or not choices:
             return
         cursor = self.cursor_card()
-        choices.sort(key=lambda c: getattr(c, "card", None) != cursor)  # stable: the cursor's card first
+        choices.sort(key=lambda c: cursor not in given(c))  # stable: the moves giving the cursor's card first
 
         def chosen(command: Command | None) -> None:
             if command is not None:
@@ -616,6 +616,18 @@ class ThirtyOneTable(GameTable):
 
     def sent(self, command: Command) -> None:
         self.fresh.clear()
+
+
+def given(command: Command) -> tuple[Card, ...]:
+    """The cards of the hand a move gives away."""
+    match command:
+        case ExchangeMiddle(card=card):
+            return (card,)
+        case TableSwap(give=card):
+            return (card,)
+        case ExchangeWidow(give=cards):
+            return cards
+    return ()
 
 
 class ChooseScreen(ModalScreen[Command | None]):

@@ -70,7 +70,7 @@ async def play_until(app: ServedApp, pilot: Pilot[None], screen: TableScreen, do
 
 @pytest.mark.parametrize("size", SIZES)
 def test_thirty_one_last_turn_after_a_knock(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
-    """Classic, three seats: a bot knocked on its first turn; this seat has its last turn, the other bot still to play."""
+    """Classic, three seats: a bot knocked on its first turn; this seat has its last turn, the other still to play."""
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
         screen = await sit_at(app, pilot, Rules.of("classic"), seed=48)

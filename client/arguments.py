@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from tenpennies.engine.games import kind
+from tenpennies.engine.games import UnknownGame, kind
 from tenpennies.engine.interface import Rules
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import wire
+from tenpennies.wire.mapping import BadRequest
 
 
 def address(text: str) -> str:
@@ -30,6 +33,11 @@ def player_name(text: str) -> str:
 
 GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
 """The games the command line plays, by their engine names (``engine.games``)."""
+
+
+def game_title(game: str) -> str:
+    """A game as a screen names it (``Thirty-One``), from its engine name ("": the default, Ten Pennies)."""
+    return GAME_TITLES.get(game or "ten_pennies", game)
 
 
 def game_name(text: str) -> str:
@@ -79,3 +87,12 @@ def game_rules(game: str, settings: Iterable[str]) -> Rules:
     name or a value a knob does not take; UnknownGame for a game the engine does not have."""
     rules: Rules = type(kind(game).rules_from_dict({})).from_settings(list(settings))
     return rules
+
+
+def local_rules(game: str, settings: Iterable[str]) -> pb.HouseRules:
+    """``--rule`` of ``tenpennies play --local --game GAME`` as the wire carries them; ValueError saying
+    what is wrong (no such game, no such rule, a value the rule does not take)."""
+    try:
+        return wire(game).rules_to_pb(game_rules(game, settings))
+    except (RuleError, UnknownGame, BadRequest) as error:
+        raise ValueError(str(error)) from None

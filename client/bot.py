@@ -1,6 +1,7 @@
 """The bot SDK: one bot interface for everywhere, and ``tenpennies bot``.
 
-A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.ten_pennies.bots.Bot``): it sees
+A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.ten_pennies.bots.Bot``, or a
+Thirty-One ``SeatView`` and command at a Thirty-One table: the SDK follows the game the table names): it sees
 what its seat may know and picks from ``view.legal``. The same object plays in-process
 (``engine.bots.play_game``) and over gRPC against any server (``play_seat``), where ``view`` is the
 engine ``SeatView`` the seat's stream folds into (``client.view.TableView``), with the server's legal
@@ -30,7 +31,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,45 @@ from tenpennies.client.trust import (
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
 from tenpennies.engine.seats import Answer, Fault
-from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, Phase, SeatView
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot, safe_default
+from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, SeatView
+from tenpennies.engine.ten_pennies.bots import BOTS, Bot
+from tenpennies.engine.ten_pennies.bots import safe_default as ten_pennies_default
+from tenpennies.engine.thirty_one import view as thirty_one_view
+from tenpennies.engine.thirty_one.bots import BOTS as THIRTY_ONE_BOTS
+from tenpennies.engine.thirty_one.bots import safe_default as thirty_one_default
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb
+from tenpennies.wire import thirty_one as thirty_one_wire
+from tenpennies.wire.games import wire
+
+STRATEGIES = sorted(set(BOTS) | set(THIRTY_ONE_BOTS))
+"""Every game's built-in bots by name (``random`` is both games'): ``load_bot`` gives the one of the game
+the seat turns out to play."""
+
+
+def safe_default(view: Any) -> Any:
+    """What the server's timer would do for the seat (its game's ``safe_default``)."""
+    if isinstance(view, thirty_one_view.SeatView):
+        return thirty_one_default(view)
+    return ten_pennies_default(view)
+
+
+class GameBot:
+    """A built-in strategy of whichever game the seat plays: made (with its seed) from the first view it is
+    shown, as that view's game names it; a strategy its game lacks raises (the safe default is sent)."""
+
+    def __init__(self, strategy: str, seed: int) -> None:
+        self.strategy = strategy
+        self.seed = seed
+        self.bot: Any = None  # the game's own bot (each game's Bot protocol), once the game is known
+
+    def choose(self, view: Any) -> Any:
+        if self.bot is None:
+            bots: Mapping[str, Callable[[int], Any]] = \
+                THIRTY_ONE_BOTS if isinstance(view, thirty_one_view.SeatView) else BOTS
+            if self.strategy not in bots:
+                raise BotLoadError(f"this game has no {self.strategy} bot (it has {', '.join(sorted(bots))})")
+            self.bot = bots[self.strategy](self.seed)
+        return self.bot.choose(view)
 
 MARGIN = 0.8
 """The share of the time left to a decision's deadline the bot may think; the rest is for the wire."""
@@ -242,10 +278,14 @@ class SeatPlayer:
         if self.table.game_end is not None:
             return self.table.game_end
         view = self.table.view
-        if view is not None and view.phase is Phase.GAME_OVER:  # a snapshot of a game that ended meanwhile
-            return pb.GameEnded(scores=[p.score for p in view.players], winners=list(self.table.winners),
-                                shares=[p.won for p in view.players])
-        return None
+        if view is None or view.phase != "game_over":  # (each game's Phase says game_over so)
+            return None
+        # a snapshot of a game that ended meanwhile
+        if isinstance(view, thirty_one_view.SeatView):
+            return pb.GameEnded(winners=list(self.table.winners),
+                                thirty_one_players=[thirty_one_wire.player(p) for p in view.players])
+        return pb.GameEnded(scores=[p.score for p in view.players], winners=list(self.table.winners),
+                            shares=[p.won for p in view.players])
 
     # --- decisions ---------------------------------------------------------------------------------
 
@@ -338,13 +378,13 @@ class SeatPlayer:
         try:
             for wait in BUSY_RETRIES:  # the server's budget for this client is spent for now: a moment, again
                 try:
-                    await self.session.send(command_to_pb(command), decision.sequence)
+                    await self.session.send(wire(self.table.game).command_to_pb(command), decision.sequence)
                     return "accepted"
                 except ServerError as error:
                     if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or self._decision is not decision:
                         raise
                     await asyncio.sleep(wait * (0.5 + random.random()))
-            await self.session.send(command_to_pb(command), decision.sequence)
+            await self.session.send(wire(self.table.game).command_to_pb(command), decision.sequence)
             return "accepted"
         except ServerError as error:
             self.stats.last_error = error.words
@@ -361,8 +401,8 @@ class SeatPlayer:
 
 def _own_meld(view: SeatView) -> Callable[[Command], bool]:
     """Beyond what the view lists, worth sending: a meld of the bot's own making while the seat may meld
-    (the server lists bounded meld candidates and accepts any legal meld named; it judges it)."""
-    may_meld = any(isinstance(c, Discard) for c in view.legal)
+    (Ten Pennies: the server lists bounded meld candidates and accepts any legal meld named; it judges it)."""
+    may_meld = isinstance(view, SeatView) and any(isinstance(c, Discard) for c in view.legal)
     return lambda command: may_meld and isinstance(command, LayContract | LaySet)
 
 
@@ -411,12 +451,15 @@ def load_script(path: str | Path, seed: int = 0) -> Bot:
 
 
 def load_bot(strategy: str | None = None, script: str | Path | None = None, seed: int = 0) -> Bot:
-    """A built-in strategy by name (engine.bots.BOTS) or a script's bot."""
+    """A built-in strategy by name (``STRATEGIES``: each game's ``bots.BOTS``; a Ten Pennies one as it is, one
+    of Thirty-One's as a ``GameBot`` of the game the seat plays) or a script's bot."""
     if script is not None:
         return load_script(script, seed)
-    if strategy not in BOTS:
-        raise BotLoadError(f"strategies are {', '.join(sorted(BOTS))}, not {strategy!r}")
-    return BOTS[strategy](seed)
+    if strategy is None or strategy not in STRATEGIES:
+        raise BotLoadError(f"strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
+    if strategy in BOTS and strategy not in THIRTY_ONE_BOTS:
+        return BOTS[strategy](seed)
+    return GameBot(strategy, seed)
 
 
 # --- tournaments ---------------------------------------------------------------------------------------
@@ -512,7 +555,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", help="with --table and --seat: take up a seat joined before, by its token; "
                                         "with --tournament: the bot's token, to take up its name again")
     how = parser.add_mutually_exclusive_group(required=True)
-    how.add_argument("--strategy", metavar="NAME", help=f"a built-in bot: {', '.join(sorted(BOTS))}")
+    how.add_argument("--strategy", metavar="NAME",
+                     help=f"a built-in bot: {', '.join(STRATEGIES)} (Ten Pennies': {', '.join(sorted(BOTS))}; "
+                          f"Thirty-One's: {', '.join(sorted(THIRTY_ONE_BOTS))})")
     how.add_argument("--script", metavar="FILE.py",
                      help="a Python file defining class Bot (choose(self, view)) or a function choose(view)")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (random strategies)")

@@ -143,9 +143,11 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     ValueError for flags that do not go together. No --server nor --local: the servers on the LAN (and the
     remembered one) to choose from. Remembers the server and name for next time (a --local game leaves the
     remembered server alone)."""
+    from tenpennies.client.arguments import local_rules
     from tenpennies.client.settings import ClientConfig
     from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
+    from tenpennies.engine.games import DEFAULT_GAME
     from tenpennies.wire.common import config_dir, data_dir, interface_addresses
 
     config = ClientConfig.load(config_dir())
@@ -153,6 +155,15 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
         raise ValueError("--local plays on this machine alone: it takes no --spectate")
     if (args.rounds or args.practice) and not args.local:
         raise ValueError("--rounds and --practice shape a local game: they go with --local")
+    if (args.game or args.rule) and not args.local:
+        raise ValueError("--game and --rule choose the local game: they go with --local (a server's lobby "
+                         "chooses its tables' games and rules on its create form)")
+    game = args.game or ""
+    if game or args.rule:
+        local_rules(game or DEFAULT_GAME, args.rule or ())  # ValueError: no such game, or a rule it lacks
+    if args.rounds and (game or DEFAULT_GAME) != DEFAULT_GAME:
+        raise ValueError("--rounds chooses Ten Pennies' rounds: Thirty-One plays until one seat is left "
+                         "(its rules say how long: --rule lives=N, tokens=N or deals=N)")
     if args.interface:
         if args.local or args.server or args.spectate:
             raise ValueError("--interface is where to look for servers: it goes without --local, --server "
@@ -170,7 +181,7 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
         print(f"(could not remember the settings: {error})", file=sys.stderr)
     if args.local:
         return Launch("local", name=name, style=style, home=data_dir(), config=config_dir(),
-                      rounds=args.rounds or (), practice=args.practice)
+                      rounds=args.rounds or (), practice=args.practice, game=game, rules=tuple(args.rule or ()))
     if server is None:
         return Launch("browse", name=name, tls_ca=args.tls_ca, style=style, home=config_dir(), data=data_dir(),
                       interface=args.interface)
@@ -239,6 +250,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="a private server on loopback in this process, 3 bots and you; quitting stops it")
     where.add_argument("--server", type=address, metavar="HOST:PORT", help="open the lobby of this server")
     play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
+    play.add_argument("--game", metavar="GAME", type=game_name,
+                      help="with --local: the game to play, ten-pennies (the default) or thirty-one")
+    play.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                      help="with --local: a rule of the game, e.g. --rule preset=switch (Thirty-One) or "
+                           "--rule rounds=1,2 (Ten Pennies); repeatable")
     play.add_argument("--name", type=player_name, help="your name at the tables (default: your login name)")
     play.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")

@@ -15,10 +15,12 @@ import fcntl
 import os
 from pathlib import Path
 
+from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.server.app import Options, Server, serve
 from tenpennies.server.store import NoSuchGame, StoredGame, read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from .arguments import game_title
 from .connection import Connection, HostedTable, SeatSession, ServerError
 from .settings import LocalGame, Unfinished
 
@@ -26,7 +28,6 @@ DB_FILE = "local.db"
 LOCK_FILE = "local.lock"
 LOCAL_SEATS = 4
 PLAYER_SEAT = LOCAL_SEATS - 1  # the bots sit first, the player in the last seat
-LOCAL_BOT = "greedy"
 
 __all__ = ["LocalServer", "NoSuchGame", "Options", "StoredGame", "read_game", "serve"]
 
@@ -117,6 +118,10 @@ class LocalServer:
                 return None
         if snapshot.table.status != pb.TABLE_STATUS_PLAYING or not snapshot.HasField("game"):
             return None
+        if snapshot.table.game not in ("", DEFAULT_GAME):  # a game of deals, not Ten Pennies' rounds
+            deal = snapshot.game.thirty_one.deal
+            return Unfinished(game, deal, 0, deal, f"{game_title(snapshot.table.game)}, "
+                                                   f"deal {deal}")
         rounds = list(snapshot.table.rules.rounds) or list(range(1, 8))
         number = snapshot.game.round
         position = rounds.index(number) + 1 if number in rounds else number
@@ -136,19 +141,25 @@ class LocalServer:
         except ServerError:
             pass  # gone already: nothing to leave
 
-    async def new_game(self, name: str, *, rounds: tuple[int, ...] = (), practice: bool = False
-                       ) -> tuple[SeatSession, HostedTable]:
-        """A 4-seat table with three built-in bots and the player in the last seat, started: the game is in
-        its first round when this returns. No decision timer and no takeover: the player plays at their own
-        pace. ``rounds``: a short game of these rounds (empty: all seven); ``practice``: a practice table
-        (remembered, so that the client shows hints as the player goes)."""
+    async def new_game(self, name: str, game: str = DEFAULT_GAME, rules: pb.HouseRules | None = None, *,
+                       rounds: tuple[int, ...] = (), practice: bool = False) -> tuple[SeatSession, HostedTable]:
+        """A 4-seat table of ``game`` (its ``rules``; None: the game's defaults) with three built-in bots (the
+        game's own default bot) and the player in the last seat, started: the game is dealt when this
+        returns. No decision timer and no takeover: the player plays at their own pace. ``rounds``: a short
+        game of these rounds (Ten Pennies'; empty: all seven); ``practice``: a practice table (remembered, so
+        that the client shows hints as the player goes)."""
         assert self.connection is not None
         connection = self.connection
-        kind = "practice game" if practice else "game"
-        hosted = await connection.create_table(f"{name}'s {kind}", LOCAL_SEATS, pb.HouseRules(rounds=rounds),
-                                               decision_seconds=0, takeover_seconds=0)
+        table_rules = pb.HouseRules()
+        if rules is not None:
+            table_rules.CopyFrom(rules)
+        if rounds:
+            table_rules.rounds[:] = rounds
+        what = "practice game" if practice else "game"
+        hosted = await connection.create_table(f"{name}'s {what}", LOCAL_SEATS, table_rules,
+                                               decision_seconds=0, takeover_seconds=0, game=game)
         for seat in range(PLAYER_SEAT):
-            await connection.add_bot(hosted.table_id, hosted.host_token, LOCAL_BOT, seat=seat)
+            await connection.add_bot(hosted.table_id, hosted.host_token, kind(game).takeover, seat=seat)
         session = await connection.join(hosted.table_id, name, seat=PLAYER_SEAT)
         # Remembered before the start, so a game is never running that the next start cannot find.
         LocalGame(hosted.table_id, PLAYER_SEAT, session.token, hosted.host_token, practice).save(self.home)

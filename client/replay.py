@@ -1,4 +1,4 @@
-"""``tenpennies replay GAME_ID``: a stored game, move by move, with every hand revealed.
+"""``tenpennies replay GAME_ID``: a stored game (Ten Pennies or Thirty-One), move by move, every hand revealed.
 
 The server's SQLite file keeps each table's row (seats, rules, seed), its seats and every accepted
 command; the engine rebuilds the game from the seed and that log (``Game.replay``'s way, a command at
@@ -12,14 +12,18 @@ import argparse
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tenpennies.engine.cards import sort_key
+from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.results import pennies_bought_with, penny_balance
+from tenpennies.engine.thirty_one import events as t31
+from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import THIRTY_ONE
 
 from .view import bot_plays, timed_out
 
@@ -151,6 +155,60 @@ def _table_marks(rows: Sequence[tuple[int, int | None, bytes]]) -> dict[int, lis
     return marks
 
 
+# --- Thirty-One ------------------------------------------------------------------------------------------
+
+def narrate_thirty_one(stored: StoredGame, *, hands: bool = False) -> Iterator[str]:
+    """A stored Thirty-One game in lines, in its narrator's words (engine/thirty_one/narrate.py) for a reader
+    who sees every hand: every deal, each move (with every card drawn) marked with its deal and turn, each
+    deal's end with the hands shown, the final standings. With ``hands``, every hand after each turn."""
+    played = kind(stored.game)
+    name = stored.seat_name
+    rules = stored.rules
+    if stored.status in ("waiting", "expired") and not stored.commands:
+        yield f"Table {stored.table_id} ({stored.name!r}): the game never started (the table is {stored.status})."
+        return
+    yield (f"Table {stored.table_id} ({stored.name!r}): Thirty-One, {stored.seats} seats, preset {rules.preset}, "
+           f"seed {stored.seed}, {len(stored.commands)} commands")
+    yield "Seats: " + ", ".join(f"{s} {name(s)}" for s in range(stored.seats))
+    game = played.new(stored.seats, rules, stored.seed)
+    narrator = played.narrator(rules, name, every_hand=True)
+    assert isinstance(narrator, ThirtyOneNarrator)  # (its telling: a move's line marked, a showdown's hands)
+
+    def every_hand() -> list[str]:
+        return [f"{name(s):<20} {' '.join(c.text for c in game.view(s).hand) or '-'}" for s in range(stored.seats)]
+
+    def told(events: Sequence[Any], where: str) -> Iterator[str]:
+        for event in events:
+            if isinstance(event, t31.DealStarted):
+                yield ""
+            yield from narrator.telling(event, where)
+            if isinstance(event, t31.GameEnded):
+                yield ""
+                yield "Final standings:"
+                result = game.result
+                assert result is not None
+                figure = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
+                for seat in sorted(range(stored.seats), key=lambda s: (result.scores[s], s)):
+                    mark = "  winner" if seat in result.winners else ""
+                    yield (f"  {result.scores[seat]}. {name(seat):<20} {figure} "
+                           f"{result.tallies[figure][seat]:>4}{mark}")
+
+    yield from told(game.opening_events, "")
+    for command in stored.commands:
+        where = f"[d{game.deal} t{game.turn}] "
+        events = game.apply(command)
+        yield from told(events, where)
+        if hands and not game.over and any(isinstance(e, t31.TurnStarted) for e in events):
+            yield from ("      " + line for line in every_hand())
+    if game.over:
+        return
+    yield ""
+    yield (f"This game is not finished (the table is {stored.status}): {len(stored.commands)} commands so far, "
+           f"deal {game.deal}, turn {game.turn}.")
+    yield "Hands now:"
+    yield from ("  " + line for line in every_hand())
+
+
 # --- tenpennies replay -----------------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -173,11 +231,13 @@ def run(args: argparse.Namespace) -> int:
     except sqlite3.Error as error:
         print(f"cannot read {args.db}: {error}", file=sys.stderr)
         return 1
-    if stored.game != TEN_PENNIES.name:  # the words below are Ten Pennies' narrator's
-        print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies games only", file=sys.stderr)
+    tell = narrate if stored.game == TEN_PENNIES.name else narrate_thirty_one if stored.game == THIRTY_ONE else None
+    if tell is None:
+        print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies and Thirty-One games",
+              file=sys.stderr)
         return 1
     try:
-        for line in narrate(stored, hands=args.hands):
+        for line in tell(stored, hands=args.hands):
             print(line)
     except RuleError as error:
         print(f"the stored log does not replay: {error}", file=sys.stderr)

@@ -198,9 +198,10 @@ class Unfinished:
     round: int        # the round being played (TP-2.1's number)
     of: int           # how many rounds the table plays
     position: int     # which of them it is (1-based)
+    where: str = ""   # a game without rounds: where it stands in its own words ("Thirty-One, deal 3")
 
     @property
     def label(self) -> str:
-        return f"round {self.position} of {self.of}"
+        return self.where or f"round {self.position} of {self.of}"
 
 

@@ -293,10 +293,11 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
 
     @_rpc()
     async def AddBot(self, request: pb.AddBotRequest, context: Any) -> pb.AddBotResponse:
-        strategy = STRATEGY_WORDS.get(request.strategy)
+        table = await self.lobby.get(request.table_id)
+        # unset: the game's own default bot (the one that takes over a gone player; Ten Pennies' greedy)
+        strategy = table.kind.takeover if not request.strategy else STRATEGY_WORDS.get(request.strategy)
         if strategy is None:
             raise mapping.BadRequest(f"unknown bot strategy {request.strategy}")
-        table = await self.lobby.get(request.table_id)
         return pb.AddBotResponse(seat=await table.add_bot(request.host_token, _seat(request), strategy))
 
     @_rpc()

@@ -8,9 +8,9 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import grpc
 
@@ -119,8 +119,15 @@ async def start(service: Service, table: TestTable) -> None:
     await service.StartGame(pb.StartGameRequest(table_id=table.table_id, host_token=table.host))
 
 
+class Watching(Protocol):
+    """A client that keeps what its stream brought (``ThinClient``, or a thin client of another game)."""
+
+    @property
+    def received(self) -> Sequence[object]: ...
+
+
 async def subscribed(service: Service, table_id: str, seats: Iterable[int] = (),
-                     watchers: Iterable[ThinClient] = (), timeout: float = 10) -> None:
+                     watchers: Iterable[Watching] = (), timeout: float = 10) -> None:
     """Wait until the server shows each of ``seats`` with a live subscription (GetSnapshot's seat_info)
     and each of ``watchers`` (spectators, whom no seat shows) has its first snapshot."""
     seats, watchers = list(seats), list(watchers)

@@ -705,7 +705,7 @@ async def test_a_table_of_a_game_the_server_lacks_is_refused_by_name_and_nothing
     with pytest.raises(ServerError) as refused:
         await connection.create_table("high", 2, game="high_card")
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert refused.value.message == "no game 'high_card' here (there are ten_pennies)"
+    assert refused.value.message == "no game 'high_card' here (there are ten_pennies, thirty_one)"
     assert await connection.tables() == [] and not server.lobby.tables and await server.store.list_tables() == []
     # a client shown a table of a game it lacks says so, by name, rather than misread it as Ten Pennies
     with pytest.raises(mapping.BadRequest, match="no game 'high_card' here"):

@@ -19,6 +19,8 @@ from tenpennies.client import cli
 from tenpennies.engine.ten_pennies import Game, HouseRules, RuleError
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.rules import KNOBS, Knob, knob_named, knobs_table
+from tenpennies.engine.thirty_one.bots import BOTS as THIRTY_ONE_BOTS
+from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.server.table import Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping, words
@@ -79,7 +81,7 @@ def test_a_bad_rule_on_the_command_line_is_a_usage_error(capsys: pytest.CaptureF
 
 def test_the_proto_has_a_field_of_each_knob_by_its_name_and_kind() -> None:
     described = pb.HouseRules.DESCRIPTOR.fields_by_name
-    assert set(described) == {k.name for k in KNOBS}
+    assert set(described) == {k.name for k in KNOBS} | {"thirty_one"}  # Thirty-One's rules ride beside them
     for knob in KNOBS:
         field = described[knob.name]
         if knob.kind is tuple:
@@ -102,6 +104,21 @@ def test_an_unset_proto_field_means_the_default_so_old_clients_keep_working() ->
             mapping.rules_from_pb(bad)
 
 
+def test_the_proto_has_a_field_of_each_thirty_one_knob_by_its_name_and_kind() -> None:
+    described = pb.ThirtyOneRules.DESCRIPTOR.fields_by_name
+    assert set(described) == {k.name for k in THIRTY_ONE_KNOBS}
+    for knob in THIRTY_ONE_KNOBS:
+        field = described[knob.name]
+        if knob.choices:
+            assert field.enum_type is not None
+            assert set(words.THIRTY_ONE_KNOB_ENUMS[knob.name]) == set(knob.words)
+            # unset (0): the preset's value, so no word of its own
+            assert set(words.THIRTY_ONE_KNOB_WORDS[knob.name]) == {v.number for v in field.enum_type.values} - {0}
+        else:
+            assert field.has_presence, f"{knob.name}: unset (the preset's) must be told from 0 or off"
+            assert field.type == (FieldDescriptor.TYPE_BOOL if knob.kind is bool else FieldDescriptor.TYPE_UINT32)
+
+
 def test_each_enum_word_table_covers_its_enum_and_inverts() -> None:
     def numbers(enum: Any) -> set[int]:
         return {v.number for v in enum.DESCRIPTOR.values if v.number}
@@ -112,7 +129,8 @@ def test_each_enum_word_table_covers_its_enum_and_inverts() -> None:
                                  (words.PRESETS, words.PRESET_WORDS, pb.Preset)):
         assert set(table.values()) == numbers(enum)
         assert all(inverse[number] == word for word, number in table.items())
-    assert set(words.STRATEGIES) == set(BOTS)  # every built-in bot can be asked for, and nothing else
+    # every built-in bot of every game can be asked for, and nothing else
+    assert set(words.STRATEGIES) == set(BOTS) | set(THIRTY_ONE_BOTS)
     assert words.STRATEGY_WORDS[pb.BOT_STRATEGY_UNSPECIFIED] == words.DEFAULT_STRATEGY
 
 

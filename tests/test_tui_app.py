@@ -31,6 +31,7 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import (
     NAME_WIDTH,
     PLAYERS_WIDTH,
+    THIRTY_ONE_SHORT,
     CreateTableScreen,
     LobbyScreen,
     players_text,
@@ -315,8 +316,8 @@ def test_the_players_column_counts_bots_and_free_seats_and_cuts_with_an_ellipsis
     cells = [str(cell) for cell in table_row(crowd, True, None)]
     assert cells[-1].endswith("…") and len(cells[-1]) <= PLAYERS_WIDTH
     # Every column at its widest (a seeded table aside) fits 80 columns, a space either side of each.
-    widest = [NAME_WIDTH + 1, len("Seats"), len("finished"), len("standard"), len("Timer"), len("Seed"),
-              PLAYERS_WIDTH]
+    games = max(len("standard"), *(len(short) for short in THIRTY_ONE_SHORT.values()))  # either game's
+    widest = [NAME_WIDTH + 1, len("Seats"), len("finished"), games, len("Timer"), len("Seed"), PLAYERS_WIDTH]
     assert sum(widest) + 2 * len(widest) <= 80
 
 

@@ -191,7 +191,8 @@ async def test_the_lobby_shows_the_selected_tables_id_and_gives_players_the_room
         await until(pilot, lambda: hosted.table_id in lobby.tables, "the table")
         await pilot.pause()
         selected = text_of(lobby, "#lobby-selected")
-        assert selected.startswith(f"Cara's table · table id {hosted.table_id}") and len(selected) <= 78, selected
+        assert selected.startswith(f"Cara's table · Ten Pennies, standard · table id {hosted.table_id}"), selected
+        assert len(selected) <= 78, selected
         cells = [str(cell) for cell in table.get_row(hosted.table_id)]
         assert cells[-1] == "Cara, 2 bots, 1 free"  # whole: there is room at 80 columns
         assert table.virtual_size.width <= 80  # and the row still fits

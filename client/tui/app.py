@@ -28,9 +28,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
+from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
+from tenpennies.wire.games import THIRTY_ONE
 
+from ..arguments import game_title, local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
 from ..local import LocalServer
 from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
@@ -82,42 +85,68 @@ class Launch:
     rounds: tuple[int, ...] = ()  # local: a new game plays these rounds (empty: all seven)
     practice: bool = False        # local: a new game is a practice table
     config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
+    game: str = ""  # local: the game of a new local game ("": ten_pennies), by its name in ``engine.games``
+    rules: tuple[str, ...] = ()  # local: its rules, as ``--rule NAME=VALUE`` writes them
 
 
-SHORT_GAME = (1, 2, 3)  # the start screen's short game: its first three rounds
-Start = Literal["continue", "new", "short", "practice"]
+SHORT_GAME = (1, 2, 3)  # the start screen's short game: Ten Pennies' first three rounds
+How = Literal["continue", "new", "short", "practice"]
+
+
+@dataclass(frozen=True)
+class Start:
+    """The local start screen's answer: continue the unfinished game, or a new game of ``game``: a whole one,
+    a short one or a practice table (those two are Ten Pennies')."""
+
+    how: How
+    game: str = DEFAULT_GAME
 
 
 class ContinueScreen(ModalScreen[Start]):
-    """The local start screen, when the game of last time is not finished: continue it, or start a new
-    game instead, a short one (three rounds) or a practice table (the bots then play the old one out)."""
+    """The local start screen, when the game of last time is not finished: continue it, or start a new game
+    instead (the bots then play the old one out): of the game ``--game`` named (Ten Pennies if none) or of the
+    other game, or a short Ten Pennies game (three rounds) or a practice table."""
 
     CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
 
     BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New game"),
                 Binding("s", "choose('short')", "Short game"), Binding("p", "choose('practice')", "Practice"),
+                Binding("g", "other", "The other game"),
+                Binding("t", "choose('new', 'thirty_one')", "New Thirty-One", show=False),
                 Binding("escape", "choose('continue')", "Continue", show=False)]
 
-    def __init__(self, unfinished: Unfinished) -> None:
+    def __init__(self, unfinished: Unfinished, game: str = DEFAULT_GAME) -> None:
         super().__init__()
         self.unfinished = unfinished
+        self.game = game or DEFAULT_GAME
+        self.other = THIRTY_ONE if self.game == DEFAULT_GAME else DEFAULT_GAME
 
     def compose(self) -> ComposeResult:
         with Vertical(id="continue-box", classes="lobby-modal"):
             yield Label("Your last game is not finished.", id="continue-title")
             yield Button(f"Continue your game ({self.unfinished.label})", id="continue", variant="primary")
-            yield Button("New game", id="new")
-            yield Button(f"Short game ({len(SHORT_GAME)} rounds)", id="short")
-            yield Button("Practice table (hints as you play)", id="practice")
-            yield Label("c continue · n new game · s short game · p practice (bots play the old one out)",
+            yield Button(f"New game of {game_title(self.game)}", id="new")
+            yield Button(f"New game of {game_title(self.other)}", id=f"new-{self.other}")
+            yield Button(f"Short game of Ten Pennies ({len(SHORT_GAME)} rounds)", id="short")
+            yield Button("Practice table of Ten Pennies (hints as you play)", id="practice")
+            yield Label(f"c continue · n new game · g {game_title(self.other)} · s short · p practice "
+                        "(bots play the old one out)",
                         classes="hint")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)  # type: ignore[arg-type]  # (the buttons' ids are the choices)
+        button = event.button.id or ""
+        if button.startswith("new-"):
+            self.dismiss(Start("new", button.removeprefix("new-")))
+        else:
+            self.action_choose(button)  # type: ignore[arg-type]  # (the other buttons' ids are the choices)
 
-    def action_choose(self, choice: Start) -> None:
-        self.dismiss(choice)
+    def action_choose(self, how: How, game: str = "") -> None:
+        """``game``: "" for the screen's own game (a short game or a practice table: Ten Pennies)."""
+        self.dismiss(Start(how, game or (DEFAULT_GAME if how in ("short", "practice") else self.game)))
+
+    def action_other(self) -> None:
+        self.dismiss(Start("new", self.other))
 
 
 class TenPenniesApp(App[None]):
@@ -171,9 +200,9 @@ class TenPenniesApp(App[None]):
         reached, with the CA it was reached with; the remembered server keeps its own CA unless --tls-ca says
         another)."""
         match choice:
-            case Choice(kind="local"):
+            case Choice(kind="local", game=game):
                 self.launch = replace(self.launch, mode="local", home=self.launch.data,
-                                      config=self.launch.config or self.launch.home)
+                                      config=self.launch.config or self.launch.home, game=game or self.launch.game)
                 self.query_one("#splash", Static).update("Starting your local game…")
                 self.open_local()
             case Choice(kind="server", address=address, name=server_name):
@@ -253,18 +282,23 @@ class TenPenniesApp(App[None]):
             unfinished = await local.unfinished()
             host: HostedTable | None = None
             session: SeatSession
-            choice: Start = "new"
+            wanted = self.launch.game or DEFAULT_GAME
+            start = Start("new", wanted)
             if unfinished is not None:
-                choice = "continue" if self.early_continue else await self.push_screen_wait(ContinueScreen(unfinished))
+                start = Start("continue") if self.early_continue else await self.push_screen_wait(
+                    ContinueScreen(unfinished, wanted))
             story = practice = False
-            if unfinished is not None and choice == "continue":
+            if unfinished is not None and start.how == "continue":
                 session, story, practice = local.resume(unfinished.game), True, unfinished.game.practice
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                rounds = SHORT_GAME if choice == "short" else self.launch.rounds
-                practice = choice == "practice" or (choice == "new" and self.launch.practice)
-                session, host = await local.new_game(self.launch.name, rounds=rounds, practice=practice)
+                rounds = SHORT_GAME if start.how == "short" else self.launch.rounds if start.game == wanted else ()
+                practice = start.how == "practice" or (start.how == "new" and self.launch.practice
+                                                       and start.game == wanted)
+                rules = self.launch.rules if start.game == wanted else ()  # --rule's game
+                session, host = await local.new_game(self.launch.name, start.game, local_rules(start.game, rules),
+                                                     rounds=rounds, practice=practice)
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

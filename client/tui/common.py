@@ -3,6 +3,7 @@ a count of pennies."""
 
 from __future__ import annotations
 
+from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
@@ -21,3 +22,8 @@ def sentence(text: str) -> str:
 
 def filled(info: pb.TableInfo) -> int:
     return sum(1 for s in info.seat_info if s.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT))
+
+
+def default_bot(game: str) -> str:
+    """The bot a host adds with ``b``: the game's own default (the one that takes over a gone player)."""
+    return kind(game or DEFAULT_GAME).takeover

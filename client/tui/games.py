@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.wire.games import THIRTY_ONE
 
 from .game import GameTable
 from .ten_pennies import TenPenniesTable
+from .thirty_one import ThirtyOneTable
 
-TABLES: dict[str, type[GameTable]] = {TEN_PENNIES.name: TenPenniesTable}
+TABLES: dict[str, type[GameTable]] = {TEN_PENNIES.name: TenPenniesTable, THIRTY_ONE: ThirtyOneTable}
 
 
 def table_widget(game: str = DEFAULT_GAME) -> type[GameTable]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import grpc
@@ -26,24 +27,39 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
-from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, Knob, RuleError
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.knobs import Knob
+from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
+from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
+from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.mapping import rules_to_pb
-from tenpennies.wire.words import DECISION_SECONDS, KNOB_ENUMS, KNOB_WORDS, PRESET_WORDS, STATUS_WORDS
+from tenpennies.wire.thirty_one import rules_to_pb as thirty_one_rules_to_pb
+from tenpennies.wire.words import (
+    DECISION_SECONDS,
+    KNOB_ENUMS,
+    KNOB_WORDS,
+    PRESET_WORDS,
+    STATUS_WORDS,
+    THIRTY_ONE_KNOB_ENUMS,
+    THIRTY_ONE_KNOB_WORDS,
+)
 
+from ..arguments import game_title
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
 from ..settings import ServerMemory, TablePrefs
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
-from .common import RETRY_FIRST, RETRY_MOST, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
 from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
 
-COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Preset"),
+COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Game"),
            ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
 # Widths that keep a row within 80 columns (each column also takes a space either side).
-NAME_WIDTH = 16
+NAME_WIDTH = 14
 PLAYERS_WIDTH = 19
 # Codes that mean the server did not answer at all (rather than answered no).
 UNANSWERED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
@@ -90,7 +106,7 @@ def players_text(info: pb.TableInfo, mine: int | None) -> str:
 def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool = False,
               players_width: int = PLAYERS_WIDTH) -> tuple[Text | str, ...]:
     """The lobby's row for a table: its name (``*`` marks a table this client hosts, a lock a private
-    one: ``#`` under ``ascii``), seats filled of all, status, preset, decision timer, the seed of a seeded
+    one: ``#`` under ``ascii``), seats filled of all, status, game and preset, decision timer, the seed of a seeded
     table, and who sits there (``>`` marks this client's own seat), each cut with ``…`` so that a row fits
     80 columns (``players_width``: the room the lobby found for the Players column)."""
     lock = ("#" if ascii else "🔒") if info.locked else ""
@@ -99,8 +115,30 @@ def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool
         name = Text("*", style="bold") + name
     timer = info.settings.decision_seconds if info.settings.HasField("decision_seconds") else DECISION_SECONDS
     return (name, f"{filled(info)}/{info.seats}", STATUS_WORDS.get(info.status, "?"),
-            PRESET_WORDS.get(info.rules.preset, "?"), f"{timer}s" if timer else "off",
+            game_text(info), f"{timer}s" if timer else "off",
             str(info.seed) if info.HasField("seed") else "", clip(players_text(info, mine), players_width))
+
+
+THIRTY_ONE_SHORT = {"classic": "31 classic", "cut_throat": "31 cutthr.", "no_elimination": "31 no-elim",
+                    "banking": "31 banking", "switch": "31 switch", "stop_the_bus": "31 bus"}
+"""Thirty-One's presets in the list's Game column (no wider than Ten Pennies' ``standard`` and two more cells);
+the line under the list says the game and preset in full."""
+
+
+def preset_of(info: pb.TableInfo) -> str:
+    """The table's preset, in the words of its game's rule book."""
+    if info.game == THIRTY_ONE:
+        return THIRTY_ONE_KNOB_WORDS["preset"].get(info.rules.thirty_one.preset, "classic")
+    return PRESET_WORDS.get(info.rules.preset, "?")
+
+
+def game_text(info: pb.TableInfo) -> str:
+    """A table's game in the list: a Ten Pennies table by its preset (``standard``, ``deuces``), a Thirty-One
+    one as ``31 switch``; a game this client lacks by its name."""
+    game = info.game or DEFAULT_GAME
+    if game == THIRTY_ONE:
+        return THIRTY_ONE_SHORT.get(preset_of(info), "31")
+    return preset_of(info) if game == DEFAULT_GAME else game
 
 
 def players_room(rows: list[tuple[Text | str, ...]], width: int) -> int:
@@ -124,11 +162,17 @@ class TableForm:
     rules: pb.HouseRules
     decision_seconds: int
     password: str = ""  # a private table's (empty: anyone may join)
+    game: str = DEFAULT_GAME  # by its name in ``engine.games``
+
+
+T31 = "t31-"  # the id prefix of Thirty-One's fields in the form (its knob names are Ten Pennies' too: preset)
 
 
 class CreateTableScreen(ModalScreen[HostedTable | None]):
-    """A form for a new table: its name, seats, preset, every house rule of TP-6 and the decision timer.
-    The server judges the rules; a refusal is shown with the rule it cites and the form stays open."""
+    """A form for a new table: its name, seats, its game, that game's preset and every knob (Ten Pennies'
+    house rules of TP-6; Thirty-One's of its rule book, which its preset sets as it is chosen) and the
+    decision timer. The server judges the rules; a refusal is shown with the rule it cites and the form
+    stays open."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
     AUTO_FOCUS = "#name"
@@ -144,12 +188,18 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
             with VerticalScroll(id="create-fields"), Grid(id="create-grid"):
                 yield Label("Name")
                 yield Input(self.default_name, id="name", max_length=40, compact=True)
+                yield Label("Game")
+                yield Select([(game_title(name), name) for name in (DEFAULT_GAME, THIRTY_ONE)], value=DEFAULT_GAME,
+                             allow_blank=False, id="game", compact=True)
                 yield Label("Seats (2-8)")
                 yield Select([(str(n), n) for n in range(2, 9)], value=4, allow_blank=False, id="seats",
                              compact=True)
                 for knob in KNOBS:
-                    yield Label(knob.label)
-                    yield from self.knob_field(knob)
+                    yield Label(knob.label, classes="ten-pennies")
+                    yield from self.knob_field(knob, classes="ten-pennies")
+                for knob in THIRTY_ONE_KNOBS:
+                    yield Label(knob.label, classes="thirty-one")
+                    yield from self.knob_field(knob, prefix=T31, enums=THIRTY_ONE_KNOB_ENUMS, classes="thirty-one")
                 yield Label("Decision timer (s)")
                 yield Input(str(DECISION_SECONDS), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
                             compact=True, tooltip="0: no timer")
@@ -162,40 +212,79 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 yield Button("Create", id="create", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    def knob_field(self, knob: Knob) -> ComposeResult:
-        """The field of one house rule (its id the knob's name), showing its default: a switch that also says
-        on or off, a choice of its words (each with what it means), or a text of what ``--rule`` takes."""
+    def on_mount(self) -> None:
+        self.show_game(DEFAULT_GAME)
+
+    def knob_field(self, knob: Knob, *, prefix: str = "", enums: Mapping[str, Mapping[str, int]] = KNOB_ENUMS,
+                   classes: str = "") -> ComposeResult:
+        """The field of one house rule (its id the knob's name after ``prefix``), showing its default: a switch
+        that also says on or off, a choice of its words (each with what it means), or a text of what
+        ``--rule`` takes."""
         tooltip = f"{knob.rule}: {knob.help}"
+        name = prefix + knob.name
         if knob.kind is bool:
-            with Horizontal(classes="switch-row"):
-                yield Switch(bool(knob.default), id=knob.name, animate=False, tooltip=tooltip)
-                yield Label(knob.word(knob.default), id=f"{knob.name}-word", classes="switch-word")
+            with Horizontal(classes=f"switch-row {classes}"):
+                yield Switch(bool(knob.default), id=name, animate=False, tooltip=tooltip)
+                yield Label(knob.word(knob.default), id=f"{name}-word", classes="switch-word")
         elif knob.choices:
-            enums = KNOB_ENUMS[knob.name]
-            yield Select([(f"{word} ({meaning})", enums[word]) for word, meaning in knob.choices],
-                         value=enums[str(knob.default)], allow_blank=False, id=knob.name, compact=True,
-                         tooltip=tooltip)
+            words = enums[knob.name]
+            yield Select([(f"{word} ({meaning})", words[word]) for word, meaning in knob.choices],
+                         value=words[str(knob.default)], allow_blank=False, id=name, compact=True,
+                         tooltip=tooltip, classes=classes)
         else:
             rounds = knob.kind is tuple
-            yield Input(knob.word(knob.default), id=knob.name, restrict=r"[0-9, ]*" if rounds else r"[0-9]*",
-                        max_length=20 if rounds else 6, compact=True, tooltip=tooltip)
+            yield Input(knob.word(knob.default), id=name, restrict=r"[0-9, ]*" if rounds else r"[0-9]*",
+                        max_length=20 if rounds else 6, compact=True, tooltip=tooltip, classes=classes)
+
+    @property
+    def game(self) -> str:
+        chosen = self.query_one("#game", Select).value
+        return chosen if isinstance(chosen, str) else DEFAULT_GAME
+
+    def show_game(self, game: str) -> None:
+        """The chosen game's rules in the form, the other's hidden."""
+        for widget in self.query(".ten-pennies"):
+            widget.display = game == DEFAULT_GAME
+        for widget in self.query(".thirty-one"):
+            widget.display = game == THIRTY_ONE
+
+    @on(Select.Changed, "#game")
+    def game_chosen(self, event: Select.Changed) -> None:
+        self.show_game(self.game)
+
+    @on(Select.Changed, f"#{T31}preset")
+    def thirty_one_preset_chosen(self, event: Select.Changed) -> None:
+        """A Thirty-One preset sets its knobs (THIRTY-ONE.md's presets): the form shows what it plays."""
+        if not isinstance(event.value, int):
+            return
+        rules = ThirtyOneRules.of(THIRTY_ONE_KNOB_WORDS["preset"][event.value])
+        for knob in THIRTY_ONE_KNOBS[1:]:
+            value = getattr(rules, knob.name)
+            if knob.kind is bool:
+                self.query_one(f"#{T31}{knob.name}", Switch).value = bool(value)
+            elif knob.choices:
+                self.query_one(f"#{T31}{knob.name}", Select).value = THIRTY_ONE_KNOB_ENUMS[knob.name][str(value)]
+            else:
+                self.query_one(f"#{T31}{knob.name}", Input).value = knob.word(value)
 
     @on(Switch.Changed)
     def switched(self, event: Switch.Changed) -> None:
         """A switch says on or off in words too, not by the slider's side or colour alone (NO_COLOR)."""
         self.query_one(f"#{event.switch.id}-word", Label).update("on" if event.value else "off")
 
-    def knob_value(self, knob: Knob) -> object:
+    def knob_value(self, knob: Knob, *, prefix: str = "", words: Mapping[str, Mapping[int, str]] = KNOB_WORDS
+                   ) -> object:
         """What the form says of one house rule; ValueError, naming its label, for a text that is not of
         the knob's type at all (its limits are the server's to judge)."""
+        name = prefix + knob.name
         if knob.kind is bool:
-            return self.query_one(f"#{knob.name}", Switch).value
+            return self.query_one(f"#{name}", Switch).value
         if knob.choices:
-            chosen = self.query_one(f"#{knob.name}", Select).value
+            chosen = self.query_one(f"#{name}", Select).value
             assert isinstance(chosen, int)
-            return KNOB_WORDS[knob.name][chosen]
+            return words[knob.name][chosen]
         try:
-            return knob.parse(self.query_one(f"#{knob.name}", Input).value)
+            return knob.parse(self.query_one(f"#{name}", Input).value)
         except RuleError:
             raise ValueError(f"{knob.label}: {knob.takes}, please") from None
 
@@ -205,13 +294,19 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         name = self.query_one("#name", Input).value.strip()
         if not name:
             raise ValueError("Name: the table needs one")
-        rules = rules_to_pb(HouseRules.from_dict({knob.name: self.knob_value(knob) for knob in KNOBS}))
+        game = self.game
+        if game == THIRTY_ONE:
+            knobs = {knob.name: self.knob_value(knob, prefix=T31, words=THIRTY_ONE_KNOB_WORDS)
+                     for knob in THIRTY_ONE_KNOBS}
+            rules = thirty_one_rules_to_pb(ThirtyOneRules.from_dict(knobs))
+        else:
+            rules = rules_to_pb(HouseRules.from_dict({knob.name: self.knob_value(knob) for knob in KNOBS}))
         seats = self.query_one("#seats", Select).value
         assert isinstance(seats, int)
         timer = self.query_one("#decision_seconds", Input).value.strip()
         if not timer.isdigit():
             raise ValueError("Decision timer: a whole number, please")
-        return TableForm(name, seats, rules, int(timer), self.query_one("#password", Input).value)
+        return TableForm(name, seats, rules, int(timer), self.query_one("#password", Input).value, game)
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#create-error", Static)
@@ -241,7 +336,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         try:
             hosted = await self.connection.create_table(form.name, form.seats, form.rules,
                                                         decision_seconds=form.decision_seconds,
-                                                        password=form.password)
+                                                        password=form.password, game=form.game)
         except ServerError as error:
             self.show_error(failure(error, self.connection.address))
             return
@@ -323,7 +418,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("c", "create", "New"),
         Binding("w", "watch", "Watch"),
-        Binding("b", "add_bot('greedy')", "Bot"),
+        Binding("b", "add_bot('')", "Bot"),
         Binding("B", "add_bot('random')", "Rnd bot"),
         Binding("x", "remove_seat", "Empty"),
         Binding("g", "start", "Start"),
@@ -547,9 +642,9 @@ class LobbyScreen(Screen[None]):
         if info is None:
             return
         width = (self.query_one("#tables", DataTable).size.width or self.app.size.width) - 2
-        tail = f" · table id {info.table_id}"
+        tail = f" · {game_title(info.game)}, {preset_of(info).replace('_', ' ')} · table id {info.table_id}"
         hint = " (for bot --table, play --spectate)"
-        name = clip(info.name or "Table", max(8, width - len(tail) - len(hint)))
+        name = clip(info.name or "Table", max(8, width - len(tail)))  # the hint goes before the name is cut
         line.update(clip(name + tail + (hint if len(name + tail + hint) <= width else ""), width))
 
     # --- what this client holds, remembered across runs ---
@@ -802,6 +897,7 @@ class LobbyScreen(Screen[None]):
         info = self.selected
         if info is None or info.table_id not in self.hosted:
             return
+        strategy = strategy or default_bot(info.game)
         try:
             await self.connection.add_bot(info.table_id, self.hosted[info.table_id].host_token, strategy)
         except ServerError as error:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from .line import Line
 
-NAME_CELLS = 14   # a longer name is cut
+NAME_CELLS = 16   # a longer name is cut ("heuristic bot 3" whole)
 FLAG_CELLS = 9    # the flags column (down, bot, away)
 
 

@@ -42,6 +42,7 @@ class Choice:
     address: str = ""
     tls: bool = False
     name: str = ""
+    game: str = ""  # local: the game of a new local game ("": Ten Pennies), by its name in ``engine.games``
 
 
 def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
@@ -61,7 +62,8 @@ SERVERS_HELP = """\
 
   [b]enter[/b]  open the lobby of the server under the cursor
   [b]a[/b]      connect to an address: type HOST:PORT, then enter
-  [b]l[/b]      play locally against three bots (no server needed)
+  [b]l[/b]      play Ten Pennies locally against three bots (no server needed)
+  [b]t[/b]      play Thirty-One locally against three bots
   [b]esc[/b]    from the address field back to the list
   [b]q[/b]      quit
 
@@ -95,6 +97,7 @@ class ServersScreen(Screen[Choice]):
     BINDINGS = [
         Binding("a", "address", "Address"),
         Binding("l", "local", "Local game"),
+        Binding("t", "local('thirty_one')", "Local Thirty-One"),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -134,6 +137,7 @@ class ServersScreen(Screen[Choice]):
         yield Static("", id="servers-error", markup=False)  # what was typed, as typed
         with Horizontal(id="servers-local"):
             yield Button("Play locally against bots", id="local", compact=True)
+            yield Button("Thirty-One locally", id="local-thirty-one", compact=True)
         yield Footer(compact=True)
 
     def looking_text(self) -> str:
@@ -242,8 +246,12 @@ class ServersScreen(Screen[Choice]):
     def action_address(self) -> None:
         self.query_one("#address", Input).focus()
 
-    def action_local(self) -> None:
-        self.dismiss(Choice("local"))
+    @on(Button.Pressed, "#local-thirty-one")
+    def local_thirty_one_pressed(self) -> None:
+        self.action_local("thirty_one")
+
+    def action_local(self, game: str = "") -> None:
+        self.dismiss(Choice("local", game=game))
 
     def action_help(self) -> None:
         self.app.push_screen(ServersHelp())

@@ -41,7 +41,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
-from .common import RETRY_FIRST, RETRY_MOST, WIDE, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, WIDE, default_bot, filled, sentence
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
@@ -71,7 +71,7 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "add_bot('greedy')", "Greedy bot"),
+        Binding("b", "add_bot('')", "Bot"),
         Binding("B", "add_bot('random')", "Random bot"),
         Binding("g", "start", "Start"),
         Binding("c", "chat", "Chat", show=False),
@@ -115,6 +115,7 @@ class TableScreen(Screen[None]):
         self._decisions = 0                  # decisions drawn so far (a moment's end is for its own decision)
         self._others_moved = True            # another seat moved since this seat's last decision was drawn
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
+        self._swapping = False               # the game's widget is being swapped for the table's game's
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -176,9 +177,16 @@ class TableScreen(Screen[None]):
         widget = table_widget(game)
         if type(self.game) is widget:
             return
-        await self.game.remove()
-        self.game = widget(self, id="game")
-        await self.mount(self.game, after=self.query_one("#middle"))
+        focused = self.focused is None or self.focused is self.game
+        self._swapping = True  # no redraw meanwhile: the old widget would be handed the new game's view
+        try:
+            await self.game.remove()
+            self.game = widget(self, id="game")
+            await self.mount(self.game, after=self.query_one("#middle"))
+        finally:
+            self._swapping = False
+        if focused:  # the keys go to the game's widget first, as they did to the one it replaced
+            self.game.focus()
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
@@ -323,7 +331,7 @@ class TableScreen(Screen[None]):
         self._stale = False
         if not self.is_mounted or not self.query(TableLog):
             return  # (a timer that fires as the screen goes: its regions are gone)
-        if not self.game.is_mounted:  # its regions are not composed yet (it is new, or swapped in)
+        if self._swapping or not self.game.is_mounted:  # its regions are not composed yet (new, or swapped in)
             self.call_after_refresh(self.redraw)
             return
         if not self.log_region.is_attached:  # the screen is being taken down (its regions go one by one)
@@ -510,6 +518,7 @@ class TableScreen(Screen[None]):
     # --- actions: the table ----------------------------------------------------------------------
 
     def action_add_bot(self, strategy: str) -> None:
+        """Add a bot of ``strategy`` ("": the game's own default bot)."""
         if self.host is not None:
             self.run_worker(self._host_call("add", strategy), group="host", exit_on_error=False)
 
@@ -521,7 +530,8 @@ class TableScreen(Screen[None]):
         assert self.host is not None
         try:
             if what == "add":
-                await self.connection.add_bot(self.host.table_id, self.host.host_token, strategy)
+                await self.connection.add_bot(self.host.table_id, self.host.host_token,
+                                              strategy or default_bot(self.tv.game))
             else:
                 await self.connection.start(self.host.table_id, self.host.host_token)
         except ServerError as error:
@@ -556,7 +566,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         extra: list[tuple[str, str]] = []
         if self.host is not None and self.waiting:
-            extra += [("b / B", "add a greedy / random bot"), ("g", "start the game")]
+            extra += [("b / B", f"add a {default_bot(self.tv.game)} / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
         def closed(guide: object) -> None:
             if guide is True:

@@ -12,9 +12,10 @@ from typing import Any
 from tenpennies.engine import games
 from tenpennies.engine.interface import Command, Rules, View
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.engine.thirty_one.kind import THIRTY_ONE as THIRTY_ONE_KIND
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from . import mapping
+from . import mapping, thirty_one
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,18 @@ def _ten_pennies_view(game: Any, seat: int | None) -> pb.GameView:
     return mapping.view_to_pb(game.view(seat), game.winners)
 
 
+THIRTY_ONE = THIRTY_ONE_KIND.name  # Thirty-One's name in ``engine.games``
+
 WIRE: dict[str, WireGame] = {
     TEN_PENNIES.name: WireGame(
         rules_to_pb=mapping.rules_to_pb, rules_from_pb=mapping.rules_from_pb, command_to_pb=mapping.command_to_pb,
         command_from_pb=mapping.command_from_pb, event_to_pb=mapping.event_to_pb,
         event_from_pb=mapping.event_from_pb, game_view=_ten_pennies_view, view_from_pb=mapping.view_from_pb),
+    THIRTY_ONE: WireGame(
+        rules_to_pb=thirty_one.rules_to_pb, rules_from_pb=thirty_one.rules_from_pb,
+        command_to_pb=thirty_one.command_to_pb, command_from_pb=thirty_one.command_from_pb,
+        event_to_pb=thirty_one.event_to_pb, event_from_pb=thirty_one.event_from_pb, game_view=thirty_one.game_view,
+        view_from_pb=thirty_one.view_from_pb),
 }
 
 

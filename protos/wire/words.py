@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tenpennies.engine.ten_pennies.bots import BOTS
+from tenpennies.engine.games import GAMES
 from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
+from tenpennies.engine.thirty_one import rules as thirty_one
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 
@@ -21,24 +22,32 @@ def inverse(table: Mapping[str, int], unset: str | None = None) -> dict[int, str
 
 # --- house rules that are one of some words (TP-6); an unset one is the knob's default ---------------
 
-def _enum(prefix: str, word: str) -> int:
-    """The proto's value for ``word`` of the enum whose values are named ``PREFIX_WORD`` (buf's style)."""
-    value: int = getattr(pb, f"{prefix}_{word.upper()}")
+def enum_of(prefix: str, word: str) -> int:
+    """The proto's value for ``word`` of the enum whose values are named ``PREFIX_WORD`` (buf's style; a
+    word's dots are underscores there: ``30.5`` is ``..._30_5``)."""
+    value: int = getattr(pb, f"{prefix}_{word.upper().replace('.', '_')}")
     return value
 
 
 # Each knob's words are its declaration's (``rules.KNOBS``); the proto names its values after them.
 KNOB_ENUMS: dict[str, Mapping[str, int]] = {
-    knob.name: {word: _enum(knob.name.upper(), word) for word, _ in knob.choices} for knob in KNOBS if knob.choices}
+    knob.name: {word: enum_of(knob.name.upper(), word) for word, _ in knob.choices} for knob in KNOBS if knob.choices}
 KNOB_WORDS = {name: inverse(table, str(knob_named(name).default)) for name, table in KNOB_ENUMS.items()}
 PRESETS = KNOB_ENUMS["preset"]
 PRESET_WORDS = KNOB_WORDS["preset"]
 
+# Thirty-One's knobs of words, the same way (its enums are named ``THIRTY_ONE_KNOB_WORD``); an unset one is the
+# preset's value, so it has no word here: the wire leaves it out of the rules it reads (``wire.thirty_one``).
+THIRTY_ONE_KNOB_ENUMS: dict[str, Mapping[str, int]] = {
+    knob.name: {word: enum_of(f"THIRTY_ONE_{knob.name.upper()}", word) for word, _ in knob.choices}
+    for knob in thirty_one.KNOBS if knob.choices}
+THIRTY_ONE_KNOB_WORDS = {name: inverse(table) for name, table in THIRTY_ONE_KNOB_ENUMS.items()}
+
 # --- bots, tables, seats ---------------------------------------------------------------------------
 
 DEFAULT_STRATEGY = "greedy"  # what an unset BotStrategy asks for
-STRATEGIES: dict[str, pb.BotStrategy] = {  # the engine's bots, by the proto's names for them
-    name: getattr(pb, f"BOT_STRATEGY_{name.upper()}") for name in BOTS}
+STRATEGIES: dict[str, pb.BotStrategy] = {  # every game's bots, by the proto's names for them
+    name: getattr(pb, f"BOT_STRATEGY_{name.upper()}") for game in GAMES.values() for name in game.bots}
 STRATEGY_WORDS = inverse(STRATEGIES, DEFAULT_STRATEGY)
 TABLE_STATUSES = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
                   "finished": pb.TABLE_STATUS_FINISHED}

@@ -19,7 +19,7 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 from tenpennies.client import cli
 from tenpennies.client.connection import Connection
 from tenpennies.client.discovery import Browser, Change, FoundServer
-from tenpennies.client.settings import ClientConfig
+from tenpennies.client.settings import ClientConfig, TablePrefs
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.servers import REMEMBERED, ServersScreen, row_key
@@ -296,6 +296,7 @@ async def test_the_last_played_server_found_on_the_lan_is_one_row_and_its_lobby_
 
 
 async def test_the_browse_screen_plays_locally(tmp_path: Path, lan_ip: str) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
     app = browse_app(tmp_path, lan_ip)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, ServersScreen), "the servers screen")

@@ -237,7 +237,7 @@ def test_a_headless_tournament_of_thirty_one_ranks_by_place_and_adds_up_the_pres
     assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
                      "--games", "2", "--rule", "preset=no_elimination", "--rule", "deals=2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Thirty-One tournament: heuristic, random") and "points/game" in out
+    assert out.startswith("Thirty-One tournament: heuristic, random") and "points: a game's" in out
     assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
                      "--server", "localhost:1"]) == 2
     assert "not over gRPC yet" in capsys.readouterr().err

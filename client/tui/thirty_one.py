@@ -51,7 +51,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from .cards import CardStyle
 from .game import Frame, GameTable
 from .hand import Hand
-from .help import Dismissable
+from .help import BesideTheLog, Dismissable
 from .line import Line
 from .seats import SeatLine, SeatsHead
 
@@ -692,7 +692,7 @@ def rules_text(rules: Rules) -> str:
     return f"{worth_} {cost}"
 
 
-class DealEndScreen(Dismissable):
+class DealEndScreen(BesideTheLog):
     """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won."""
 
     def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str]) -> None:
@@ -744,7 +744,7 @@ def showdown_table(end: DealEnded, rules: Rules, names: list[str], card: Callabl
     return table
 
 
-class ThirtyOneGameEndScreen(Dismissable):
+class ThirtyOneGameEndScreen(BesideTheLog):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
     def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str]

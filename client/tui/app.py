@@ -299,6 +299,7 @@ class TenPenniesApp(App[None]):
                 rules = self.launch.rules if start.game == wanted else ()  # --rule's game
                 session, host = await local.new_game(self.launch.name, start.game, local_rules(start.game, rules),
                                                      rounds=rounds, practice=practice)
+                story = True  # the game is dealt and the bots may have moved before the screen follows it
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return

@@ -231,6 +231,12 @@ class ThirtyOneTable(GameTable):
         if new:
             self.fresh = set(new)
             self.cursor_id = new[0]
+            if kind == "thirty_one_discard_taken" and len(v.hand) > 1:
+                # the card taken may not go straight back (T31-4.2): the cursor goes to the card whose discard
+                # leaves the best hand of the others instead
+                others = [c for c in v.hand if c.id not in self.fresh]
+                self.cursor_id = max(others, key=lambda c: hand_value([o for o in v.hand if o.id != c.id],
+                                                                      v.rules)).id if others else new[0]
 
     # --- what the seat may do --------------------------------------------------------------------
 
@@ -454,7 +460,8 @@ class ThirtyOneTable(GameTable):
             return ""
         if v.phase is Phase.GAME_OVER:
             return f": {self.title(v)}, the game is over"
-        return f": {self.title(v)}, deal {v.deal}, {self.who(v.turn_seat)}'s turn"
+        whose = "your turn" if v.turn_seat == v.seat else f"{self.who(v.turn_seat)}'s turn"
+        return f": {self.title(v)}, deal {v.deal}, {whose}"
 
     def prompt(self, clock: str) -> Text:
         tv, v, dot = self.tv, self.view, f" {self.card_style.dot} "

@@ -649,13 +649,38 @@ def _told(table: TableView) -> str:
 
 
 def standings_lines(end: pb.GameEnded, name: Callable[[int], str], me: int | None = None) -> list[str]:
+    """A game's end seat by seat, best first: Ten Pennies' scores and pennies won; Thirty-One's places (its
+    ``scores``) and each seat's lives, tokens and points."""
     order = sorted(range(len(end.scores)), key=lambda s: (end.scores[s], s))
     lines = ["final standings:"]
     for place, seat in enumerate(order, 1):
         marks = (" winner" if seat in end.winners else "") + (" (this bot)" if seat == me else "")
-        lines.append(f"  {place}. {name(seat):<24} score {end.scores[seat]:>4}  "
-                     f"pennies won {end.shares[seat]:>3}{marks}")
+        if end.thirty_one_players:
+            p = end.thirty_one_players[seat]
+            riding = " (free ride)" if p.riding else ""
+            lines.append(f"  {end.scores[seat]}. {name(seat):<24} lives {p.lives:>2}{riding}  tokens {p.tokens:>3}  "
+                         f"points {p.points:>3}{marks}")
+        else:
+            lines.append(f"  {place}. {name(seat):<24} score {end.scores[seat]:>4}  "
+                         f"pennies won {end.shares[seat]:>3}{marks}")
     return lines
+
+
+def standing_line(standing: pb.Standing, game: str) -> str:
+    """One bot's line of a tournament's standings (``GetStandings``): a Ten Pennies tournament's mean score,
+    pennies and buys; another game's mean place and its own tallies, a game (Thirty-One: lives left, tokens
+    or points)."""
+    digits = 1 if game in ("", "ten_pennies") else 2  # a place is 1 to 8: its mean wants a second decimal
+    mean = f"{standing.mean_score:7.{digits}f} ± {standing.mean_score_margin:5.{digits}f}" \
+        if standing.HasField("mean_score") else "      -        "
+    if digits == 1:
+        own = f"mean score {mean}  pennies {standing.pennies:>+5}  buys {standing.buys:>4}"
+    else:
+        own = "  ".join([f"mean place {mean}", *(f"{tally} {total / max(1, standing.games):.2f}"
+                                                 for tally, total in sorted(standing.tallies.items()))])
+    return (f"{standing.name:<24} games {standing.games:>4}  wins {standing.shared_wins:>6.2f}  {own}  "
+            f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
+            f"± {standing.rating_sigma:.2f}")
 
 
 async def _tournament(connection: Connection, name: str, bot: Bot, tournament: str, token: str) -> int:
@@ -666,17 +691,13 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
         if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended" and item.sequence == table.sequence:
             end = item.game_ended
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
-            print(f"game {seat.game}: {_told(table)} (scores {scores})", flush=True)
+            print(f"game {seat.game}: {_told(table)} ({'places' if end.thirty_one_players else 'scores'} {scores})",
+                  flush=True)
 
     report = await enter_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)
     print(f"tournament {report.tournament}: {report.games_played} of {report.games_total} games played", flush=True)
     for place, standing in enumerate(report.standings, 1):
-        mean = f"{standing.mean_score:7.1f} ± {standing.mean_score_margin:5.1f}" \
-            if standing.HasField("mean_score") else "      -        "
         mark = "  (this bot)" if standing.name == name else ""
-        print(f"  {place:>3}. {standing.name:<24} games {standing.games:>4}  wins {standing.shared_wins:>6.2f}  "
-              f"mean score {mean}  pennies {standing.pennies:>+5}  buys {standing.buys:>4}  "
-              f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
-              f"± {standing.rating_sigma:.2f}{mark}", flush=True)
+        print(f"  {place:>3}. {standing_line(standing, report.game)}{mark}", flush=True)
     return 0

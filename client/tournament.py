@@ -14,7 +14,7 @@ tournament mode uses too; its docstring says what each is. What is decided here:
   ``greedy``, ``greedy#2``, ... A *deal block* is every rotation of every lineup on one deal seed;
   ``--games`` is rounded up to whole blocks. Results are put in game-index order before anything is
   added up or rated, so they depend on ``--seed`` alone, never on where or in what order games ran.
-* **Games.** ``--game thirty-one`` plays Thirty-One (in-process or on Ray; not over gRPC yet): a game's
+* **Games.** ``--game thirty-one`` plays Thirty-One (in-process, over gRPC or on Ray): a game's
   score is its finishing place (1 the best, tied seats share), and the standings add up the tally the
   preset keeps (lives left, tokens or points) where Ten Pennies has pennies and buys.
 * **Pennies** per game are a seat's penny balance (``ten_pennies.results``): ``won - paid - pennies
@@ -118,8 +118,6 @@ class TournamentConfig:
         registry = self.bot_registry
         if self.game not in GAME_TITLES:
             raise ValueError(f"no game {self.game!r} (the games: {', '.join(GAME_TITLES)})")
-        if self.game != "ten_pennies" and self.server:
-            raise ValueError(f"a {GAME_TITLES[self.game]} tournament plays in-process or on Ray, not over gRPC yet")
         if not self.bots:
             raise ValueError("name at least one bot")
         unknown = sorted({base_name(b) for b in self.bots} - set(registry))
@@ -263,9 +261,8 @@ def result_of(config: TournamentConfig, spec: GameSpec, players: Sequence[Player
 
 
 def kept_tally(config: TournamentConfig) -> str:
-    """The tally a Thirty-One preset keeps: ``lives``, ``tokens`` or ``points`` (its rules' ``scoring``)."""
-    rules: Any = config.rules  # a TournamentConfig's rules are its game's
-    return str(rules.scoring)
+    """The tally a Thirty-One preset keeps: ``lives``, ``tokens`` or ``points`` (``Kind.tournament_tallies``)."""
+    return game_kinds.kind(config.game).tournament_tallies(config.rules)[0]
 
 
 def thirty_one_result(config: TournamentConfig, spec: GameSpec, result: Result | None, illegal: Sequence[int],
@@ -304,11 +301,12 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
     from tenpennies.client.connection import _call, join
     from tenpennies.client.view import TableView
     from tenpennies.v1 import tenpennies_pb2 as pb
-    from tenpennies.wire.mapping import rules_to_pb
+    from tenpennies.wire.games import wire
     spec = game_spec(config, index)
-    registry = config.registry if config.registry is not None else BOTS
+    registry = config.bot_registry
     request = pb.CreateTableRequest(name=f"tournament {config.seed} game {index}", seats=config.seats,
-                                    rules=rules_to_pb(config.rules), seed=spec.deal_seed)
+                                    rules=wire(config.game).rules_to_pb(config.rules), seed=spec.deal_seed,
+                                    game=config.game)
     request.settings.decision_seconds = math.ceil(config.decision_seconds)
     request.settings.takeover_seconds = 0  # a seat is our bot's to the end: no server bot takes it over
     created: pb.CreateTableResponse = await _call(services[0].CreateTable(request))
@@ -333,9 +331,15 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
     view = players[0].table.view
     if view is None or ends[0] is None:
         raise RuntimeError(f"game {index} (table {table_id}) ended its stream before the game ended")
-    return result_of(config, spec, view.players, ends[0].winners,
-                     [p.stats.illegal + p.stats.errors for p in players],
-                     [p.stats.slow + p.stats.timed_out for p in players])
+    illegal = [p.stats.illegal + p.stats.errors for p in players]
+    timeouts = [p.stats.slow + p.stats.timed_out for p in players]
+    end = ends[0]
+    if config.game == "thirty_one":  # its places are the end's scores; its tallies each seat's as it ended
+        kept = kept_tally(config)
+        result = Result(tuple(end.scores), tuple(end.winners),
+                        {kept: tuple(getattr(p, kept) for p in end.thirty_one_players)})
+        return thirty_one_result(config, spec, result, illegal, timeouts)
+    return result_of(config, spec, view.players, end.winners, illegal, timeouts)
 
 
 async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],

@@ -160,6 +160,12 @@ class Kind(Protocol[G]):
         """A command in one line of text, as the store keeps it (``parse_command`` reads it back)."""
         ...
 
+    def tournament_tallies(self, rules: Rules) -> tuple[str, ...]:
+        """The game's own tallies of ``Result.tallies`` a tournament's standings add up under ``rules``
+        (Thirty-One: the one its preset keeps, ``lives``, ``tokens`` or ``points``; Ten Pennies: none, its
+        pennies and buys have standings of their own)."""
+        ...
+
     def timed_out(self, game: G, seat: int) -> Sequence[Command]:
         """The safe default when ``seat``'s decision timer runs out (the game waits for the seat): the first
         command is made at once; each next one as soon as the game waits for the seat and it is legal (Ten

@@ -374,13 +374,15 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
     async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
         report = self._tournament(request.tournament).report()
         response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
-                                           games_total=report.games_total, games_playing=report.games_playing)
+                                           games_total=report.games_total, games_playing=report.games_playing,
+                                           game=report.game)
         for record in report.records:
             standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
                                               shared_wins=record.wins, pennies=record.pennies,
                                               rating_mu=record.rating_mu, rating_sigma=record.rating_sigma,
                                               mean_score_margin=record.mean_score_margin or 0.0, buys=record.buys,
-                                              illegal=record.illegal, timed_out=record.timeouts)
+                                              illegal=record.illegal, timed_out=record.timeouts,
+                                              tallies=record.tallies)
             if record.mean_score is not None:
                 standing.mean_score = record.mean_score
         return response

@@ -28,7 +28,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from tenpennies.engine.ten_pennies import HouseRules, RuleError
+from tenpennies.engine.games import DEFAULT_GAME, UnknownGame, kind
+from tenpennies.engine.interface import RuleError, Rules
+from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.tournament import (
     MAX_SEED,
     TOURNAMENT_DECISION_SECONDS,
@@ -61,7 +63,7 @@ MAX_GAMES = 100_000
 LINK_QUEUE = 64          # seatings a WaitForSeat stream may have waiting (a bot sits at one game at a time)
 RETRY_SECONDS = 1.0      # before the scheduler tries again after the store or the lobby refused
 SEARCH_LIMIT = 5000      # groups compared one by one; with more idle bots, the group is built greedily
-CONFIG_KEYS = {"name", "seats", "games", "rules", "decision_seconds", "takeover_seconds", "seed", "max_bots",
+CONFIG_KEYS = {"name", "game", "seats", "games", "rules", "decision_seconds", "takeover_seconds", "seed", "max_bots",
                "bots_per_address", "unclaimed_seconds"}
 
 
@@ -69,12 +71,14 @@ CONFIG_KEYS = {"name", "seats", "games", "rules", "decision_seconds", "takeover_
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """What ``serve --tournament CONFIG`` reads: a JSON file, or TOML if its name ends in .toml."""
+    """What ``serve --tournament CONFIG`` reads: a JSON file, or TOML if its name ends in .toml. ``game``:
+    the game played, by its engine name (``engine.games``; ``thirty-one`` may be written for
+    ``thirty_one``); ``rules`` are that game's (Thirty-One's ``preset`` and knobs)."""
 
     name: str
     games: int
     seats: int = 4
-    rules: HouseRules = field(default_factory=HouseRules)
+    rules: Rules = field(default_factory=HouseRules)
     decision_seconds: int = TOURNAMENT_DECISION_SECONDS
     takeover_seconds: int = 10
     seed: int = 0
@@ -82,6 +86,7 @@ class TournamentConfig:
     bots_per_address: int = 8    # bots one client address may have registered and not yet gone
     unclaimed_seconds: int = 60  # a bot that has played no game goes this long after its WaitForSeat closed
     #                              (or after registering, if it never opened one), then its name is free; 0: never
+    game: str = DEFAULT_GAME
 
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
@@ -119,20 +124,33 @@ class TournamentConfig:
             value = data.get(key, low)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ValueError(f"{key} is a whole number from {low} to {high}, not {value!r}")
+        game = data.get("game", DEFAULT_GAME)
+        if not isinstance(game, str):
+            raise ValueError(f"game is a game's name (a string), not {game!r}")
+        game = game.replace("-", "_")
+        try:
+            game_kind = kind(game)
+        except UnknownGame as error:
+            raise ValueError(str(error)) from None
         rules_data = data.get("rules", {})
         if not isinstance(rules_data, dict):
-            raise ValueError("rules is a table of house rules (TP-6)")
+            raise ValueError("rules is a table of the game's house rules (TP-6, T31-10)")
         try:
-            rules = HouseRules.from_dict(rules_data)
-            rules.validate(data.get("seats", 4))
+            rules = game_kind.rules_from_dict(rules_data)
+            game_kind.validate(rules, data.get("seats", 4))
         except (RuleError, TypeError) as error:
             raise ValueError(f"rules: {error}") from None
-        config = cls(name=clean_name(data["name"]), games=data["games"], rules=rules,
+        config = cls(name=clean_name(data["name"]), games=data["games"], rules=rules, game=game,
                      **{k: data[k] for k in ("seats", "decision_seconds", "takeover_seconds", "seed", "max_bots",
                                              "bots_per_address", "unclaimed_seconds") if k in data})
         if config.max_bots < config.seats:
             raise ValueError(f"max_bots ({config.max_bots}) is fewer than the seats of a game ({config.seats})")
         return config
+
+    @property
+    def tallies(self) -> tuple[str, ...]:
+        """The game's own tallies the standings add up (``Kind.tournament_tallies``)."""
+        return kind(self.game).tournament_tallies(self.rules)
 
     def game_seed(self, number: int) -> int:
         """The deal seed of game ``number`` (from 0), numbered as the headless tournament numbers them
@@ -149,7 +167,8 @@ class TournamentConfig:
 def game_result(table: Table) -> dict[str, Any]:
     """What a finished game counts for, by seat, as it is stored: the game's result (final scores, the
     winners, and its own tallies: for Ten Pennies each seat's penny balance and buys,
-    ``ten_pennies.results``), the commands each seat sent that the rules refused, and the decisions the
+    ``ten_pennies.results``; for Thirty-One its places as scores, and lives, tokens and points), the
+    commands each seat sent that the rules refused, and the decisions the
     timer or the takeover bot made for it (both counted by the table while the server runs: a restart
     mid-game starts them again)."""
     result = table.game.result if table.game is not None else None
@@ -159,14 +178,17 @@ def game_result(table: Table) -> dict[str, Any]:
             "illegal": list(table.refused), "timed_out": list(table.defaulted)}
 
 
-def stored_result(number: int, names: list[str], result: dict[str, Any]) -> GameResult:
-    """A stored result as the standings take it: none of a tally the result does not have (results stored
-    before buys, illegal and timed_out were counted; a game without pennies)."""
+def stored_result(number: int, names: list[str], result: dict[str, Any],
+                  tallies: Iterable[str] = ()) -> GameResult:
+    """A stored result as the standings take it, with the game's own ``tallies`` (``TournamentConfig.tallies``):
+    none of a tally the result does not have (results stored before buys, illegal and timed_out were
+    counted; a game without pennies)."""
     none = [0] * len(names)
     return GameResult(index=number, seats=tuple(names), scores=tuple(result["scores"]),
                       winners=tuple(result["winners"]), pennies=tuple(result.get("pennies", none)),
                       buys=tuple(result.get("buys", none)), illegal=tuple(result.get("illegal", none)),
-                      timeouts=tuple(result.get("timed_out", none)))
+                      timeouts=tuple(result.get("timed_out", none)),
+                      tallies={name: tuple(result.get(name, none)) for name in tallies})
 
 
 # --- bots and their streams -------------------------------------------------------------------------
@@ -210,6 +232,7 @@ class BotLink:
 @dataclass(frozen=True)
 class StandingsReport:
     name: str
+    game: str
     records: list[Standing]
     games_played: int
     games_total: int
@@ -252,7 +275,7 @@ class Tournament:
             self._add_bot(Bot(name, token_hash, address))
         for row in sorted((g for g in games if g.finished is not None), key=lambda g: g.finished or 0):
             assert row.result is not None
-            self.standings.add(stored_result(row.game, row.names, row.result))
+            self.standings.add(stored_result(row.game, row.names, row.result, self.config.tallies))
         self.finished = sum(1 for g in games if g.result is not None)
         for row in games:
             self.games[row.game] = row
@@ -410,7 +433,7 @@ class Tournament:
             self._wake.set()
 
     def report(self) -> StandingsReport:
-        return StandingsReport(self.name, self.standings.ranked(), self.finished, self.config.games,
+        return StandingsReport(self.name, self.config.game, self.standings.ranked(), self.finished, self.config.games,
                                len(self._playing) + len(self._unready))
 
     # --- the scheduler ---
@@ -452,7 +475,7 @@ class Tournament:
             row.result, row.finished, row.host_token = result, self.finished, ""
             self.finished += 1
             self._playing.pop(row.table_id, None)
-            self.standings.add(stored_result(number, row.names, result))
+            self.standings.add(stored_result(number, row.names, result, self.config.tallies))
             log.info("tournament %s: game %d over (%d of %d)", self.name, number + 1, self.finished,
                      self.config.games)
         if self.over:
@@ -518,7 +541,7 @@ class Tournament:
                             takeover_seconds=self.config.takeover_seconds, hosted=True)
         table, host_token = await self.lobby.create_hosted(
             f"{self.name} #{number + 1}", self.config.seats, self.config.rules, settings,
-            self.config.game_seed(number), TOURNAMENT_CREATOR + self.name)
+            self.config.game_seed(number), TOURNAMENT_CREATOR + self.name, game=self.config.game)
         row = TournamentGameRow(number, table.id, names, host_token=host_token)
         await self.store.add_tournament_game(self.name, row)
         self.games[number] = row

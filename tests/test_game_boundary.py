@@ -289,6 +289,9 @@ class HighCardKind:
     def format_command(self, command: Play) -> str:
         return f"{command.seat} play {command.card}"
 
+    def tournament_tallies(self, rules: HighRules) -> tuple[str, ...]:
+        return ()
+
     def timed_out(self, game: HighCard, seat: int) -> Sequence[Play]:
         return (game.legal_commands(seat)[0],)  # the lowest card
 

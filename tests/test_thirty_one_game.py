@@ -238,9 +238,11 @@ def test_a_headless_tournament_of_thirty_one_ranks_by_place_and_adds_up_the_pres
                      "--games", "2", "--rule", "preset=no_elimination", "--rule", "deals=2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Thirty-One tournament: heuristic, random") and "points: a game's" in out
-    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
+    # over gRPC too now (tests/test_tournament_thirty_one.py): a flag's mistake is still refused before any
+    # server is asked
+    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "3",
                      "--server", "localhost:1"]) == 2
-    assert "not over gRPC yet" in capsys.readouterr().err
+    assert "3 seats need at least 3 bots" in capsys.readouterr().err
 
 
 def test_a_sampled_world_shows_its_seat_exactly_its_view() -> None:

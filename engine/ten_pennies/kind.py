@@ -48,6 +48,9 @@ class TenPennies:
     def format_command(self, command: Command) -> str:
         return format_command(command)
 
+    def tournament_tallies(self, rules: HouseRules) -> tuple[str, ...]:
+        return ()
+
     def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
         """The safe default (``bots.safe_default``); declining the pick-up for the seat, the timer draws
         for it too, once the buy offer is settled."""

@@ -229,7 +229,9 @@ class DealEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    """T31-7.3, T31-7.4, T31-8.1: the game is over; tied winners share the win."""
+    """T31-7.3, T31-7.4, T31-8.1: the game is over; tied winners share the win. ``places``: each seat's
+    finishing place (``Game.places``: 1 the best, tied seats share), its score in a tournament."""
 
     winners: tuple[int, ...]
     players: tuple[PlayerInfo, ...]
+    places: tuple[int, ...] = ()

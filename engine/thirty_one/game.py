@@ -647,7 +647,7 @@ class Game:
         places = self.places()
         self.winners = tuple(s for s in range(self.n) if places[s] == 1)
         self.phase = Phase.GAME_OVER
-        events.append(ev.GameEnded(self.winners, self._infos()))
+        events.append(ev.GameEnded(self.winners, self._infos(), places))
 
     def _infos(self) -> tuple[ev.PlayerInfo, ...]:
         """What everyone sees of each seat (T31-9.1), kept until a command or a deal changes it."""

@@ -48,6 +48,10 @@ class ThirtyOne:
     def format_command(self, command: Command) -> str:
         return format_command(command)
 
+    def tournament_tallies(self, rules: ThirtyOneRules) -> tuple[str, ...]:
+        """The tally the preset keeps (T31-7, T31-8): ``lives``, ``tokens`` or ``points``."""
+        return (rules.scoring,)
+
     def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
         """The safe default (``bots.safe_default``), one command: a draw's discard is a decision of its own."""
         return (safe_default(game.view(seat)),)

@@ -331,7 +331,7 @@ def event_to_pb(event: ev.Event, rules: Rules) -> pb.Event:
         case ev.DealEnded():
             return pb.Event(thirty_one_deal_ended=deal_ended(event))
         case ev.GameEnded():
-            return pb.Event(game_ended=pb.GameEnded(winners=event.winners,
+            return pb.Event(game_ended=pb.GameEnded(winners=event.winners, scores=event.places,
                                                     thirty_one_players=[player(p) for p in event.players]))
     raise TypeError(f"no wire form for {event!r}")
 
@@ -393,5 +393,5 @@ def event_from_pb(message: pb.Event, rules: Rules) -> ev.Event | None:
             return deal_ended_from_pb(message.thirty_one_deal_ended)
         case "game_ended":
             over = message.game_ended
-            return ev.GameEnded(tuple(over.winners), players_from_pb(over.thirty_one_players))
+            return ev.GameEnded(tuple(over.winners), players_from_pb(over.thirty_one_players), tuple(over.scores))
     return None

@@ -1421,7 +1421,14 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out", "shared_wins")
+    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out", "shared_wins", "tallies")
+    class TalliesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
@@ -1434,6 +1441,7 @@ class Standing(_message.Message):
     ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     SHARED_WINS_FIELD_NUMBER: _ClassVar[int]
+    TALLIES_FIELD_NUMBER: _ClassVar[int]
     name: str
     games: int
     wins: int
@@ -1446,18 +1454,21 @@ class Standing(_message.Message):
     illegal: int
     timed_out: int
     shared_wins: float
-    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ...) -> None: ...
+    tallies: _containers.ScalarMap[str, int]
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ..., tallies: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing")
+    __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing", "game")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     GAMES_PLAYED_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
     GAMES_PLAYING_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     games_played: int
     games_total: int
     games_playing: int
-    def __init__(self, tournament: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_played: _Optional[int] = ..., games_total: _Optional[int] = ..., games_playing: _Optional[int] = ...) -> None: ...
+    game: str
+    def __init__(self, tournament: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_played: _Optional[int] = ..., games_total: _Optional[int] = ..., games_playing: _Optional[int] = ..., game: _Optional[str] = ...) -> None: ...

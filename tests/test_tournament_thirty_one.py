@@ -5,6 +5,7 @@ own gRPC path (``--server``) giving the games it gives in-process."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sqlite3
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from openskill.models import BradleyTerryFull
 
+from tenpennies.client import bot as sdk
 from tenpennies.client import tournament as tn
 from tenpennies.client.bot import enter_tournament, load_bot, standing_line
 from tenpennies.client.connection import Connection
@@ -133,6 +135,34 @@ async def test_the_server_and_the_headless_runner_give_the_same_thirty_one_stand
         assert dict(wire.tallies) == local.tallies and set(local.tallies) == {"lives"}
         assert wire.rating_mu == pytest.approx(local.rating_mu, abs=1e-9)
         assert wire.rating_sigma == pytest.approx(local.rating_sigma, abs=1e-9)
+
+
+async def test_tenpennies_bot_enters_a_thirty_one_tournament_and_prints_places_and_the_presets_tally(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "cup.json"
+    config.write_text(json.dumps({"name": "cup", "game": "thirty_one", "seats": 3, "games": 3, "seed": SEED,
+                                  "rules": {"preset": "classic"}}))
+    server = Server(Options(port=0, db=str(tmp_path / "cup.db"), tournament=str(config)))
+    await server.start()
+    try:
+        runs = [asyncio.to_thread(sdk.run, sdk_args("--server", f"127.0.0.1:{server.port}", "--tournament",
+                                                    "--strategy", strategy, "--name", name, "--seed", "1"))
+                for strategy, name in (("heuristic", "hugo"), ("random", "rita"), ("heuristic", "hal"))]
+        assert await asyncio.wait_for(asyncio.gather(*runs), 120) == [0, 0, 0]
+    finally:
+        await server.stop(0)
+    out = capsys.readouterr().out
+    assert out.count("seated at table") == 9 and "(places " in out
+    assert out.count("tournament cup: 3 of 3 games played") == 3
+    standings = [line for line in out.splitlines() if line.lstrip().startswith(("1. ", "2. ", "3. "))]
+    assert len(standings) == 9 and all("mean place" in line and "lives " in line for line in standings)
+    assert "pennies" not in out and "(this bot)" in out
+
+
+def sdk_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tenpennies bot")
+    sdk.add_arguments(parser)
+    return parser.parse_args(argv)
 
 
 @pytest.fixture

@@ -375,7 +375,7 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         report = self._tournament(request.tournament).report()
         response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
                                            games_total=report.games_total, games_playing=report.games_playing,
-                                           game=report.game)
+                                           game=report.game, tallies=report.tallies)
         for record in report.records:
             standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
                                               shared_wins=record.wins, pennies=record.pennies,

@@ -233,6 +233,7 @@ class BotLink:
 class StandingsReport:
     name: str
     game: str
+    tallies: tuple[str, ...]
     records: list[Standing]
     games_played: int
     games_total: int
@@ -433,7 +434,8 @@ class Tournament:
             self._wake.set()
 
     def report(self) -> StandingsReport:
-        return StandingsReport(self.name, self.config.game, self.standings.ranked(), self.finished, self.config.games,
+        return StandingsReport(self.name, self.config.game, self.config.tallies, self.standings.ranked(), self.finished,
+                               self.config.games,
                                len(self._playing) + len(self._unready))
 
     # --- the scheduler ---

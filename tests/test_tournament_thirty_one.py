@@ -115,6 +115,16 @@ async def test_a_thirty_one_tournament_of_heuristic_and_random_bots_over_grpc_is
     best = {s.name: s.mean_score for s in served.standings}
     assert min(best["heuristic"], best["heuristic#2"]) < max(best["random"], best["random#2"])
 
+    # a restart reads the stored results back into the same standings, the preset's tally with them
+    again = Server(Options(port=0, db=str(tmp_path / "cup.db"), tournament=str(tmp_path / "cup.json")))
+    await again.start()
+    connection = Connection(f"127.0.0.1:{again.port}")
+    try:
+        assert await connection.standings() == served
+    finally:
+        await connection.close()
+        await again.stop(0)
+
 
 async def test_the_server_and_the_headless_runner_give_the_same_thirty_one_standings(tmp_path: Path) -> None:
     """As for Ten Pennies (test_tournament_compare), with bots that make no random choice (the server's bot

@@ -130,3 +130,39 @@ async def test_the_standings_window_fits_the_terminal(server: Server, size: tupl
             assert str(note.render()).endswith("Escape closes.")
     finally:
         await connection.close()
+
+
+def thirty_one_bots() -> pb.GetStandingsResponse:
+    names = ["heuristic", "random", "searcher", "a bot named at length"]
+    return pb.GetStandingsResponse(
+        tournament="Scat cup", game="thirty_one", tallies=["lives"], games_played=12, games_total=12,
+        standings=[pb.Standing(name=name, games=12 if n else 0, shared_wins=5.5 - n if n else 0,
+                               mean_score=1.25 + n, mean_score_margin=0.375, tallies={"lives": 30 - n} if n else {},
+                               illegal=n, timed_out=n, rating_mu=24.87, rating_sigma=1.23)
+                   for n, name in enumerate(names)])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_thirty_one_tournaments_window_shows_places_and_the_presets_tally(
+        server: Server, size: tuple[int, int]) -> None:
+    connection = Connection(f"127.0.0.1:{server.port}")  # a server with no tournament: nothing refreshes
+    standings = thirty_one_bots()
+    standings.standings[0].ClearField("mean_score")  # a bot with no game yet
+    app = StandingsApp(connection, standings)
+    try:
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the standings")
+            await pilot.pause()
+            box = app.screen.query_one("#standings").region
+            assert box.x >= 0 and box.right <= size[0] and box.bottom <= size[1], box
+            table = app.screen.query_one("#standings-table", DataTable)
+            assert [str(c.label) for c in table.columns.values()] == \
+                ["#", "Bot", "Games", "Wins", "Place", "Lives", "Ill.", "T/o", "Rating"]
+            assert table.virtual_size.width <= table.content_size.width
+            assert [str(c) for c in table.get_row("random")][3:] == ["4½", "2.25±0.38", "2.4", "1", "1",
+                                                                     "24.9±1.2"]
+            assert [str(c) for c in table.get_row("heuristic")][4:6] == ["-", "-"]
+            note = str(app.screen.query_one("#standings-note", Static).render())
+            assert "Place: mean finishing place" in note and "Lives: a game's" in note and "Pen." not in note
+    finally:
+        await connection.close()

@@ -1,4 +1,6 @@
-"""A server's tournament standings (``serve --tournament``), shown from the lobby with ``t``.
+"""A server's tournament standings (``serve --tournament``), shown from the lobby with ``t``: a Ten Pennies
+tournament's mean score, pennies and buys; another game's (Thirty-One) mean place and its own tallies a
+game (lives left, tokens or points) in their place.
 
 The standings come from ``GetStandings``, a unary call: the screen asks again every couple of seconds
 while it is open (the tournament's games end a few a minute; a stream would buy nothing).
@@ -28,6 +30,29 @@ BOT_WIDTH = 12  # a longer bot's name is cut with …
 NOTE = ("Wins: tied winners share one; Mean: mean score a game ± its margin (lower is better); Pen.: pennies "
         "won or lost; Ill.: commands the rules refused; T/o: decisions the timer or the takeover bot made. "
         "Escape closes.")
+PLACE_NOTE = ("Wins: tied winners share one; Place: mean finishing place ± its margin (1 the best); {tallies}: "
+              "a game's, as the game ended; Ill.: commands the rules refused; T/o: decisions the timer or the "
+              "takeover bot made. Escape closes.")
+
+
+def by_place(standings: pb.GetStandingsResponse) -> bool:
+    """A game whose scores are places, with tallies of its own (Thirty-One), not Ten Pennies."""
+    return standings.game not in ("", "ten_pennies")
+
+
+def columns(standings: pb.GetStandingsResponse) -> tuple[str, ...]:
+    """The screen's columns: Ten Pennies' ``COLUMNS``, or the mean place and the game's tallies for pennies
+    and buys."""
+    if not by_place(standings):
+        return COLUMNS
+    return ("#", "Bot", "Games", "Wins", "Place", *(t.capitalize() for t in standings.tallies), "Ill.", "T/o",
+            "Rating")
+
+
+def note(standings: pb.GetStandingsResponse) -> str:
+    if not by_place(standings):
+        return NOTE
+    return PLACE_NOTE.format(tallies=", ".join(t.capitalize() for t in standings.tallies) or "Tallies")
 
 
 def progress(standings: pb.GetStandingsResponse) -> str:
@@ -40,15 +65,20 @@ def progress(standings: pb.GetStandingsResponse) -> str:
 
 
 
-def standing_row(place: int, standing: pb.Standing) -> tuple[str | Text, ...]:
+def standing_row(place: int, standing: pb.Standing, tallies: tuple[str, ...] | None = None
+                 ) -> tuple[str | Text, ...]:
+    """One bot's row: Ten Pennies' (``tallies`` None), or by place with ``tallies`` a game."""
+    digits = 1 if tallies is None else 2  # a mean place (1 to 8) wants a second decimal
     if standing.HasField("mean_score"):
-        margin = f"±{standing.mean_score_margin:.1f}" if standing.games > 1 else ""
-        mean = f"{standing.mean_score:.1f}{margin}"
+        margin = f"±{standing.mean_score_margin:.{digits}f}" if standing.games > 1 else ""
+        mean = f"{standing.mean_score:.{digits}f}{margin}"
     else:
         mean = "-"
     name = clip(standing.name, BOT_WIDTH)
+    own = (f"{standing.pennies:+d}", str(standing.buys)) if tallies is None else \
+        tuple(f"{standing.tallies.get(t, 0) / standing.games:.1f}" if standing.games else "-" for t in tallies)
     return (str(place), Text(name), str(standing.games), wins_text(standing.shared_wins), Text(mean, justify="right"),
-            f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal), str(standing.timed_out),
+            *own, str(standing.illegal), str(standing.timed_out),
             f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")
 
 
@@ -66,10 +96,10 @@ class StandingsScreen(ModalScreen[None]):
         with Vertical(id="standings", classes="lobby-modal"):
             yield Static(id="standings-head")
             table: DataTable[str | Text] = DataTable(id="standings-table", cursor_type="row", zebra_stripes=True)
-            for label in COLUMNS:
+            for label in columns(self.standings):
                 table.add_column(label, key=label)
             yield table
-            yield Static(NOTE, id="standings-note", markup=False)
+            yield Static(note(self.standings), id="standings-note", markup=False)
 
     def on_mount(self) -> None:
         self.show(self.standings)
@@ -92,8 +122,9 @@ class StandingsScreen(ModalScreen[None]):
         table = self.query_one("#standings-table", DataTable)
         cursor = table.cursor_row
         table.clear()
+        tallies = tuple(standings.tallies) if by_place(standings) else None
         for place, standing in enumerate(standings.standings, 1):
-            table.add_row(*standing_row(place, standing), key=standing.name)
+            table.add_row(*standing_row(place, standing, tallies), key=standing.name)
         if standings.standings:
             table.move_cursor(row=min(cursor, len(standings.standings) - 1))
 

@@ -1458,17 +1458,19 @@ class Standing(_message.Message):
     def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ..., tallies: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing", "game")
+    __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing", "game", "tallies")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     GAMES_PLAYED_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
     GAMES_PLAYING_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    TALLIES_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     games_played: int
     games_total: int
     games_playing: int
     game: str
-    def __init__(self, tournament: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_played: _Optional[int] = ..., games_total: _Optional[int] = ..., games_playing: _Optional[int] = ..., game: _Optional[str] = ...) -> None: ...
+    tallies: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tournament: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_played: _Optional[int] = ..., games_total: _Optional[int] = ..., games_playing: _Optional[int] = ..., game: _Optional[str] = ..., tallies: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -329,12 +329,11 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
-        if not self.is_mounted or not self.query(TableLog):
-            return  # (a timer that fires as the screen goes: its regions are gone)
+        if not self.is_mounted or not self.log_region.is_attached or not self.query(SeatsStrip) \
+                or not self.query(Prompt) or not self.query("#panel"):
+            return  # the screen is being taken down (its regions go one by one; a timer may fire meanwhile)
         if self._swapping or not self.game.is_mounted:  # its regions are not composed yet (new, or swapped in)
             self.call_after_refresh(self.redraw)
-            return
-        if not self.log_region.is_attached:  # the screen is being taken down (its regions go one by one)
             return
         self._drawn_at = time.monotonic()
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \

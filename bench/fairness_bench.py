@@ -12,8 +12,9 @@ server's --address-rate a second, in GetSnapshot calls for table ids that do not
 
 Soak: K tables at human pace for M minutes, each table replaced by a new one when its game ends; the server's
 RSS sampled as it goes: its growth a minute over the second half, and what it is a while after every client
-has left (at the end every player leaves its seat, and the takeover bots finish the games), against where it
-started.
+has left (at the end every player leaves its seat, the takeover bots finish the games, and the finished tables
+nobody watches leave memory after the lobby's FINISHED_LINGER), against where it started. The machine's load
+average is printed with it (the soak shares the machine with whatever else runs).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from pathlib import Path
 
 import grpc
 
+from tenpennies.server.app import HOUSEKEEPING_SECONDS
+from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import list_cost
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
@@ -236,8 +239,11 @@ def soak_run(tmp: str, count: int, minutes: float, settle: float) -> None:
         assert players.stdout is not None
         games = json.loads(players.stdout.read().strip().splitlines()[-1])["games"]
         end_rss = rss_mb(server.pid)
-        time.sleep(settle)  # the clients are gone: finished tables leave memory as the lobby makes room
-        after = rss_mb(server.pid)
+        left = time.perf_counter()
+        held = tables_held(port, left + settle)  # the clients are gone: their tables finish and leave memory
+        time.sleep(HOUSEKEEPING_SECONDS + 1)  # (and the memory freed is given back at the next sweep)
+        after, waited = rss_mb(server.pid), time.perf_counter() - left
+        load = os.getloadavg()
     finally:
         server.terminate()
         server.wait()
@@ -246,7 +252,20 @@ def soak_run(tmp: str, count: int, minutes: float, settle: float) -> None:
     slope = (r1 - r0) / ((t1 - t0) / 60) if t1 > t0 else float("nan")
     print(f"soak, {count} tables at human pace for {minutes:g} min ({games} games): RSS {start_rss:.0f} -> "
           f"{end_rss:.0f} MB (peak {max(r for _, r in samples):.0f}), {slope:+.2f} MB/min in the second half; "
-          f"{after:.0f} MB {settle:.0f} s after the clients left")
+          f"{after:.0f} MB {waited:.0f} s after the clients left, the server holding {held} tables (load average "
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end, {os.cpu_count()} cores)")
+
+
+def tables_held(port: int, give_up: float) -> int:
+    """Wait until the server holds no table in memory (its lobby lists those it holds), or ``give_up``;
+    how many it still holds."""
+    with grpc.insecure_channel(f"[::1]:{port}") as channel:
+        lobby = pb_grpc.TenPenniesServiceStub(channel)
+        while True:
+            held = len(lobby.ListTables(pb.ListTablesRequest()).tables)
+            if not held or time.perf_counter() > give_up:
+                return held
+            time.sleep(2)
 
 
 def main() -> None:
@@ -255,7 +274,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="each fairness window")
     parser.add_argument("--budget", type=float, default=500.0, help="the server's --address-rate (its default)")
     parser.add_argument("--soak-minutes", type=float, default=2.0, help="the soak's length (the issue: 10)")
-    parser.add_argument("--settle", type=float, default=10.0, help="seconds after the soak's clients leave")
+    parser.add_argument("--settle", type=float, default=Lobby.FINISHED_LINGER + 120,
+                        help="at most this many seconds after the soak's clients leave for their tables to go")
     parser.add_argument("--only", choices=("fairness", "soak"))
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -70,6 +70,7 @@ class TableWatcher:
 class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
     MAX_FINISHED = 32    # finished tables kept in memory (the rest are read from the store when asked)
+    FINISHED_LINGER = 60.0  # seconds a finished table nobody watches stays in memory after it finished or was read
     MAX_WATCHERS = 1000  # WatchTables streams at once
     WATCHERS_PER_ADDRESS = 8
 
@@ -90,6 +91,7 @@ class Lobby:
         self.watchers: dict[TableWatcher, str] = {}  # watcher -> its client (address_of: its address)
         self._creating: list[str] = []  # the creators (clients) of tables being made right now
         self._reading: dict[str, asyncio.Task[Table | None]] = {}
+        self._kept_since: dict[str, float] = {}  # finished table in memory -> since when (monotonic) nobody watched
         self._background: set[asyncio.Task[Any]] = set()
         self.listeners: list[Callable[[Table], None]] = []  # told of every change TableInfo shows
 
@@ -128,6 +130,7 @@ class Lobby:
         self._count_open(table.id, table.creator, table.status in OPEN_STATUSES)
         if table.status == "finished" and table.id not in self.finished:
             self.finished.add(table.id)
+            self._kept_since[table.id] = time.monotonic()
             self._spawn(self._forget_finished())
         for listener in self.listeners:
             listener(table)
@@ -138,6 +141,7 @@ class Lobby:
 
     def _gone(self, table_id: str) -> None:
         gone = self.tables.pop(table_id, None)
+        self._kept_since.pop(table_id, None)
         if gone is not None:
             self._count_open(table_id, gone.creator, False)
         for watcher in self.watchers:
@@ -296,7 +300,10 @@ class Lobby:
             return None  # unknown, or a waiting table that expired
         await self._forget_finished(room_for=1)
         known = self.tables.get(table_id)
-        return known if known is not None else self._add(Table(row, self.store))
+        if known is not None:
+            return known
+        self._kept_since[table_id] = time.monotonic()
+        return self._add(Table(row, self.store))
 
     async def _forget_finished(self, room_for: int = 0) -> None:
         """Keep at most MAX_FINISHED finished tables in memory: the oldest nobody watches go."""
@@ -304,6 +311,21 @@ class Lobby:
         for table in finished[:max(0, len(finished) + room_for - self.MAX_FINISHED)]:
             self._gone(table.id)
             await table.close()
+
+    async def forget_lingering(self) -> int:
+        """Finished tables nobody has watched for FINISHED_LINGER seconds leave memory (read back on demand), so
+        that once the players have gone their tables go too; how many went."""
+        now = time.monotonic()
+        lingering = []
+        for table in [t for t in self.tables.values() if t.status == "finished"]:
+            if table.subscribers:
+                self._kept_since[table.id] = now
+            elif now - self._kept_since.setdefault(table.id, now) >= self.FINISHED_LINGER:
+                lingering.append(table)
+        for table in lingering:
+            self._gone(table.id)
+            await table.close()
+        return len(lingering)
 
     def listed(self) -> list[Table]:
         return [table for table in self.tables.values() if table.status != "expired"]

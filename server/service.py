@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable
@@ -79,18 +80,27 @@ class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
 
 
 class Buckets:
-    """Token buckets by key: ``rate`` a second, at most ``burst`` saved up; a request takes its cost."""
+    """Token buckets by key: ``rate`` a second, at most ``burst`` saved up; a request takes its cost. A key
+    idle long enough for its bucket to be full again is forgotten (a full bucket is what a new key gets), so
+    the clients that left leave nothing behind: swept at most once per that time, on the next request."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.buckets: dict[str, tuple[float, float]] = {}
+        self.refill = burst / rate if rate > 0 else math.inf  # seconds for an empty bucket to fill
+        self._swept = time.monotonic()
 
     def level(self, key: str, now: float) -> float:
+        if now - self._swept > self.refill:
+            self.forget_idle(now)
         tokens, last = self.buckets.get(key, (self.burst, now))
-        if len(self.buckets) > 20_000:  # forget keys idle long enough to have a full bucket
-            self.buckets = {k: (t, last_seen) for k, (t, last_seen) in self.buckets.items()
-                            if last_seen + self.burst / self.rate > now}
         return min(self.burst, tokens + (now - last) * self.rate)
+
+    def forget_idle(self, now: float) -> None:
+        """Forget the keys whose buckets are full again by ``now``."""
+        self._swept = now
+        self.buckets = {k: (t, last) for k, (t, last) in self.buckets.items()
+                        if t + (now - last) * self.rate < self.burst}
 
     def take(self, key: str, tokens: float, now: float) -> None:
         self.buckets[key] = (tokens, now)
@@ -118,6 +128,13 @@ class RateLimiter:
         if self.addresses is not None:
             self.addresses.take(address, shared - cost, now)
         return True
+
+    def forget_idle(self) -> None:
+        """Forget the clients (connections, addresses) idle long enough to have full buckets again."""
+        now = time.monotonic()
+        for buckets in (self.connections, self.addresses):
+            if buckets is not None:
+                buckets.forget_idle(now)
 
 
 LIST_COST_TABLES = 20

@@ -33,6 +33,7 @@ from tenpennies.client.connection import (
 from tenpennies.client.trust import explain, settle
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS
+from tenpennies.server import app
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.table import RECENT_BYTES, Full, Settings
@@ -497,6 +498,69 @@ async def test_finished_tables_leave_memory_as_they_finish_and_are_read_back_on_
     for table_id in tables:  # each read back when asked
         reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
         assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+
+
+async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_leave_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per-client state (request budgets, lobby streams, password queues, shares of open tables) goes once the
+    clients have gone, and so do their finished tables nobody watches; each is read back when asked."""
+    monkeypatch.setattr(Lobby, "FINISHED_LINGER", 0.5)
+    monkeypatch.setattr(app, "HOUSEKEEPING_SECONDS", 0.1)
+    # budgets that take seconds to be full again (a client's few requests here: 5 of a connection's, 2.5 s)
+    server = await running_server(tmp_path / "left.db", rate=2, burst=30, address_rate=2, address_burst=30,
+                                  waiting_table_ttl=1)
+    lobby, limiter = server.lobby, server.limiter
+    assert limiter.addresses is not None
+    address = f"127.0.0.1:{server.port}"
+    tables: list[str] = []
+    try:
+        clients = [grpc.aio.insecure_channel(address, options=OWN) for _ in range(3)]
+        stubs = [stub(c) for c in clients]
+        try:
+            for n, service in enumerate(stubs):  # each client a game of bots of its own
+                created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
+                    name=f"left {n}", seats=2, seed=n, rules=pb.HouseRules(max_turns=20)))
+                table_id, host = created.table.table_id, created.host_token
+                for seat in (0, 1):
+                    await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
+                                                          strategy=pb.BOT_STRATEGY_GREEDY))
+                await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+                tables.append(table_id)
+            watching = stubs[0].WatchTables(pb.WatchTablesRequest())  # a lobby stream
+            await watching.read()
+            private: pb.CreateTableResponse = await stubs[1].CreateTable(pb.CreateTableRequest(
+                name="private", seats=2, password="open sesame"))  # a password hashed, and a wrong guess at it
+            assert await _code(stubs[2].JoinTable(pb.JoinTableRequest(
+                table_id=private.table.table_id, name="guess", password="open says me"))) != grpc.StatusCode.OK
+            assert len(limiter.connections.buckets) == 3 and limiter.addresses.buckets and lobby.watchers
+            assert lobby._open_by
+            await _until(lambda: len(lobby.finished) == len(tables), "every game is over")
+            watching.cancel()
+        finally:
+            for channel in clients:
+                await channel.close()
+        await _until(lambda: not limiter.connections.buckets and not limiter.addresses.buckets,
+                     "the request budgets of the clients that left are forgotten")
+        await _until(lambda: not lobby.watchers, "their lobby streams are gone")
+        await _until(lambda: not lobby.passwords._held and not lobby.passwords._queues,
+                     "their password checks are gone")
+        await _until(lambda: not lobby._open_by and not lobby._open_by_address,
+                     "their shares of open tables are gone (the private table expired)")
+        await _until(lambda: not any(t.status == "finished" for t in lobby.tables.values()),
+                     "their finished tables nobody watches leave memory")
+        channel = open_channel(address)
+        try:
+            for table_id in tables:  # each read back when asked
+                reply: pb.GetSnapshotResponse = await stub(channel).GetSnapshot(
+                    pb.GetSnapshotRequest(table_id=table_id))
+                assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+            assert set(tables) <= set(lobby.tables)
+            await _until(lambda: not any(t.status == "finished" for t in lobby.tables.values()),
+                         "and leave memory again once nobody watches")
+        finally:
+            await channel.close()
+    finally:
+        await server.stop(0)
 
 
 class NamingSession(SeatSession):

@@ -369,8 +369,8 @@ class _History:
     def told(self, line: str, seat: int | None, kind: str, you: str) -> None:
         """A line of the history: the event's ``kind`` (the wire's), the ``seat`` whose it is (None: the
         table's), and ``you``, the name the line gives this seat."""
-        if not self.away or kind.endswith("cards_received"):
-            return  # (cards dealt or drawn to the seat: no move of its own, the draw's line tells that)
+        if not self.away or kind.endswith("cards_received") or kind == "dealer_draw":
+            return  # (cards dealt or drawn to the seat, a draw for the deal: no move of its own)
         if kind == "round_ended":
             self.rounds.append(line)
             self._in_a_row = False

@@ -861,7 +861,8 @@ async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
         await until(pilot, lambda: screen.view is not None, "the game")
-        assert screen.ticking  # a countdown is shown while this seat decides
+        # a countdown is shown while a seat decides (its deadline comes with the decision, after the view)
+        await until(pilot, lambda: screen.ticking, "the tick while a countdown is shown")
         while not game_of(screen).over:
             await until(pilot, lambda: bool(screen.legal) or game_of(screen).over, "my turn or the end")
             for kind, key in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x")):

@@ -8,7 +8,7 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -66,6 +66,9 @@ def actions_of(kind: type[DOMNode]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(b.action for b in kind.BINDINGS if isinstance(b, Binding)))
 
 
+C = TypeVar("C")  # a command type a widget looks for among the legal ones
+
+
 class GameTable(Widget):
     """A game's part of the table screen. It takes the keys while it has the focus (the frame's keys come
     after its own), and redraws its widgets from ``redraw``, each only if what it shows changed."""
@@ -77,6 +80,28 @@ class GameTable(Widget):
         super().__init__(id=id)
         self.frame = frame
         self.can_focus = True
+
+    # --- the table as the frame holds it (each game's widget reads its own view from ``frame.view``) ---
+
+    @property
+    def tv(self) -> TableView:
+        return self.frame.tv
+
+    @property
+    def seat(self) -> int | None:
+        return self.frame.session.seat
+
+    @property
+    def legal(self) -> tuple[Command, ...]:
+        return self.frame.legal
+
+    def can(self, *kinds: type) -> bool:
+        """A command of one of these types is legal now."""
+        return any(isinstance(c, kinds) for c in self.legal)
+
+    def first(self, kind: type[C]) -> C | None:
+        """The first legal command of type ``kind``, if any."""
+        return next((c for c in self.legal if isinstance(c, kind)), None)
 
     @property
     def over(self) -> bool:

@@ -21,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input
 
-from tenpennies.client.view import TableView
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -169,21 +168,9 @@ class TenPenniesTable(GameTable):
     # --- the table as the frame holds it ---------------------------------------------------------
 
     @property
-    def tv(self) -> TableView:
-        return self.frame.tv
-
-    @property
     def view(self) -> SeatView | None:
         """The game as the screen last drew it (the frame's ``view``); ``tv.view`` is as last folded."""
         return self.frame.view
-
-    @property
-    def seat(self) -> int | None:
-        return self.frame.session.seat
-
-    @property
-    def legal(self) -> tuple[Command, ...]:
-        return self.frame.legal
 
     @property
     def over(self) -> bool:
@@ -198,9 +185,6 @@ class TenPenniesTable(GameTable):
         if self.frame.paused and v is not None and self.seat is not None:
             return v.legal
         return self.legal
-
-    def can(self, *kinds: type) -> bool:
-        return any(isinstance(c, kinds) for c in self.legal)
 
     def say(self, text: str | Text, error: bool = False) -> None:
         self.frame.say(text, error)
@@ -660,12 +644,6 @@ class TenPenniesTable(GameTable):
         self.round_screen = self.game_screen = None
 
     # --- actions: picking up ---------------------------------------------------------------------
-
-    def first(self, kind: type) -> Command | None:
-        for c in self.legal:
-            if isinstance(c, kind):
-                return c
-        return None
 
     def play(self, kind: type) -> None:
         command = self.first(kind)

@@ -24,7 +24,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tenpennies.client.view import TableView
 from tenpennies.engine.cards import Card
 from tenpennies.engine.thirty_one.commands import (
     Command,
@@ -158,32 +157,14 @@ class ThirtyOneTable(GameTable):
     # --- the table as the frame holds it ---------------------------------------------------------
 
     @property
-    def tv(self) -> TableView:
-        return self.frame.tv
-
-    @property
     def view(self) -> SeatView | None:
         """The game as the screen last drew it (the frame's ``view``); ``tv.view`` is as last folded."""
         return self.frame.view
 
     @property
-    def seat(self) -> int | None:
-        return self.frame.session.seat
-
-    @property
-    def legal(self) -> tuple[Command, ...]:
-        return self.frame.legal
-
-    @property
     def over(self) -> bool:
         v = self.view
         return v is not None and v.phase is Phase.GAME_OVER
-
-    def can(self, *kinds: type) -> bool:
-        return any(isinstance(c, kinds) for c in self.legal)
-
-    def first(self, kind: type) -> Command | None:
-        return next((c for c in self.legal if isinstance(c, kind)), None)
 
     def who(self, seat: int) -> str:
         return self.frame.who(seat)

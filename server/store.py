@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
-from tenpennies.engine.interface import Command, Rules
-from tenpennies.wire.words import seat_label
+from tenpennies.wire.record import EventRow as EventRow
+from tenpennies.wire.record import GameRecord
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -150,7 +150,6 @@ BUSY_TIMEOUT_MS = 10_000       # waiting for another process's write transaction
 RESTART_WAIT_MS = 250          # waiting for another process's readers to let the WAL restart
 RESTART_RETRY_SECONDS = 2.0
 PASSIVE_EVERY_COMMITS = 32
-EventRow = tuple[int, int | None, bytes]  # (sequence, audience seat or None for all, Event bytes)
 
 SIGNED = 1 << 63
 UNSIGNED = 1 << 64
@@ -660,24 +659,7 @@ def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -
                 future.set_exception(error)
 
 
-@dataclass
-class StoredGame:
-    """One table as the store keeps it, read back (``read_game``) for a replay."""
-
-    table_id: str
-    name: str
-    seats: int
-    rules: Rules
-    seed: int
-    status: str  # waiting, playing, finished, expired
-    names: list[str]
-    commands: list[Command]
-    game: str = DEFAULT_GAME  # the game it plays (engine.games)
-    events: list[EventRow] = field(default_factory=list)  # every stored event, in order (a table keeps the newest
-    #                                                       transient ones only: chat, connections)
-
-    def seat_name(self, seat: int) -> str:
-        return seat_label(self.names, seat)
+StoredGame = GameRecord  # the name the store has always used
 
 
 class NoSuchGame(LookupError):

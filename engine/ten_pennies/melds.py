@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from ..cards import Card
 from .rules import HouseRules, RoundSpec, RuleError
@@ -172,16 +173,28 @@ def _groups(hand: Iterable[Card], spec: RoundSpec) -> tuple[dict[int, list[Card]
                 naturals[card.rank] = [card]
             else:
                 group.append(card)
-    wilds.sort(key=_MINUS_POINTS)
+    wilds.sort(key=_POINTS, reverse=True)  # a stable sort, reversed or not: equal points keep id order
     return naturals, wilds
 
 
-def _ID(card: Card) -> int:
-    return card.id
+_ID = attrgetter("id")
+_POINTS = attrgetter("points")
+_RANK = attrgetter("rank")
 
 
-def _MINUS_POINTS(card: Card) -> int:
-    return -card.points
+def _may_hold_a_set(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules, size: int, cap: int) -> bool:
+    """False only when no set of ``size`` with at most ``cap`` wilds can come from the hand (no rank has
+    enough naturals with the wilds, and no all-wild set): the listings' quick way out for most hands. It
+    counts every natural of a rank, not only those TP-4.9 lets stand together: an over-estimate, never
+    an under-one."""
+    ranks = list(map(_RANK, hand))
+    present = set(ranks)
+    wild = present & spec.wild_ranks
+    wilds = sum(map(ranks.count, wild)) if wild else 0
+    if rules.all_wild_sets and wilds >= size:
+        return True
+    natural = present - wild if wild else present
+    return bool(natural) and max(map(ranks.count, natural)) + min(cap, wilds) >= size
 
 
 def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
@@ -229,8 +242,12 @@ def set_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
     """Further sets (TP-4.12) of at least ``size`` (at least 3) cards the hand can lay: for each rank, from
     all its usable naturals down to the fewest the wild cap allows, each with the fewest wilds it needs;
     and the all-wild set."""
+    size = max(size, 3)
+    cap = size // 3 if rules.later_set_wilds == "one_per_three" else spec.wild_cap
+    if not _may_hold_a_set(hand, spec, rules, size, cap):
+        return []
     naturals, wilds = _groups(hand, spec)
-    return _grouped_set_candidates(naturals, wilds, spec, rules, max(size, 3), further=True)
+    return _grouped_set_candidates(naturals, wilds, spec, rules, size, further=True)
 
 
 def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
@@ -238,6 +255,8 @@ def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules
     """Ways to lay the round's whole contract (TP-4.11), at most ``limit``. Sets are chosen in rank
     order (the all-wild set last), so each contract is found once."""
     contract = spec.contract
+    if not _may_hold_a_set(hand, spec, rules, contract.size, spec.wild_cap):
+        return []
     naturals, wilds = _groups(hand, spec)
     found: list[tuple[tuple[Card, ...], ...]] = []
     seen: set[frozenset[int]] = set()

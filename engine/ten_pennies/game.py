@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..cards import MAX_DECKS, Card, decks_for, shoe
@@ -34,11 +33,11 @@ from .commands import (
 )
 from .melds import (
     TableSet,
+    cards_laid_off,
     check_contract_set,
     check_layoff,
     check_set,
     contract_candidates,
-    layoff_refusal,
     set_candidates,
 )
 from .results import balances
@@ -231,10 +230,10 @@ class Game:
                     commands.append(LaySet(seat, cards))
             if self._leaves_a_discard(player, 1):
                 for target in self.table:
-                    for card in hand:
-                        if layoff_refusal(card, target, spec, rules) is None:
-                            commands.append(LayOff(seat, card, target.id))
-        commands.extend(map(_DISCARDS[seat].__getitem__, map(_CARD_ID, hand)))
+                    set_id = target.id
+                    commands += [LayOff(seat, card, set_id) for card in cards_laid_off(hand, target, spec, rules)]
+        discards = _DISCARDS[seat]
+        commands += [discards[card.id] for card in hand]
         return commands
 
     def is_legal(self, command: Command) -> bool:
@@ -285,6 +284,8 @@ class Game:
             raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
 
     def _check_pick_up(self, command: TakeDiscard | DeclineDiscard, seat: int, phase: Phase) -> None:
+        if phase is Phase.PICK_UP and seat == self.turn_seat:  # legal: said at once
+            return
         self._check_turn(seat, "TP-4.2", "take or decline the live discard")
         if phase is Phase.BUY:
             raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
@@ -294,6 +295,8 @@ class Game:
             raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
 
     def _check_draw(self, command: Draw, seat: int, phase: Phase) -> None:
+        if phase is Phase.DRAW and seat == self.turn_seat:  # legal: said at once
+            return
         self._check_turn(seat, "TP-4.6", "draw")
         if phase is Phase.PICK_UP:
             raise RuleError("TP-4.6", "take or decline the live discard before drawing")
@@ -304,10 +307,10 @@ class Game:
                                       "replaces drawing, and a turn has one pick-up")
 
     def _check_discard(self, command: Discard, seat: int, phase: Phase) -> None:
-        player = self._check_meld_step(seat, "TP-4.15", "discard")
         card = command.card
-        if type(card) is Card and card in player.hand:  # the common case, said at once
-            return
+        if phase is Phase.MELD and seat == self.turn_seat and type(card) is Card and card in self.players[seat].hand:
+            return  # legal: said at once
+        player = self._check_meld_step(seat, "TP-4.15", "discard")
         self._check_in_hand(player, (card,), "TP-4.15")
 
     def _check_contract(self, command: LayContract, seat: int, phase: Phase) -> None:
@@ -748,7 +751,6 @@ _DECLINE = tuple(DeclineDiscard(seat) for seat in range(8))
 _BUY = tuple(Buy(seat) for seat in range(8))
 _PASS = tuple(PassBuy(seat) for seat in range(8))
 _DRAW = tuple(Draw(seat) for seat in range(8))
-_CARD_ID = attrgetter("id")
 _LEFT_OF = [[tuple((seat + i) % n for i in range(1, n)) for seat in range(n)] for n in range(9)]
 """``_LEFT_OF[n][seat]``: the other seats of an ``n``-seat table, nearest to the seat's left first."""
 

@@ -266,6 +266,11 @@ def set_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
     cap = size // 3 if rules.later_set_wilds == "one_per_three" else spec.wild_cap
     if not _may_hold(hand, spec, rules, size, cap):
         return []
+    return _search_sets(hand, spec, rules, size)
+
+
+def _search_sets(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules, size: int) -> list[tuple[Card, ...]]:
+    """``set_candidates`` without its quick way out."""
     naturals, wilds = _groups(hand, spec)
     return _grouped_set_candidates(naturals, wilds, spec, rules, size, further=True)
 
@@ -277,6 +282,13 @@ def contract_candidates(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules
     contract = spec.contract
     if not _may_hold(hand, spec, rules, contract.size, spec.wild_cap, contract.sets):
         return []
+    return _search_contracts(hand, spec, rules, limit)
+
+
+def _search_contracts(hand: Sequence[Card], spec: RoundSpec, rules: HouseRules,
+                      limit: int) -> list[tuple[tuple[Card, ...], ...]]:
+    """``contract_candidates`` without its quick way out."""
+    contract = spec.contract
     naturals, wilds = _groups(hand, spec)
     found: list[tuple[tuple[Card, ...], ...]] = []
     seen: set[frozenset[int]] = set()

@@ -4,7 +4,9 @@ quick yes is given only to commands the full checks (and the listing) call legal
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -187,3 +189,27 @@ def test_a_command_is_legal_exactly_when_it_is_listed(seed: int) -> None:
                 game.apply(wrong)
             assert game.to_dict() == before
         game.apply(random_move(game, rng))
+
+
+# --- events made without the frozen dataclass's own __init__ -------------------------------------------
+
+EVENT_CLASSES = [c for c in vars(ev).values()
+                 if isinstance(c, type) and issubclass(c, ev.Event) and dataclasses.is_dataclass(c)]
+
+
+@pytest.mark.parametrize("cls", EVENT_CLASSES, ids=lambda c: c.__name__)
+def test_an_event_is_made_as_its_dataclass_makes_it(cls: Any) -> None:
+    """Same parameters (by position or by name, none missing, none extra), every field set, still frozen."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    values = [object() for _ in names]
+    made = cls(*values)
+    assert [getattr(made, name) for name in names] == values
+    assert cls(**dict(zip(names, values, strict=True))) == made == dataclasses.replace(made)
+    assert repr(made).startswith(f"{cls.__name__}(")
+    with pytest.raises(TypeError):
+        cls(*values[:-1])
+    with pytest.raises(TypeError):
+        cls(*values, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, names[0], None)
+    assert len(EVENT_CLASSES) >= 20

@@ -207,13 +207,15 @@ class Game:
             if seat in self.buy_order and seat not in self.buy_answers:
                 return [_BUY[seat], _PASS[seat]]
             return []
-        if seat != self.turn_seat or phase is Phase.GAME_OVER:
+        if seat != self.turn_seat:
             return []
+        if phase is Phase.MELD:
+            return self._meld_phase_commands(seat)
         if phase is Phase.PICK_UP:
             return [_TAKE[seat], _DECLINE[seat]]
         if phase is Phase.DRAW:
             return [_DRAW[seat]]
-        return self._meld_phase_commands(seat)
+        return []  # the game is over
 
     def _meld_phase_commands(self, seat: int) -> list[Command]:
         player = self.players[seat]
@@ -232,8 +234,7 @@ class Game:
                 for target in self.table:
                     set_id = target.id
                     commands += [LayOff(seat, card, set_id) for card in cards_laid_off(hand, target, spec, rules)]
-        discards = _DISCARDS[seat]
-        commands += [discards[card.id] for card in hand]
+        commands += map(_DISCARD_OF[seat], hand)
         return commands
 
     def is_legal(self, command: Command) -> bool:
@@ -260,6 +261,11 @@ class Game:
     def _check(self, command: Command) -> None:
         """Every check, no change. The appliers below may then assume the command is legal.
         Each refusal cites the most specific rule; a command out of turn cites the rule of its step."""
+        if type(command) is Discard:  # the commonest command: when legal, said at once
+            seat, card = command.seat, command.card
+            if type(seat) is int and seat == self.turn_seat and self.phase is Phase.MELD and type(card) is Card \
+                    and card in self.players[seat].hand:
+                return
         check = _CHECKS.get(type(command))
         if check is None:
             raise TypeError(f"not a command: {command!r}")
@@ -307,11 +313,8 @@ class Game:
                                       "replaces drawing, and a turn has one pick-up")
 
     def _check_discard(self, command: Discard, seat: int, phase: Phase) -> None:
-        card = command.card
-        if phase is Phase.MELD and seat == self.turn_seat and type(card) is Card and card in self.players[seat].hand:
-            return  # legal: said at once
         player = self._check_meld_step(seat, "TP-4.15", "discard")
-        self._check_in_hand(player, (card,), "TP-4.15")
+        self._check_in_hand(player, (command.card,), "TP-4.15")
 
     def _check_contract(self, command: LayContract, seat: int, phase: Phase) -> None:
         player = self._check_meld_step(seat, "TP-4.11", "lay a contract")
@@ -745,7 +748,7 @@ class Game:
 
 
 # Commands are plain values: the listing hot path hands out one object per (seat, card) or seat, built once.
-_DISCARDS = tuple(tuple(Discard(seat, card) for card in shoe(MAX_DECKS)) for seat in range(8))
+_DISCARD_OF = tuple({card: Discard(seat, card) for card in shoe(MAX_DECKS)}.__getitem__ for seat in range(8))
 _TAKE = tuple(TakeDiscard(seat) for seat in range(8))
 _DECLINE = tuple(DeclineDiscard(seat) for seat in range(8))
 _BUY = tuple(Buy(seat) for seat in range(8))

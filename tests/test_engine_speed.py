@@ -21,9 +21,12 @@ from tenpennies.engine.ten_pennies import (
     Draw,
     Game,
     HouseRules,
+    LayOff,
+    LaySet,
     PassBuy,
     RuleError,
     TakeDiscard,
+    parse_cards,
 )
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.melds import (
@@ -36,6 +39,8 @@ from tenpennies.engine.ten_pennies.melds import (
     set_candidates,
 )
 from tenpennies.engine.ten_pennies.rules import LATER_SET_WILDS
+
+from positions import position
 
 
 def random_move(game: Game, rng: random.Random) -> Command:
@@ -116,6 +121,20 @@ def test_a_game_read_back_keeps_its_generator_state() -> None:
     bad["rng"][1] = bad["rng"][1][:10]
     with pytest.raises((ValueError, TypeError)):
         Game.from_dict(bad)
+
+
+def test_the_sets_a_copy_shares_are_copied_by_the_first_game_to_change_them() -> None:
+    """A lay-off, or a set laid, in either game leaves the other's table as it was."""
+    game = position(hands={0: "9D KS 5C 5D 5H 4C", 1: "3C"}, down=(0,), sets=[(1, "9C 9H 9S"), (0, "KC KD KH")])
+    copy = game.copy()
+    game.apply(LayOff(0, Card.parse("9D"), 0))
+    assert [len(t.cards) for t in copy.table] == [3, 3] and [len(t.cards) for t in game.table] == [4, 3]
+    copy.apply(LayOff(0, Card.parse("KS"), 1))
+    assert [len(t.cards) for t in copy.table] == [3, 4] and [len(t.cards) for t in game.table] == [4, 3]
+    again = copy.copy()
+    again.apply(LaySet(0, tuple(parse_cards("5C 5D 5H"))))
+    assert len(again.table) == 3 and len(copy.table) == 2 and copy.table[0].suits == {"C", "H", "S"}
+    assert copy.to_dict() != again.to_dict() and game.view(1).table != copy.view(1).table
 
 
 # --- the listing's quick ways out ---------------------------------------------------------------------

@@ -130,12 +130,39 @@ class Game:
         self.buy_order: list[int] = []
         self.buy_answers: dict[int, bool] = {}
         self.reshuffles_used = 0
-        self.table: list[TableSet] = []
+        self._table: list[TableSet] = []
+        self._table_shared = False  # the sets (and their list) are also a copy's, or its original's
         self._meld_cache: tuple[ev.Meld, ...] | None = None
         self.winners: tuple[int, ...] = ()
         self.opening_events: list[ev.Event] = [ev.GameStarted(seats, rules)]
         self.dealer = self._choose_dealer(self.opening_events)
         self._start_round(self.opening_events)
+
+    # --- the sets on the table -------------------------------------------------------------------
+
+    @property
+    def table(self) -> list[TableSet]:
+        """The sets on the table, numbered from 0, this game's own to change (see ``_own_table``)."""
+        return self._own_table()
+
+    @table.setter
+    def table(self, sets: list[TableSet]) -> None:
+        self._table, self._table_shared = sets, False
+
+    def _own_table(self) -> list[TableSet]:
+        """The table, made this game's own first if a copy shares it: a copy takes its original's sets as
+        they are, and whichever of the two first changes the table (or hands it out) copies them then.
+        The engine reads ``_table`` as it is."""
+        if self._table_shared:
+            table = []
+            for t in self._table:
+                u = TableSet.__new__(TableSet)
+                u.id, u.owner, u.rank, u.wilds, u._wild_ranks = t.id, t.owner, t.rank, t.wilds, t._wild_ranks
+                u.cards = t.cards.copy()
+                u.suits = t.suits.copy()
+                table.append(u)
+            self._table, self._table_shared = table, False
+        return self._table
 
     # --- the random generator: the deal and the reshuffles --------------------------------------
 
@@ -231,7 +258,7 @@ class Game:
                 if self._leaves_a_discard(player, len(cards)):
                     commands.append(LaySet(seat, cards))
             if self._leaves_a_discard(player, 1):
-                for target in self.table:
+                for target in self._table:
                     set_id = target.id
                     commands += [LayOff(seat, card, set_id) for card in cards_laid_off(hand, target, spec, rules)]
         commands += map(_DISCARD_OF[seat], hand)
@@ -345,9 +372,9 @@ class Game:
         self._check_down(player)
         card, set_id = command.card, command.set_id
         self._check_in_hand(player, (card,), "TP-4.13")
-        if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
+        if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self._table):
             raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
-        check_layoff(card, self.table[set_id], self.spec, self.rules)
+        check_layoff(card, self._table[set_id], self.spec, self.rules)
         self._check_leaves_a_discard(player, 1)
 
     def _check_turn(self, seat: int, rule: str, doing: str) -> None:
@@ -489,13 +516,14 @@ class Game:
         hand = self.players[seat].hand
         for card in cards:
             hand.remove(card)
-        table_set = TableSet(len(self.table), seat, cards, self.spec.wild_ranks)
-        self.table.append(table_set)
+        table = self._own_table()
+        table_set = TableSet(len(table), seat, cards, self.spec.wild_ranks)
+        table.append(table_set)
         self._meld_cache = None
         return ev.Meld(table_set.id, seat, tuple(cards), table_set.rank)
 
     def _lay_off(self, command: LayOff, events: list[ev.Event]) -> None:
-        card, target = command.card, self.table[command.set_id]
+        card, target = command.card, self._own_table()[command.set_id]
         self.players[command.seat].hand.remove(card)
         target.add(card)
         self._meld_cache = None
@@ -639,7 +667,7 @@ class Game:
     def _melds(self) -> tuple[ev.Meld, ...]:
         """The table as everybody sees it, cached until a set is laid or grows."""
         if self._meld_cache is None:
-            self._meld_cache = tuple(ev.Meld(t.id, t.owner, tuple(t.cards), t.rank) for t in self.table)
+            self._meld_cache = tuple(ev.Meld(t.id, t.owner, tuple(t.cards), t.rank) for t in self._table)
         return self._meld_cache
 
     # --- storage and replay ------------------------------------------------------------------
@@ -670,16 +698,18 @@ class Game:
             "pile_live": self.pile_live, "buy_order": list(self.buy_order),
             "buy_answers": [[s, a] for s, a in self.buy_answers.items()],
             "reshuffles_used": self.reshuffles_used,
-            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards]} for t in self.table],
+            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards]} for t in self._table],
             "winners": list(self.winners),
         }
 
     def copy(self) -> Game:
-        """An independent copy of the whole state: it shares no mutable object with this game (hands,
-        stock, pile, table sets, seats, the random generator's state, the log), so either can be played
-        on without touching the other, and both play identically from here. Cards, commands, events,
-        rules and round specs are immutable values and are shared. Much faster than
-        ``from_dict(to_dict())`` (``bench/engine_bench.py`` measures the ratio)."""
+        """An independent copy of the whole state: either can be played on without touching the other, and
+        both play identically from here. It has its own hands, stock, pile, seats, log and buy offer; two
+        things are shared until one of the two games changes them, which then makes its own: the random
+        generator (a snapshot of its state, ``rng``) and the sets on the table (``table``). Cards, commands,
+        events, rules and round specs are immutable values and are shared. Much faster than
+        ``from_dict(to_dict())`` (``bench/engine_bench.py`` measures the ratio), and the engine's speed
+        for search: a searcher copies a world for every rollout."""
         game = Game.__new__(Game)
         # every attribute at once (numbers, flags, immutable values), then fresh containers for the mutable ones
         game.__dict__.update(self.__dict__)
@@ -697,15 +727,10 @@ class Game:
         game.pile = self.pile.copy()
         game.buy_order = self.buy_order.copy()
         game.buy_answers = self.buy_answers.copy()
-        new_set = TableSet.__new__
-        table = []
-        for t in self.table:
-            u = new_set(TableSet)
-            u.id, u.owner, u.rank, u.wilds, u._wild_ranks = t.id, t.owner, t.rank, t.wilds, t._wild_ranks
-            u.cards = t.cards.copy()
-            u.suits = t.suits.copy()
-            table.append(u)
-        game.table = table
+        if self._table:  # the sets are shared until either game lays a set or lays off (``_own_table``)
+            self._table_shared = game._table_shared = True
+        else:
+            game._table = []
         game.opening_events = self.opening_events.copy()
         return game
 

@@ -220,8 +220,8 @@ def _may_hold(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules, size: in
 def _usable(naturals: list[Card], rules: HouseRules) -> list[Card]:
     """Naturals that may stand together in one set: under TP-4.9 the first copy of each suit, the
     suits with the most copies first, so that what is left can still make a second set of the rank."""
-    if not rules.distinct_suits or len(naturals) < 2:
-        return naturals
+    if not rules.distinct_suits or len(naturals) < 2 or len({c.suit for c in naturals}) == len(naturals):
+        return naturals  # (the last: no two of one suit, the common case)
     seen: set[str] = set()
     usable = []
     for card in naturals:

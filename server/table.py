@@ -63,6 +63,8 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
+_COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
 
 
@@ -783,9 +785,19 @@ class Table:
             self.asked[seat] = self.last_asked[seat] = legal
             self.deadlines[seat] = now_ms() + seconds * 1000 if seconds else 0
             items.append((seat, pb.Event(decision_request=pb.DecisionRequest(
-                seat=seat, legal_commands=[self.wire.command_to_pb(c) for c in legal],
+                seat=seat, legal_commands=[self._command_pb(c) for c in legal],
                 deadline_ms=self.deadlines[seat]))))
         return items
+
+    def _command_pb(self, command: Command) -> pb.Command:
+        """A legal command's wire form, made once (a decision lists many, and the same ones come back turn
+        after turn): kept in a bounded cache shared by the tables (a command names its game's own type)."""
+        made = _COMMANDS.get(command)
+        if made is None:
+            if len(_COMMANDS) >= COMMAND_CACHE:
+                _COMMANDS.clear()
+            made = _COMMANDS[command] = self.wire.command_to_pb(command)
+        return made
 
     def _awaited(self) -> list[int]:
         """The seats the game waits for that a person (or a remote bot) plays."""

@@ -347,9 +347,10 @@ class SeatSession:
             call.cancel()  # a stream left early ends on the server at once, not when it is collected
 
     async def _play(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
-        """A Play call, read in a task of its own: a command's result settles its ``send`` when it arrives,
-        whether or not the stream's reader is iterating (a client may await a send in its loop over the
-        stream), and the messages wait for the reader in a bounded inbox."""
+        """A Play call, read in a task of its own into a bounded inbox. A command's result settles its
+        ``send`` once the events that came with it have been yielded (so a send returns with its events
+        already seen), or at once if the stream's reader is not waiting for the stream (a client may await
+        a send in its loop over the stream)."""
         opening = pb.PlayRequest(table_id=self.table_id, token=self.token,
                                  password="" if self.token else self.password)
         if self.last_sequence is not None:
@@ -357,6 +358,7 @@ class SeatSession:
         call = self.service.Play()
         link = _PlayLink(call)
         inbox: asyncio.Queue[pb.PlayResponse | ServerError | None] = asyncio.Queue(PLAY_INBOX)
+        waiting = [False]  # the reader waits for the stream's next message
 
         async def read() -> None:
             try:
@@ -364,7 +366,7 @@ class SeatSession:
                     message = await call.read()
                     if message is grpc.aio.EOF:
                         break
-                    if message.results:
+                    if message.results and not waiting[0]:
                         link.settle(message.results)
                     await inbox.put(message)
             except grpc.aio.AioRpcError as error:
@@ -381,7 +383,11 @@ class SeatSession:
             self._link = link
             reader = asyncio.ensure_future(read())
             while True:
-                message = await inbox.get()
+                waiting[0] = True
+                try:
+                    message = await inbox.get()
+                finally:
+                    waiting[0] = False
                 if message is None:
                     return
                 if isinstance(message, ServerError):
@@ -393,6 +399,7 @@ class SeatSession:
                 for event in message.events.events:
                     self.last_sequence = max(self.last_sequence or 0, event.sequence)
                     yield event
+                link.settle(message.results)
         except grpc.aio.AioRpcError as error:
             raise ServerError.of(error) from None
         finally:

@@ -335,6 +335,7 @@ class Table:
         self._password_key = secrets.token_bytes(16)
         self._password_known = b""
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_due = 0  # unix ms the timer is set for: the earliest deadline when it was set, or earlier
         self._bot_scheduled = False
         self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -932,14 +933,19 @@ class Table:
                 asyncio.get_running_loop().call_later(bot_delay, lambda: self._spawn(self._bot_step()))
             else:
                 self._spawn(self._bot_step())
-        if self._timer:
+        due = min((d for d in self.deadlines.values() if d), default=0)
+        if self._timer is not None:
+            if due and self._timer_due <= due:
+                return  # the timer set fires first: it looks again then (no timer made and cancelled a change)
             self._timer.cancel()
             self._timer = None
-        due = [d for d in self.deadlines.values() if d]
         if due:
-            delay = max(0.0, (min(due) - now_ms()) / 1000)
-            self._timer = asyncio.get_running_loop().call_later(
-                delay, lambda: self._spawn(self._timer_expired()))
+            self._timer_due = due
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, (due - now_ms()) / 1000), self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self._timer = None
+        self._spawn(self._timer_expired())
 
     async def _bot_step(self) -> None:
         """One move by a seat the server plays; the next is scheduled after it, so tables take turns."""

@@ -348,9 +348,10 @@ class SeatSession:
 
     async def _play(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
         """A Play call, read in a task of its own into a bounded inbox. A command's result settles its
-        ``send`` once the events that came with it have been yielded (so a send returns with its events
-        already seen), or at once if the stream's reader is not waiting for the stream (a client may await
-        a send in its loop over the stream)."""
+        ``send`` as the message that brought it is taken from the inbox: the sender resumes only after the
+        reader has taken in the events that came with it (all of a message's events are yielded at once),
+        so a send returns with its events seen. If the reader is not waiting for the stream when the result
+        comes (a client may await a send in its loop over the stream), it settles at once."""
         opening = pb.PlayRequest(table_id=self.table_id, token=self.token,
                                  password="" if self.token else self.password)
         if self.last_sequence is not None:
@@ -392,6 +393,7 @@ class SeatSession:
                     return
                 if isinstance(message, ServerError):
                     raise message
+                link.settle(message.results)  # its sender resumes once the reader has taken these events in
                 if message.HasField("snapshot"):
                     if self.last_sequence is None:
                         self.last_sequence = message.snapshot.sequence
@@ -399,7 +401,6 @@ class SeatSession:
                 for event in message.events.events:
                     self.last_sequence = max(self.last_sequence or 0, event.sequence)
                     yield event
-                link.settle(message.results)
         except grpc.aio.AioRpcError as error:
             raise ServerError.of(error) from None
         finally:

@@ -10,6 +10,7 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -237,3 +238,78 @@ async def test_commands_on_a_play_stream_spend_the_clients_budget(strict_server:
     call.cancel()
     await raw.close()
     await channel.close()
+
+
+async def test_play_streams_cut_by_millisecond_deadlines_leave_every_command_whole_or_not_at_all(
+        server: Server, service: Service, tmp_path: Path) -> None:
+    """A command in a Play stream's first message, the stream cut by its deadline at any moment: the change
+    is made whole or not at all, the game goes on to its end, every stored public event reaches a watcher,
+    and no cut stream is left registered."""
+    created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=4, rules=SHORT, seed=8))
+    table_id, host = created.table.table_id, created.host_token
+    me = (await full_seats(service, table_id, host))
+    watcher = service.Subscribe(pb.SubscribeRequest(table_id=table_id))
+    watched_from = (await watcher.read()).snapshot.sequence
+    seen: list[int] = []
+
+    async def watch() -> None:
+        while (message := await watcher.read()) is not grpc.aio.EOF:
+            seen.extend(e.sequence for e in message.events.events)
+    watching = asyncio.ensure_future(watch())
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    rng = random.Random(3)
+    cut = 0
+    for _ in range(3000):
+        snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token=me))).snapshot
+        if snapshot.game.phase == pb.PHASE_GAME_OVER:
+            break
+        legal = list(snapshot.game.legal_commands)
+        if not legal:
+            await asyncio.sleep(0.005)  # the bots are playing
+            continue
+        choice = next((c for c in legal if c.WhichOneof("kind") in ("lay_contract", "lay_set", "lay_off",
+                                                                      "draw", "pass_buy")), legal[-1])
+        call = service.Play(timeout=rng.choice((0.001, 0.002, 0.004, 0.008)))
+        try:
+            await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice))
+            while (message := await call.read()) is not grpc.aio.EOF and not message.results:
+                pass
+            call.cancel()
+        except grpc.aio.AioRpcError as error:
+            # (grpc.aio's client says INTERNAL for a write on a call its deadline has already ended)
+            assert error.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED,
+                                    grpc.StatusCode.INTERNAL), error
+            cut += 1
+    assert cut, "no deadline ever cut a stream: the test proves nothing"
+    live = server.lobby.tables[table_id]
+    await until(lambda: live.seats[0].streams == 0 and len(live.subscribers) <= 1, "every cut stream is let go")
+    db = tmp_path / "games.db"
+    with sqlite3.connect(db) as conn:
+        stored = [(seq, audience, pb.Event.FromString(data)) for seq, audience, data in conn.execute(
+            "SELECT seq, audience, data FROM events WHERE table_id=? ORDER BY seq", (table_id,))]
+    assert snapshot.game.phase == pb.PHASE_GAME_OVER and any(e.HasField("game_ended") for _, _, e in stored), \
+        "the table stalled"
+    await until(lambda: stored[-1][0] in seen or watching.done(), "the watcher has caught up")
+    watcher.cancel()
+    public = [seq for seq, audience, _ in stored if audience is None and seq > watched_from]
+    assert [s for s in seen if s in set(public)] == public, "a stored public event never reached the watcher"
+    replayed = live.kind.new(live.n, live.rules, live.seed)  # the stored log is the game played, whole
+    for text in command_log(db, table_id):
+        replayed.apply(live.kind.parse_command(text))
+    assert replayed.to_dict() == live.game.to_dict()
+
+
+async def full_seats(service: Service, table_id: str, host: str) -> str:
+    """Seat 0 for the test (its token), three bots beside it."""
+    joined: pb.JoinTableResponse = await service.JoinTable(pb.JoinTableRequest(table_id=table_id, name="hasty", seat=0))
+    for _ in range(3):
+        await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host))
+    return joined.token
+
+
+async def until(condition: Any, what: str, seconds: float = 20) -> None:
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + seconds
+    while not condition():
+        assert loop.time() < give_up, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)

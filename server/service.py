@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import math
 import re
 import time
@@ -39,6 +40,7 @@ from .table import (
 from .tournament import LinkEnd, Seating, Tournament
 
 _MALFORMED = object()
+log = logging.getLogger(__name__)
 JOIN_MARGIN = 0.01
 """Seconds of its deadline a join must have left once its seat is made, for the token to reach the client in
 time; with less, the seat is given back (a client whose deadline ran out would hold a seat it has no token of)."""
@@ -513,6 +515,9 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             await table.command(token, request.command, request.decision, accepted)
         except _REFUSED as error:
             table.tell(subscriber, _result(command_id, *_refused(error, grpc.StatusCode.FAILED_PRECONDITION)))
+        except Exception:  # a fault of the server's: said to this command, and the stream goes on
+            log.exception("a command on a Play stream failed")
+            table.tell(subscriber, _result(command_id, grpc.StatusCode.INTERNAL, "the server failed on this command"))
 
     # --- tournaments ---
 

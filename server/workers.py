@@ -1,0 +1,78 @@
+"""A worker of ``tenpennies serve --workers N``: an ordinary server (``app.Server``) holding some of the tables,
+on a unix socket only the front reaches, with a SQLite file of its own.
+
+Worker 0 keeps its games in the server's own file (``--db``), worker k in ``<db>.worker<k>``: a store made by a
+single-process server is worker 0's as it is, and a worker's tables stay its own across restarts (its file is
+its identity, not its process). The front starts each worker as ``python -m tenpennies.server.workers OPTIONS``
+(the options as JSON) and starts it again whenever it exits.
+
+A worker dies with the front (Linux: ``PR_SET_PDEATHSIG``; elsewhere it stops when its stdin closes): a front
+killed with SIGKILL leaves no worker behind to write to a store the next front's worker opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import dataclasses
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from .app import Options, serve
+
+PR_SET_PDEATHSIG = 1
+
+
+def worker_db(db: str, index: int) -> str:
+    """The SQLite file of worker ``index`` of a server whose games are in ``db``."""
+    return db if index == 0 else f"{db}.worker{index}"
+
+
+def known_workers(db: str) -> int:
+    """How many workers the stores beside ``db`` were made by (at least 1): a server started with fewer
+    starts that many, so that no table is left unserved."""
+    path = Path(db)
+    indexes = [int(suffix) for p in path.parent.glob(f"{path.name}.worker*")
+               if (suffix := p.name.removeprefix(f"{path.name}.worker")).isdigit()]
+    return max(indexes, default=0) + 1
+
+
+def worker_options(options: Options, index: int, socket: str) -> Options:
+    """What worker ``index`` runs with: the server's limits and rules, its own store, on ``socket``; no TLS
+    (the front holds the certificate), no LAN record (the front's covers every worker)."""
+    return dataclasses.replace(options, db=worker_db(options.db, index), workers=1, bind=f"unix:{socket}",
+                               behind_front=True, host="127.0.0.1", port=0, tls=False, tls_cert=None,
+                               tls_key=None, advertise=False, name=None, interface=None, tournament=None)
+
+
+def command(options: Options) -> list[str]:
+    """The command line that runs a worker with ``options``."""
+    return [sys.executable, "-m", "tenpennies.server.workers", json.dumps(dataclasses.asdict(options))]
+
+
+def _die_with_front(front: int) -> None:
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != front:  # the front died before the line above
+            os._exit(1)
+        return
+
+    def wait_for_eof() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=wait_for_eof, daemon=True).start()
+
+
+def main(argv: list[str]) -> None:
+    _die_with_front(int(os.environ.get("TENPENNIES_FRONT", os.getppid())))
+    asyncio.run(serve(Options(**json.loads(argv[1]))))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

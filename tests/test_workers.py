@@ -1,0 +1,215 @@
+"""``tenpennies serve --workers N``: a front on one address and tables in worker processes, for real (the workers
+are processes of their own, on unix sockets, each with its SQLite file; the front runs in the test's loop)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from tenpennies.client.connection import open_channel, stub
+from tenpennies.server.app import Options
+from tenpennies.server.front import Front
+from tenpennies.server.workers import worker_db
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+import test_server
+from serverkit import Service, ThinClient, full_table, start_server_process, subscribed
+from test_server import SHORT, stored
+
+
+async def running_front(tmp_path: Path, **options: object) -> Front:
+    front = Front(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True, workers=2,
+                          **options))  # type: ignore[arg-type]
+    await front.start()
+    return front
+
+
+@pytest.fixture
+async def front(tmp_path: Path) -> AsyncIterator[Front]:
+    running = await running_front(tmp_path)
+    yield running
+    await running.stop(0)
+
+
+@pytest.fixture
+async def service(front: Front) -> AsyncIterator[Service]:
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    yield stub(channel)
+    await channel.close()
+
+
+def holder(db: Path, table_id: str) -> int | None:
+    """Which worker's store holds the table (by reading the files, not asking the front)."""
+    for index in range(4):
+        path = worker_db(str(db), index)
+        if Path(path).exists():
+            with sqlite3.connect(path) as conn:
+                if conn.execute("SELECT 1 FROM tables WHERE id=?", (table_id,)).fetchone():
+                    return index
+    return None
+
+
+def commands_stored(db: str, table_id: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM commands WHERE table_id=?", (table_id,)).fetchone()[0])
+
+
+class Counting(ThinClient):
+    """A thin client that counts the commands the server acknowledged."""
+
+    acknowledged = 0
+
+    async def _act(self, legal: list[pb.Command]) -> None:
+        refused = self.refused
+        await super()._act(legal)
+        if self.refused == refused:
+            self.acknowledged += 1
+
+
+async def playing(service: Service, seed: int) -> tuple[str, list[Counting], list[asyncio.Task[None]]]:
+    table_id, host, sessions = await full_table(service, rules=SHORT, seed=seed)
+    clients = [Counting(s, seed=seed * 10 + i) for i, s in enumerate(sessions)]
+    tasks = [asyncio.ensure_future(c.play()) for c in clients]
+    await subscribed(service, table_id, seats=range(4))
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    return table_id, clients, tasks
+
+
+async def until(condition: object, timeout: float = 60, what: str = "") -> None:
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():  # type: ignore[operator]
+        assert loop.time() < give_up, f"not within {timeout} s: {what}"
+        await asyncio.sleep(0.01)
+
+
+async def test_tables_made_at_one_address_land_on_every_worker_are_listed_together_and_played(
+        front: Front, service: Service, tmp_path: Path) -> None:
+    lobby = service.WatchTables(pb.WatchTablesRequest())
+    first = await lobby.read()
+    assert list(first.tables) == []
+    a, clients_a, tasks_a = await playing(service, seed=5)
+    b, clients_b, tasks_b = await playing(service, seed=6)
+    db = tmp_path / "games.db"
+    assert {holder(db, a), holder(db, b)} == {0, 1}, "two tables made in turn go to the two workers"
+    listed = {t.table_id for t in (await service.ListTables(pb.ListTablesRequest())).tables}
+    assert {a, b} <= listed
+    seen: set[str] = set()
+    while not {a, b} <= seen:  # the lobby stream of the front hears of both workers' tables
+        seen |= {t.table_id for t in (await lobby.read()).tables}
+    lobby.cancel()
+    await asyncio.wait_for(asyncio.gather(*tasks_a, *tasks_b), 120)
+    for table_id, clients in ((a, clients_a), (b, clients_b)):
+        game, _ = stored(Path(worker_db(str(db), holder(db, table_id) or 0)), table_id)
+        assert game.over
+        assert all(c.game_ended is not None and list(c.game_ended.scores) == [p.score for p in game.players]
+                   for c in clients)
+    # the same seed in a one-process server plays the same game (placement changes nothing of a game)
+    finished = {t.table_id: t.status for t in (await service.ListTables(pb.ListTablesRequest())).tables}
+    assert finished[a] == finished[b] == pb.TABLE_STATUS_FINISHED
+
+
+async def test_a_worker_killed_loses_no_acknowledged_command_restarts_and_only_its_tables_pause(
+        front: Front, service: Service, tmp_path: Path) -> None:
+    a, clients_a, tasks_a = await playing(service, seed=7)
+    b, clients_b, tasks_b = await playing(service, seed=8)
+    db = tmp_path / "games.db"
+    victim = front.workers[holder(db, b) or 0]
+    assert holder(db, a) != victim.index
+    await until(lambda: sum(len(c.received) for c in clients_b) > 200, what="table b under way")
+    os.kill(victim.pid or 0, signal.SIGKILL)
+    for task in tasks_b:  # its streams break; those of the other worker's table go on
+        with pytest.raises(grpc.aio.AioRpcError):
+            await task
+    acknowledged = sum(c.acknowledged for c in clients_b)
+    await until(lambda: not victim.up.is_set(), what="the front sees the worker gone")
+    moved_on = sum(len(c.received) for c in clients_a)
+    await until(lambda: sum(len(c.received) for c in clients_a) > moved_on + 40 or all(t.done() for t in tasks_a),
+                what="the other worker's table goes on")
+    assert not victim.up.is_set(), "table a moved on while b's worker was down"
+    await until(lambda: victim.up.is_set(), what="the killed worker is started again")
+    assert victim.starts == 2
+    assert commands_stored(victim.options.db, b) >= acknowledged > 0  # every acknowledged command is stored
+    # the seats of the paused table resume through the same address, from their last sequence
+    await asyncio.wait_for(asyncio.gather(*(c.play() for c in clients_b), *tasks_a), 120)
+    game, _ = stored(Path(victim.options.db), b)
+    assert game.over and all(c.game_ended is not None and list(c.game_ended.scores) == [p.score for p in game.players]
+                             for c in clients_b)
+    assert b in {t.table_id for t in (await service.ListTables(pb.ListTablesRequest())).tables}
+
+
+async def test_the_front_hides_what_a_seat_may_not_see(front: Front, service: Service, tmp_path: Path) -> None:
+    """The privacy checks of the one-process server, through the front (the first table is worker 0's)."""
+    await test_server.test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(
+        None, service, tmp_path)  # type: ignore[arg-type]
+    await test_server.test_hostile_requests_get_the_right_code_and_change_nothing(None, service)  # type: ignore[arg-type]
+
+
+async def test_limits_count_every_worker_and_workers_see_the_real_client(tmp_path: Path) -> None:
+    front = await running_front(tmp_path, tables_per_address=3, address_rate=40, address_burst=40)
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    service = stub(channel)
+    try:
+        made = []
+        for i in range(3):  # a client naming another address gets nowhere: only the front sets it
+            created = await service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2),
+                                                metadata=(("tp-peer", "ipv4:10.9.9.9:1"),))
+            made.append(created.table.table_id)
+        db = tmp_path / "games.db"
+        assert {holder(db, t) for t in made} == {0, 1}
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await service.CreateTable(pb.CreateTableRequest(name="t3", seats=2))
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "3 open tables" in refused.value.details()
+        for table_id in made:  # the worker kept who made it: this client, not the front nor the forged name
+            with sqlite3.connect(worker_db(str(db), holder(db, table_id) or 0)) as conn:
+                (creator,) = conn.execute("SELECT creator FROM tables WHERE id=?", (table_id,)).fetchone()
+            assert creator == "ipv4:127.0.0.1"
+        codes: list[grpc.StatusCode] = []
+        for _ in range(60):  # one budget per address across the workers: 40 a second, no more
+            try:
+                await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[len(codes) % 3]))
+                codes.append(grpc.StatusCode.OK)
+            except grpc.aio.AioRpcError as error:
+                codes.append(error.code())
+        assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
+    finally:
+        await channel.close()
+        await front.stop(0)
+
+
+async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    process, port = start_server_process(db, "--workers", "2")
+    try:
+        channel = open_channel(f"127.0.0.1:{port}")
+        service = stub(channel)
+        made = [(await full_table(service, seats=2, seed=i)) for i in range(4)]
+        assert {holder(db, t.table_id) for t in made} == {0, 1}
+        await channel.close()
+        process.send_signal(signal.SIGKILL)  # the whole server: front and workers
+        process.wait()
+
+        process, port = start_server_process(db, "--workers", "1")  # fewer asked: as many as the stores need
+        channel = open_channel(f"127.0.0.1:{port}")
+        service = stub(channel)
+        listed = {t.table_id for t in (await service.ListTables(pb.ListTablesRequest())).tables}
+        assert listed == {t.table_id for t in made}
+        for table in made:  # each answers its seat's token: its worker found it, with its seats as they were
+            table.sessions[1].service = service
+            snapshot = await table.sessions[1].snapshot()
+            assert snapshot.table.table_id == table.table_id
+            assert [s.name for s in snapshot.table.seat_info] == ["player 0", "player 1"]
+        with pytest.raises(grpc.aio.AioRpcError) as unknown:
+            await service.GetSnapshot(pb.GetSnapshotRequest(table_id="nope"))
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+        await channel.close()
+    finally:
+        process.kill()
+        process.wait()

@@ -1,0 +1,96 @@
+"""``serve --workers 2`` against ``--workers 1`` at full speed, in the same run (issue 16).
+
+    python bench/workers_bench.py                 # as `make bench` runs it
+    python bench/workers_bench.py --quick         # shorter windows
+
+Each server gets the same load: TABLES tables of four seats acting the moment they are asked (server_bench's
+full-speed load generator), split over LOADGENS generator processes so that one Python client is not the limit.
+Printed: commands a second and the ratio; the server's CPU (front and workers together) per command; the
+front's own CPU per command (what passing requests through it costs); and the machine's load average, since
+on a small machine the generators take cores the workers would use (docs/SCALING.md says how to read it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from server_bench import cpu_seconds, start
+
+TABLES = 50
+HERE = Path(__file__).parent
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a front's workers)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str) -> dict[str, float]:
+    server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
+                          "--address-rate", "0", "--tables-per-address", "100000", "--db", db,
+                          "--workers", str(workers)])
+    try:
+        pids = [server.pid, *children(server.pid)]
+        generators = [subprocess.Popen([sys.executable, str(HERE / "server_bench.py"), "loadgen", "full", str(port),
+                                        str(tables // loadgens), str(seconds)], stdout=subprocess.PIPE, text=True)
+                      for _ in range(loadgens)]
+        marks: dict[str, tuple[list[float], float]] = {}
+        rate = 0.0
+        for index, generator in enumerate(generators):
+            assert generator.stdout is not None
+            for line in generator.stdout:
+                line = line.strip()
+                if index == 0 and line in ("measuring", "measured"):
+                    marks[line] = ([cpu_seconds(p) for p in pids], time.perf_counter())
+                elif line.startswith("{"):
+                    rate += json.loads(line)["commands_per_s"]
+            if generator.wait() != 0:
+                raise RuntimeError("a load generator failed")
+        (cpu0, t0), (cpu1, t1) = marks["measuring"], marks["measured"]
+        used = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+        commands = rate * (t1 - t0)
+        return {"rate": rate, "cores": sum(used) / (t1 - t0), "ms_per_command": 1000 * sum(used) / commands,
+                "front_ms_per_command": 1000 * used[0] / commands if workers > 1 else 0.0}
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tables", type=int, default=TABLES)
+    parser.add_argument("--loadgens", type=int, default=2)
+    options = parser.parse_args()
+    window = 4.0 if options.quick else 10.0
+    with tempfile.TemporaryDirectory() as tmp:
+        before = os.getloadavg()[0]
+        one = full_speed(1, options.tables, options.loadgens, window, f"{tmp}/one.db")
+        two = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/two.db")
+        after = os.getloadavg()[0]
+    for name, result in (("--workers 1", one), ("--workers 2", two)):
+        front = f", the front {result['front_ms_per_command']:.2f} ms of it" if result["front_ms_per_command"] else ""
+        print(f"server full speed, {options.tables} tables, {name}: {result['rate']:,.0f} commands/s, "
+              f"{result['cores']:.2f} cores, {result['ms_per_command']:.2f} ms CPU a command{front}")
+    print(f"--workers 2 against --workers 1 at full speed: {two['rate'] / one['rate']:.2f}x "
+          f"(load average {before:.1f} -> {after:.1f} on {os.cpu_count()} cores, {options.loadgens} load generators "
+          "on the same machine)")
+
+
+if __name__ == "__main__":
+    main()

@@ -27,6 +27,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import WORKER_PORT_METADATA
 
 CHANNELS = 16  # the load generator's connections; tables are spread over them
 ECHO = "/bench.Echo/Ping"
@@ -104,12 +105,25 @@ class LoadTable:
         return False
 
 
-async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int) -> list[LoadTable]:
+DIRECT: dict[int, list[pb_grpc.TenPenniesServiceStub]] = {}  # a worker's port -> stubs on connections to it
+
+
+async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int,
+                      port: int = 0) -> list[LoadTable]:
+    """``count`` tables; with ``port`` (where they were made), each table's requests go straight to the worker
+    that holds it when the server names one (``serve --workers``: the trailing ``tp-worker-port``), as a
+    client that skips the front's hop does."""
     async def one(i: int) -> LoadTable:
         stub = stubs[i % len(stubs)]
-        created: pb.CreateTableResponse = await stub.CreateTable(pb.CreateTableRequest(
+        call = stub.CreateTable(pb.CreateTableRequest(
             name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
+        created: pb.CreateTableResponse = await call
+        worker = dict(await call.trailing_metadata() or ()).get(WORKER_PORT_METADATA)
+        if port and worker:
+            direct = DIRECT.setdefault(int(worker),
+                                       [pb_grpc.TenPenniesServiceStub(c) for c in connections(int(worker))])
+            stub = direct[i % len(direct)]
         table_id = created.table.table_id
         tokens: list[str] = []
         for s in range(4):
@@ -140,10 +154,10 @@ async def all_connected(table: LoadTable, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-async def started_tables(channels: list[grpc.aio.Channel], count: int,
-                         max_turns: int) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
-    """``count`` full tables, every seat subscribed, every game started."""
-    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns)
+async def started_tables(channels: list[grpc.aio.Channel], count: int, max_turns: int,
+                         direct_to: int = 0) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
+    """``count`` full tables, every seat subscribed, every game started (``direct_to``: ``make_tables``)."""
+    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns, direct_to)
     watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
     for start in range(0, len(tables), 100):
         await asyncio.gather(*(all_connected(t) for t in tables[start:start + 100]))
@@ -182,9 +196,9 @@ async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
             "commands": sum(t.commands for t in tables)}
 
 
-async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
+async def full_speed(port: int, count: int, seconds: float, direct: bool = False) -> dict[str, float]:
     channels = connections(port)
-    tables, watchers = await started_tables(channels, count, max_turns=300)
+    tables, watchers = await started_tables(channels, count, max_turns=300, direct_to=port if direct else 0)
     stop_at = time.perf_counter() + 1 + seconds
     counted_from = time.perf_counter() + 1
     counted = 0
@@ -332,7 +346,10 @@ if __name__ == "__main__":
         asyncio.run(echo_server())
     elif len(sys.argv) > 1 and sys.argv[1] == "loadgen":
         mode, port, count, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-        run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
-        print(json.dumps(asyncio.run(run(port, count, seconds))))
+        if mode == "direct":  # full speed, each table's requests at its worker's own port when there is one
+            print(json.dumps(asyncio.run(full_speed(port, count, seconds, direct=True))))
+        else:
+            run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
+            print(json.dumps(asyncio.run(run(port, count, seconds))))
     else:
         main()

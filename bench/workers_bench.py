@@ -40,13 +40,14 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str) -> dict[str, float]:
+def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str, mode: str = "full"
+               ) -> dict[str, float]:
     server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
                           "--address-rate", "0", "--tables-per-address", "100000", "--db", db,
                           "--workers", str(workers)])
     try:
         pids = [server.pid, *children(server.pid)]
-        generators = [subprocess.Popen([sys.executable, str(HERE / "server_bench.py"), "loadgen", "full", str(port),
+        generators = [subprocess.Popen([sys.executable, str(HERE / "server_bench.py"), "loadgen", mode, str(port),
                                         str(tables // loadgens), str(seconds)], stdout=subprocess.PIPE, text=True)
                       for _ in range(loadgens)]
         marks: dict[str, tuple[list[float], float]] = {}
@@ -81,15 +82,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         before = os.getloadavg()[0]
         one = full_speed(1, options.tables, options.loadgens, window, f"{tmp}/one.db")
-        two = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/two.db")
+        proxied = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/proxied.db")
+        direct = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/direct.db", "direct")
         after = os.getloadavg()[0]
-    for name, result in (("--workers 1", one), ("--workers 2", two)):
+    for name, result in (("--workers 1", one), ("--workers 2, every request through the front", proxied),
+                         ("--workers 2, table requests at the worker's own port", direct)):
         front = f", the front {result['front_ms_per_command']:.2f} ms of it" if result["front_ms_per_command"] else ""
         print(f"server full speed, {options.tables} tables, {name}: {result['rate']:,.0f} commands/s, "
               f"{result['cores']:.2f} cores, {result['ms_per_command']:.2f} ms CPU a command{front}")
-    print(f"--workers 2 against --workers 1 at full speed: {two['rate'] / one['rate']:.2f}x "
-          f"(load average {before:.1f} -> {after:.1f} on {os.cpu_count()} cores, {options.loadgens} load generators "
-          "on the same machine)")
+    print(f"--workers 2 against --workers 1 at full speed: {direct['rate'] / one['rate']:.2f}x with clients at "
+          f"the workers' ports, {proxied['rate'] / one['rate']:.2f}x through the front (load average {before:.1f} -> "
+          f"{after:.1f} on {os.cpu_count()} cores, {options.loadgens} load generators on the same machine)")
 
 
 if __name__ == "__main__":

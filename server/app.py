@@ -62,7 +62,8 @@ class Options:
     interface: str | None = None       # announce on this interface (a name or one of its addresses) only
     tls: bool = False                  # serve TLS: with tls_cert/tls_key, else a self-signed certificate (certs.py)
     workers: int = 1                   # processes that hold tables; more than one: a front and workers (front.py)
-    bind: str | None = None            # the address to listen on, if not host:port (a worker's unix socket)
+    bind: str | None = None            # a worker: the front's unix socket (and host:port only if direct)
+    direct: bool = False               # a worker: also on host:port, for clients that come to its tables directly
     behind_front: bool = False         # a worker: the client is the one the front names (forwarded.py)
 
 
@@ -112,16 +113,19 @@ class Server:
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
-        address = self.options.bind or f"{self.options.host}:{self.options.port}"
-        if self.certificate is not None:
-            credentials = grpc.ssl_server_credentials([(self.certificate.key, self.certificate.cert)])
-            self.port = self.grpc.add_secure_port(address, credentials)
-        elif self.options.tls_cert and self.options.tls_key:
-            credentials = grpc.ssl_server_credentials(
-                [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
-            self.port = self.grpc.add_secure_port(address, credentials)
-        else:
-            self.port = self.grpc.add_insecure_port(address)
+        if self.options.bind is not None:  # a worker: the front's way in, on a socket only it reaches
+            self.grpc.add_insecure_port(self.options.bind)
+        if self.options.bind is None or self.options.direct:
+            address = f"{self.options.host}:{self.options.port}"
+            if self.certificate is not None:
+                credentials = grpc.ssl_server_credentials([(self.certificate.key, self.certificate.cert)])
+                self.port = self.grpc.add_secure_port(address, credentials)
+            elif self.options.tls_cert and self.options.tls_key:
+                credentials = grpc.ssl_server_credentials(
+                    [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
+                self.port = self.grpc.add_secure_port(address, credentials)
+            else:
+                self.port = self.grpc.add_insecure_port(address)
         await self.grpc.start()
         if isinstance(self.lan, Plan):  # probing takes a second: in the background, the port answers now
             self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,

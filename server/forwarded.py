@@ -1,10 +1,13 @@
 """Who asks, as the front saw them: a worker behind the front (``server/front.py``) takes the client's address
 from the request's ``tp-peer`` metadata, which only the front can set.
 
-A worker listens on a unix socket in a directory only the server's own user may enter, so whatever reaches it
-came through the front; the front drops any ``tp-peer`` a client sends and sets its own. So the limits keyed by
-the client's address (request budgets, open tables, lobby streams, password checks) and everything that names
-the connection (``context.peer()``) see the real client, not the front.
+A worker takes the front's requests on a unix socket in a directory only the server's own user may enter, and
+believes ``tp-peer`` only there; the front drops any ``tp-peer`` a client sends and sets its own. So the limits
+keyed by the client's address (request budgets, open tables, lobby streams, password checks) and everything
+that names the connection (``context.peer()``) see the real client, not the front.
+
+A worker's own port (for clients that come straight to their table, ``front.WORKER_PORT``) takes only the
+requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker.
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ from typing import Any
 import grpc
 
 PEER_METADATA = "tp-peer"
+FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables"})
+NOT_HERE = "this is a worker's port, for the requests of its tables: make and list tables at the server's address"
+
+
+def _from_front(context: Any) -> bool:
+    return str(context.peer()).startswith("unix:")
 
 
 class _AsPeer:
@@ -34,6 +43,8 @@ class _AsPeer:
 
 
 def _forwarded(context: Any) -> Any:
+    if not _from_front(context):
+        return context
     for key, value in context.invocation_metadata() or ():
         if key == PEER_METADATA:
             return _AsPeer(context, str(value))
@@ -47,6 +58,8 @@ class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc i
         handler = await continuation(details)
         if handler is None:
             return None
+        if details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
+            return _front_only(handler)
         if handler.unary_unary:
             inner_uu = handler.unary_unary
 
@@ -78,3 +91,32 @@ class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc i
             return grpc.stream_unary_rpc_method_handler(stream_unary, handler.request_deserializer,
                                                         handler.response_serializer)
         return handler
+
+
+def _refuse(context: Any) -> None:
+    context.set_code(grpc.StatusCode.PERMISSION_DENIED)
+    context.set_details(NOT_HERE)
+
+
+def _front_only(handler: Any) -> Any:
+    """The handler, for the front alone (a client at the worker's own port is refused)."""
+    if handler.unary_unary:
+        inner_uu = handler.unary_unary
+
+        async def unary_unary(request: Any, context: Any) -> Any:
+            if not _from_front(context):
+                _refuse(context)
+                return None
+            return await inner_uu(request, _forwarded(context))
+        return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer,
+                                                   handler.response_serializer)
+    inner_us = handler.unary_stream
+
+    async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
+        if not _from_front(context):
+            _refuse(context)
+            return
+        async for response in inner_us(request, _forwarded(context)):
+            yield response
+    return grpc.unary_stream_rpc_method_handler(unary_stream, handler.request_deserializer,
+                                                handler.response_serializer)

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -45,11 +47,11 @@ from grpc_reflection.v1alpha import reflection
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITORS_PER_ADDRESS, fingerprint, pem_to_der
+from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA, fingerprint, pem_to_der
 
 from . import app
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
-from .certs import ServerCertificate, server_certificate, tls_directory
+from .certs import CERT_FILE, KEY_FILE, ServerCertificate, server_certificate, tls_directory
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
 from .service import REFUSAL, TOO_MANY, RateLimiter, client_of, list_cost
@@ -84,6 +86,7 @@ class Worker:
     channel: grpc.aio.Channel
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
+    port: int = 0  # its own port at the server's host, for clients that come straight to its tables
     up: asyncio.Event = field(default_factory=asyncio.Event)  # answering, its lobby known
     tables: dict[str, pb.TableInfo] = field(default_factory=dict)  # its tables in memory, as its lobby shows them
     calls: dict[str, Any] = field(default_factory=dict)  # method path -> the channel's multicallable, raw bytes
@@ -226,6 +229,7 @@ def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
 
 
 MALFORMED = "the request is not a well-formed message"
+DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
 
 
 class Front:
@@ -236,8 +240,16 @@ class Front:
         self.lan_name = clean_lan_name(options.name) if options.name is not None else default_lan_name()
         self.lan: Plan | str = plan(options.host, options.interface) if options.advertise else "not advertised"
         self.count = max(options.workers, known_workers(options.db))
+        self.certificate: ServerCertificate | None = None
+        tls: tuple[str, str] | None = None
+        if options.tls and not options.tls_cert:
+            self.certificate = server_certificate(tls_directory(options.db), options.host)
+            tls = (str(self.certificate.directory / CERT_FILE), str(self.certificate.directory / KEY_FILE))
+        elif options.tls_cert and options.tls_key:
+            tls = (options.tls_cert, options.tls_key)
         self.sockets = tempfile.mkdtemp(prefix="tenpennies-")  # 0700: only this user reaches the workers
-        self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock"), f"{self.sockets}/w{k}.sock",
+        self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
+                               f"{self.sockets}/w{k}.sock",
                                grpc.aio.insecure_channel(f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
@@ -247,9 +259,6 @@ class Front:
         self.closing = False
         self.advertiser: Advertiser | None = None
         self._tasks: list[asyncio.Task[Any]] = []
-        self.certificate: ServerCertificate | None = None
-        if options.tls and not options.tls_cert:
-            self.certificate = server_certificate(tls_directory(options.db), options.host)
 
     @property
     def fingerprint(self) -> str | None:
@@ -266,9 +275,16 @@ class Front:
         while not self.closing:
             started = time.monotonic()
             worker.process = await asyncio.create_subprocess_exec(
-                *command(worker.options), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+                *command(worker.options), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 env={**os.environ, "TENPENNIES_FRONT": str(os.getpid())})
             worker.starts += 1
+            assert worker.process.stdout is not None  # stdout=PIPE
+            listening = re.search(rb"listening on .*:(\d+) ", await worker.process.stdout.readline())
+            if listening and not worker.port:  # its port for good: started again, it listens there again
+                worker.port = int(listening.group(1))
+                worker.options = dataclasses.replace(worker.options, port=worker.port)
+            while await worker.process.stdout.readline():  # what else it says (nothing it says must block it)
+                pass
             code = await worker.process.wait()
             worker.up.clear()
             if self.closing:
@@ -324,6 +340,8 @@ class Front:
         return WORKER_WAIT if left is None else max(0.0, left)
 
     def _routed_unary(self, path: str, parse: Callable[[bytes], Any]) -> Any:
+        directs = path.rsplit("/", 1)[-1] in DIRECTING
+
         async def handler(request: bytes, context: Any) -> bytes | None:
             if not self._allowed(context):
                 return None
@@ -337,6 +355,8 @@ class Front:
             except grpc.aio.AioRpcError as error:
                 _relay(context, error)
                 return None
+            if directs and worker.port:
+                context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
             return response
         return grpc.unary_unary_rpc_method_handler(handler)
 
@@ -440,6 +460,8 @@ class Front:
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
         return response
 
     async def _list_tables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse | None:

@@ -41,12 +41,15 @@ def known_workers(db: str) -> int:
     return max(indexes, default=0) + 1
 
 
-def worker_options(options: Options, index: int, socket: str) -> Options:
-    """What worker ``index`` runs with: the server's limits and rules, its own store, on ``socket``; no TLS
-    (the front holds the certificate), no LAN record (the front's covers every worker)."""
+def worker_options(options: Options, index: int, socket: str, tls: tuple[str, str] | None) -> Options:
+    """What worker ``index`` runs with: the server's limits and rules, its own store; the front's requests on
+    ``socket``, and clients that come straight to its tables on a port of its own at the server's host, with
+    the server's certificate (``tls``: its PEM files, cert and key); no LAN record (the front's covers every
+    worker)."""
+    cert, key = tls or (None, None)
     return dataclasses.replace(options, db=worker_db(options.db, index), workers=1, bind=f"unix:{socket}",
-                               behind_front=True, host="127.0.0.1", port=0, tls=False, tls_cert=None,
-                               tls_key=None, advertise=False, name=None, interface=None, tournament=None)
+                               direct=True, behind_front=True, port=0, tls=False, tls_cert=cert, tls_key=key,
+                               advertise=False, name=None, interface=None, tournament=None)
 
 
 def command(options: Options) -> list[str]:

@@ -7,13 +7,14 @@ import asyncio
 import os
 import signal
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import grpc
 import pytest
 
-from tenpennies.client.connection import open_channel, stub
+from tenpennies.client.connection import Connection, Link, open_channel, stub
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.workers import worker_db
@@ -213,3 +214,59 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
     finally:
         process.kill()
         process.wait()
+
+
+async def test_a_client_plays_at_its_tables_worker_and_comes_back_through_the_front_when_it_dies(
+        front: Front, tmp_path: Path) -> None:
+    connection = Connection(f"127.0.0.1:{front.port}")
+    try:
+        hosted = await connection.create_table("direct", 2, pb.HouseRules(max_turns=40), decision_seconds=0,
+                                               takeover_seconds=0, seed=4)
+        sessions = [await connection.join(hosted.table_id, f"p{s}") for s in range(2)]
+        worker = front.workers[holder(tmp_path / "games.db", hosted.table_id) or 0]
+        assert all(s.worker_port == worker.port and s.front is connection.service for s in sessions)
+        assert worker.port != front.port
+        watcher = cast(AsyncGenerator[pb.Snapshot | pb.Event | Link, None], sessions[0].follow())
+        assert isinstance(await anext(watcher), Link)  # up, at the worker's own port
+        await connection.start(hosted.table_id, hosted.host_token)
+        os.kill(worker.pid or 0, signal.SIGKILL)
+        links = []
+        async for message in watcher:  # down, then up again: through the front, which waited for the worker
+            if isinstance(message, Link):
+                links.append(message.up)
+                if message.up:
+                    break
+        assert links[0] is False and links[-1] is True
+        assert sessions[0].front is None and sessions[0].service is connection.service
+        await watcher.aclose()
+    finally:
+        await connection.close()
+
+
+async def test_a_workers_own_port_takes_only_table_requests_and_believes_no_named_client(tmp_path: Path) -> None:
+    front = await running_front(tmp_path, address_rate=40, address_burst=40)
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    made = await stub(channel).CreateTable(pb.CreateTableRequest(name="t", seats=2))
+    worker = front.workers[holder(tmp_path / "games.db", made.table.table_id) or 0]
+    direct = open_channel(f"127.0.0.1:{worker.port}")
+    service = stub(direct)
+    try:
+        for call in (service.CreateTable(pb.CreateTableRequest(name="t", seats=2)),
+                     service.ListTables(pb.ListTablesRequest())):
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await call
+            assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made.table.table_id))).snapshot.table.name
+        codes: list[grpc.StatusCode] = []
+        for i in range(60):  # naming another client each time buys nothing: the worker's budget is this address's
+            try:
+                await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made.table.table_id),
+                                          metadata=(("tp-peer", f"ipv4:10.0.{i}.1:1"),))
+                codes.append(grpc.StatusCode.OK)
+            except grpc.aio.AioRpcError as error:
+                codes.append(error.code())
+        assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
+    finally:
+        await direct.close()
+        await channel.close()
+        await front.stop(0)

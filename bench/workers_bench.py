@@ -13,13 +13,20 @@ on a small machine the generators take cores the workers would use (docs/SCALING
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import grpc
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
 from server_bench import cpu_seconds, start
 
@@ -72,6 +79,30 @@ def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str
         server.wait()
 
 
+async def restart(db: str) -> dict[str, float]:
+    """A worker killed (SIGKILL) under a table: how long its table's next request waits (the front holds it
+    until the worker is back), and one of the other worker's tables meanwhile."""
+    server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", db, "--workers", "2"])
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    service = pb_grpc.TenPenniesServiceStub(channel)
+    try:
+        made = [(await service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2))).table.table_id
+                for i in range(2)]  # one on each worker (the fewer open tables, the lower index)
+        victim = next(pid for pid in children(server.pid)
+                      if b".worker1" in Path(f"/proc/{pid}/cmdline").read_bytes())
+        os.kill(victim, signal.SIGKILL)
+        began = time.perf_counter()
+        paused = asyncio.ensure_future(service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[1])))
+        await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[0]))
+        other = time.perf_counter() - began
+        await paused
+        return {"paused": time.perf_counter() - began, "other": other}
+    finally:
+        await channel.close()
+        server.terminate()
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -85,6 +116,7 @@ def main() -> None:
         proxied = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/proxied.db")
         direct = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/direct.db", "direct")
         after = os.getloadavg()[0]
+        restarted = asyncio.run(restart(f"{tmp}/restart.db"))
     for name, result in (("--workers 1", one), ("--workers 2, every request through the front", proxied),
                          ("--workers 2, table requests at the worker's own port", direct)):
         front = f", the front {result['front_ms_per_command']:.2f} ms of it" if result["front_ms_per_command"] else ""
@@ -93,6 +125,8 @@ def main() -> None:
     print(f"--workers 2 against --workers 1 at full speed: {direct['rate'] / one['rate']:.2f}x with clients at "
           f"the workers' ports, {proxied['rate'] / one['rate']:.2f}x through the front (load average {before:.1f} -> "
           f"{after:.1f} on {os.cpu_count()} cores, {options.loadgens} load generators on the same machine)")
+    print(f"a worker killed (SIGKILL): its table answered again {restarted['paused']:.2f} s later (the worker "
+          f"started again); the other worker's table answered {1000 * restarted['other']:.1f} ms after the kill")
 
 
 if __name__ == "__main__":

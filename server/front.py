@@ -170,7 +170,8 @@ class FrontLobby:
         if everything:
             now = {info.table_id for info in tables}
             removed = [*removed, *(t for t in worker.tables if t not in now)]
-        for table_id in removed:
+        for table_id in removed:  # gone from its memory: expired (no longer open), or finished and read on demand
+            self.uncount(table_id)
             if worker.tables.pop(table_id, None) is not None:
                 for watcher in self.watchers:
                     watcher.put(table_id, None)

@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -95,7 +96,7 @@ async def restart(db: str) -> dict[str, float]:
         paused = asyncio.ensure_future(service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[1])))
         await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[0]))
         other = time.perf_counter() - began
-        await paused
+        await paused  # the front asks the worker again once it is back
         return {"paused": time.perf_counter() - began, "other": other}
     finally:
         await channel.close()
@@ -108,23 +109,34 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tables", type=int, default=TABLES)
     parser.add_argument("--loadgens", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three servers, one after another")
     options = parser.parse_args()
     window = 4.0 if options.quick else 10.0
+    kinds = (("--workers 1", 1, "full"), ("--workers 2, every request through the front", 2, "full"),
+             ("--workers 2, table requests at the worker's own port", 2, "direct"))
+    results: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in kinds}
+    loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as tmp:
-        before = os.getloadavg()[0]
-        one = full_speed(1, options.tables, options.loadgens, window, f"{tmp}/one.db")
-        proxied = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/proxied.db")
-        direct = full_speed(2, options.tables, options.loadgens, window, f"{tmp}/direct.db", "direct")
-        after = os.getloadavg()[0]
+        for round_ in range(options.rounds):  # interleaved, so that a busy spell of the machine hits all three
+            for name, workers, mode in kinds:
+                results[name].append(full_speed(workers, options.tables, options.loadgens, window,
+                                                f"{tmp}/{round_}-{workers}-{mode}.db", mode))
+            loads.append(os.getloadavg()[0])
         restarted = asyncio.run(restart(f"{tmp}/restart.db"))
-    for name, result in (("--workers 1", one), ("--workers 2, every request through the front", proxied),
-                         ("--workers 2, table requests at the worker's own port", direct)):
-        front = f", the front {result['front_ms_per_command']:.2f} ms of it" if result["front_ms_per_command"] else ""
-        print(f"server full speed, {options.tables} tables, {name}: {result['rate']:,.0f} commands/s, "
-              f"{result['cores']:.2f} cores, {result['ms_per_command']:.2f} ms CPU a command{front}")
-    print(f"--workers 2 against --workers 1 at full speed: {direct['rate'] / one['rate']:.2f}x with clients at "
-          f"the workers' ports, {proxied['rate'] / one['rate']:.2f}x through the front (load average {before:.1f} -> "
-          f"{after:.1f} on {os.cpu_count()} cores, {options.loadgens} load generators on the same machine)")
+    for name, _, _ in kinds:
+        runs = results[name]
+        rates = ", ".join(f"{r['rate']:,.0f}" for r in runs)
+        front = max(r["front_ms_per_command"] for r in runs)
+        cpu = statistics.median(r["ms_per_command"] for r in runs)
+        print(f"server full speed, {options.tables} tables, {name}: {rates} commands/s, median {cpu:.2f} ms CPU a "
+              f"command" + (f", the front up to {front:.2f} ms of it" if front else ""))
+    one = [r["rate"] for r in results[kinds[0][0]]]
+    for name, _, _ in kinds[1:]:
+        ratios = [r["rate"] / base for r, base in zip(results[name], one, strict=True)]
+        print(f"{name} against --workers 1: {statistics.median(ratios):.2f}x (median; rounds "
+              f"{', '.join(f'{x:.2f}x' for x in ratios)})")
+    print(f"load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores over the rounds, "
+          f"{options.loadgens} load generators on the same machine")
     print(f"a worker killed (SIGKILL): its table answered again {restarted['paused']:.2f} s later (the worker "
           f"started again); the other worker's table answered {1000 * restarted['other']:.1f} ms after the kill")
 

@@ -222,6 +222,11 @@ def _relay(context: Any, error: grpc.aio.AioRpcError) -> None:
     context.set_trailing_metadata(tuple(error.trailing_metadata() or ()))
 
 
+def _worker_gone(error: grpc.aio.AioRpcError) -> bool:
+    """The worker's connection broke under the call (it died): not a refusal of its own."""
+    return error.code() == grpc.StatusCode.UNAVAILABLE and REFUSAL not in tuple(error.trailing_metadata() or ())
+
+
 def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
     """The client's metadata for the worker, and who the client is (``PEER_METADATA``, set by the front alone)."""
     kept = tuple((key, value) for key, value in context.invocation_metadata() or ()
@@ -230,6 +235,10 @@ def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
 
 
 MALFORMED = "the request is not a well-formed message"
+# A read whose worker died under it is asked again once the worker is back (a write is not: it may have been
+# stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
+READS = ("GetSnapshot",)
+READ_TRIES = 3
 DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
 
 
@@ -342,6 +351,7 @@ class Front:
 
     def _routed_unary(self, path: str, parse: Callable[[bytes], Any]) -> Any:
         directs = path.rsplit("/", 1)[-1] in DIRECTING
+        reads = path.rsplit("/", 1)[-1] in READS
 
         async def handler(request: bytes, context: Any) -> bytes | None:
             if not self._allowed(context):
@@ -349,13 +359,16 @@ class Front:
             worker = self._worker_of(parse, request, context)
             if worker is None:
                 return None
-            try:
-                response: bytes = await self._call(worker, "unary_unary", path)(
-                    request, metadata=forwarded_metadata(context), timeout=self._timeout(context),
-                    wait_for_ready=True)
-            except grpc.aio.AioRpcError as error:
-                _relay(context, error)
-                return None
+            call = self._call(worker, "unary_unary", path)
+            for attempt in range(READ_TRIES if reads else 1):
+                try:
+                    response: bytes = await call(request, metadata=forwarded_metadata(context),
+                                                 timeout=self._timeout(context), wait_for_ready=True)
+                    break
+                except grpc.aio.AioRpcError as error:
+                    if attempt + 1 == READ_TRIES or not (reads and _worker_gone(error)):
+                        _relay(context, error)
+                        return None
             if directs and worker.port:
                 context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
             return response

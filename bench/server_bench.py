@@ -323,8 +323,8 @@ def main() -> None:
         print(f"ceiling: bare grpc.aio ping-pong, 200 streams: {ceiling:,.0f} round trips/s (1.00x)")
 
         for k in ks:
-            server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                                  "--address-rate", "0", "--tables-per-address", "100000",
+            server, port = start(["-m", "tenpennies.client.cli", "serve", "--workers", "1", "--port", "0",
+                                  "--rate", "100000", "--address-rate", "0", "--tables-per-address", "100000",
                                   "--db", f"{tmp}/human{k}.db"])
             result = loadgen("human", port, k, window, server.pid)
             server.terminate()
@@ -333,8 +333,9 @@ def main() -> None:
                   f"p99 {result['p99']:.1f} ms, server CPU {result['server_cpu']:.2f} cores, "
                   f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
 
-        server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                              "--address-rate", "0", "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
+        server, port = start(["-m", "tenpennies.client.cli", "serve", "--workers", "1", "--port", "0",
+                              "--rate", "100000", "--address-rate", "0", "--tables-per-address", "100000",
+                              "--db", f"{tmp}/full.db"])
         rate = loadgen("full", port, 50, window)["commands_per_s"]
         server.terminate()
         server.wait()

@@ -48,8 +48,15 @@ def worker_options(options: Options, index: int, socket: str, tls: tuple[str, st
     worker)."""
     cert, key = tls or (None, None)
     return dataclasses.replace(options, db=worker_db(options.db, index), workers=1, bind=f"unix:{socket}",
-                               direct=True, behind_front=True, port=0, tls=False, tls_cert=cert, tls_key=key,
-                               advertise=False, name=None, interface=None, tournament=None)
+                               direct=True, behind_front=True, port=worker_port(options.port, index), tls=False,
+                               tls_cert=cert, tls_key=key, advertise=False, name=None, interface=None,
+                               tournament=None)
+
+
+def worker_port(port: int, index: int) -> int:
+    """Worker ``index``'s own port: the ones after the server's (50052, 50053... for 50051: a firewall opens
+    the range), or any free one when the server's is chosen by the system (``--port 0``)."""
+    return port + 1 + index if port else 0
 
 
 def command(options: Options) -> list[str]:

@@ -22,7 +22,9 @@ import sys
 import threading
 from pathlib import Path
 
+from . import store
 from .app import Options, serve
+from .store import NoSuchGame, StoredGame
 
 PR_SET_PDEATHSIG = 1
 
@@ -39,6 +41,20 @@ def known_workers(db: str) -> int:
     indexes = [int(suffix) for p in path.parent.glob(f"{path.name}.worker*")
                if (suffix := p.name.removeprefix(f"{path.name}.worker")).isdigit()]
     return max(indexes, default=0) + 1
+
+
+def read_game(db: str | Path, game_id: str) -> StoredGame:
+    """A stored game (``store.read_game``) from the server's file or, for a server of several workers, from the
+    file of the worker that held it."""
+    try:
+        return store.read_game(db, game_id)
+    except NoSuchGame as missing:
+        for index in range(1, known_workers(str(db))):
+            try:
+                return store.read_game(worker_db(str(db), index), game_id)
+            except NoSuchGame:
+                continue
+        raise missing
 
 
 def worker_options(options: Options, index: int, socket: str, tls: tuple[str, str] | None) -> Options:

@@ -15,6 +15,7 @@ import grpc
 import pytest
 
 from tenpennies.client.connection import Connection, Link, open_channel, stub
+from tenpennies.client.local import read_game
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.workers import worker_db
@@ -112,7 +113,7 @@ async def test_tables_made_at_one_address_land_on_every_worker_are_listed_togeth
         assert game.over
         assert all(c.game_ended is not None and list(c.game_ended.scores) == [p.score for p in game.players]
                    for c in clients)
-    # the same seed in a one-process server plays the same game (placement changes nothing of a game)
+        assert read_game(db, table_id).commands == game.log  # `tenpennies replay --db` finds it, whichever worker
     finished = {t.table_id: t.status for t in (await service.ListTables(pb.ListTablesRequest())).tables}
     assert finished[a] == finished[b] == pb.TABLE_STATUS_FINISHED
 

@@ -109,6 +109,7 @@ class FrontLobby:
         self.open_by: Counter[str] = Counter()
         self.open_by_address: Counter[str] = Counter()
         self.creating: list[str] = []
+        self.placing: Counter[int] = Counter()  # tables being made, by worker index
         self.watchers: dict[TableWatcher, str] = {}
 
     # --- the directory and the open tables ---
@@ -155,8 +156,8 @@ class FrontLobby:
 
     def place(self, workers: list[Worker]) -> Worker:
         """The worker a new table goes to: of those answering (all, if none is), the one with the fewest open
-        tables, the lowest index among equals."""
-        load = Counter(self.where[t].index for t in self.open if t in self.where)
+        tables (those being made there count: tables made at once spread too), the lowest index among equals."""
+        load = Counter(self.where[t].index for t in self.open if t in self.where) + self.placing
         candidates = [w for w in workers if w.up.is_set()] or workers
         return min(candidates, key=lambda w: (load[w.index], w.index))
 
@@ -463,6 +464,7 @@ class Front:
             return None
         worker = self.lobby.place(self.workers)
         self.lobby.creating.append(creator)
+        self.lobby.placing[worker.index] += 1
         try:
             response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
                 request, metadata=forwarded_metadata(context), timeout=self._timeout(context), wait_for_ready=True)
@@ -471,6 +473,7 @@ class Front:
             return None
         finally:
             self.lobby.creating.remove(creator)
+            self.lobby.placing[worker.index] -= 1
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)

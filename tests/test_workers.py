@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sqlite3
+from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 from typing import cast
@@ -116,6 +117,13 @@ async def test_tables_made_at_one_address_land_on_every_worker_are_listed_togeth
         assert read_game(db, table_id).commands == game.log  # `tenpennies replay --db` finds it, whichever worker
     finished = {t.table_id: t.status for t in (await service.ListTables(pb.ListTablesRequest())).tables}
     assert finished[a] == finished[b] == pb.TABLE_STATUS_FINISHED
+
+
+async def test_tables_made_at_once_spread_over_the_workers(front: Front, service: Service, tmp_path: Path) -> None:
+    made = await asyncio.gather(*(service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2))
+                                  for i in range(6)))
+    places = Counter(holder(tmp_path / "games.db", m.table.table_id) for m in made)
+    assert places == {0: 3, 1: 3}
 
 
 async def test_a_worker_killed_loses_no_acknowledged_command_restarts_and_only_its_tables_pause(

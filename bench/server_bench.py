@@ -105,6 +105,7 @@ class LoadTable:
         return False
 
 
+DIRECT_VARIABLE = "BENCH_DIRECT"
 DIRECT: dict[int, list[pb_grpc.TenPenniesServiceStub]] = {}  # a worker's port -> stubs on connections to it
 
 
@@ -196,7 +197,10 @@ async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
             "commands": sum(t.commands for t in tables)}
 
 
-async def full_speed(port: int, count: int, seconds: float, direct: bool = False) -> dict[str, float]:
+async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
+    """Tables whose seats act the moment they are asked; with ``DIRECT_VARIABLE`` set, each table's requests go
+    to its worker's own port when the server names one (``make_tables``)."""
+    direct = bool(os.environ.get(DIRECT_VARIABLE))
     channels = connections(port)
     tables, watchers = await started_tables(channels, count, max_turns=300, direct_to=port if direct else 0)
     stop_at = time.perf_counter() + 1 + seconds
@@ -280,6 +284,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """The server (or the echo server) ``args`` start; ``serve`` as one process unless ``--workers`` says
+    otherwise, so that its pid is the whole server (its CPU, its memory)."""
+    if "serve" in args and "--workers" not in args:
+        args = [*args, "--workers", "1"]
     process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None  # stdout=PIPE
     match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())
@@ -323,8 +331,8 @@ def main() -> None:
         print(f"ceiling: bare grpc.aio ping-pong, 200 streams: {ceiling:,.0f} round trips/s (1.00x)")
 
         for k in ks:
-            server, port = start(["-m", "tenpennies.client.cli", "serve", "--workers", "1", "--port", "0",
-                                  "--rate", "100000", "--address-rate", "0", "--tables-per-address", "100000",
+            server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
+                                  "--address-rate", "0", "--tables-per-address", "100000",
                                   "--db", f"{tmp}/human{k}.db"])
             result = loadgen("human", port, k, window, server.pid)
             server.terminate()
@@ -333,9 +341,8 @@ def main() -> None:
                   f"p99 {result['p99']:.1f} ms, server CPU {result['server_cpu']:.2f} cores, "
                   f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
 
-        server, port = start(["-m", "tenpennies.client.cli", "serve", "--workers", "1", "--port", "0",
-                              "--rate", "100000", "--address-rate", "0", "--tables-per-address", "100000",
-                              "--db", f"{tmp}/full.db"])
+        server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
+                              "--address-rate", "0", "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
         rate = loadgen("full", port, 50, window)["commands_per_s"]
         server.terminate()
         server.wait()
@@ -347,10 +354,7 @@ if __name__ == "__main__":
         asyncio.run(echo_server())
     elif len(sys.argv) > 1 and sys.argv[1] == "loadgen":
         mode, port, count, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-        if mode == "direct":  # full speed, each table's requests at its worker's own port when there is one
-            print(json.dumps(asyncio.run(full_speed(port, count, seconds, direct=True))))
-        else:
-            run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
-            print(json.dumps(asyncio.run(run(port, count, seconds))))
+        run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
+        print(json.dumps(asyncio.run(run(port, count, seconds))))
     else:
         main()

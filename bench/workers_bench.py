@@ -29,7 +29,7 @@ import grpc
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 
-from server_bench import cpu_seconds, start
+from server_bench import DIRECT_VARIABLE, cpu_seconds, start
 
 TABLES = 50
 HERE = Path(__file__).parent
@@ -48,15 +48,16 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str, mode: str = "full"
+def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str, direct: bool = False
                ) -> dict[str, float]:
     server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
                           "--address-rate", "0", "--tables-per-address", "100000", "--db", db,
                           "--workers", str(workers)])
     try:
         pids = [server.pid, *children(server.pid)]
-        generators = [subprocess.Popen([sys.executable, str(HERE / "server_bench.py"), "loadgen", mode, str(port),
-                                        str(tables // loadgens), str(seconds)], stdout=subprocess.PIPE, text=True)
+        generators = [subprocess.Popen([sys.executable, str(HERE / "server_bench.py"), "loadgen", "full", str(port),
+                                        str(tables // loadgens), str(seconds)], stdout=subprocess.PIPE, text=True,
+                                       env={**os.environ, DIRECT_VARIABLE: "1" if direct else ""})
                       for _ in range(loadgens)]
         marks: dict[str, tuple[list[float], float]] = {}
         rate = 0.0
@@ -112,15 +113,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the three servers, one after another")
     options = parser.parse_args()
     window = 4.0 if options.quick else 10.0
-    kinds = (("--workers 1", 1, "full"), ("--workers 2, every request through the front", 2, "full"),
-             ("--workers 2, table requests at the worker's own port", 2, "direct"))
+    kinds = (("--workers 1", 1, False), ("--workers 2, every request through the front", 2, False),
+             ("--workers 2, table requests at the worker's own port", 2, True))
     results: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in kinds}
     loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as tmp:
         for round_ in range(options.rounds):  # interleaved, so that a busy spell of the machine hits all three
-            for name, workers, mode in kinds:
+            for name, workers, direct in kinds:
                 results[name].append(full_speed(workers, options.tables, options.loadgens, window,
-                                                f"{tmp}/{round_}-{workers}-{mode}.db", mode))
+                                                f"{tmp}/{round_}-{workers}-{direct}.db", direct))
             loads.append(os.getloadavg()[0])
         restarted = asyncio.run(restart(f"{tmp}/restart.db"))
     for name, _, _ in kinds:

@@ -201,10 +201,10 @@ class SeatSession:
     seat: int | None
     token: str = ""
     last_sequence: int | None = None
-    password: str = ""
-    address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
     worker_port: int = 0  # the port of the worker process that holds the table (serve --workers), 0: none named
     front: pb_grpc.TenPenniesServiceStub | None = None  # the server's address, while ``service`` is the worker's
+    password: str = ""
+    address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
 
     async def send(self, command: pb.Command, decision: int = 0) -> int:
         """Send the seat's command; ``decision`` names the decision it answers (the sequence of its

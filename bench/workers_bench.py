@@ -66,16 +66,19 @@ def full_speed(workers: int, tables: int, loadgens: int, seconds: float, db: str
             for line in generator.stdout:
                 line = line.strip()
                 if index == 0 and line in ("measuring", "measured"):
-                    marks[line] = ([cpu_seconds(p) for p in pids], time.perf_counter())
+                    marks[line] = ([cpu_seconds(p) for p in [*pids, *(g.pid for g in generators)]],
+                                   time.perf_counter())
                 elif line.startswith("{"):
                     rate += json.loads(line)["commands_per_s"]
             if generator.wait() != 0:
                 raise RuntimeError("a load generator failed")
         (cpu0, t0), (cpu1, t1) = marks["measuring"], marks["measured"]
-        used = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+        spent = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+        used, clients = spent[:len(pids)], spent[len(pids):]
         commands = rate * (t1 - t0)
         return {"rate": rate, "cores": sum(used) / (t1 - t0), "ms_per_command": 1000 * sum(used) / commands,
-                "front_ms_per_command": 1000 * used[0] / commands if workers > 1 else 0.0}
+                "front_ms_per_command": 1000 * used[0] / commands if workers > 1 else 0.0,
+                "client_ms_per_command": 1000 * sum(clients) / commands}
     finally:
         server.terminate()
         server.wait()
@@ -129,8 +132,10 @@ def main() -> None:
         rates = ", ".join(f"{r['rate']:,.0f}" for r in runs)
         front = max(r["front_ms_per_command"] for r in runs)
         cpu = statistics.median(r["ms_per_command"] for r in runs)
+        clients = statistics.median(r["client_ms_per_command"] for r in runs)
         print(f"server full speed, {options.tables} tables, {name}: {rates} commands/s, median {cpu:.2f} ms CPU a "
-              f"command" + (f", the front up to {front:.2f} ms of it" if front else ""))
+              f"command" + (f", the front up to {front:.2f} ms of it" if front else "") +
+              f" (the load generators {clients:.2f} ms)")
     one = [r["rate"] for r in results[kinds[0][0]]]
     for name, _, _ in kinds[1:]:
         ratios = [r["rate"] / base for r, base in zip(results[name], one, strict=True)]

@@ -17,10 +17,12 @@ import pytest
 
 from tenpennies.client.connection import Connection, Link, open_channel, stub
 from tenpennies.client.local import read_game
+from tenpennies.client.trust import Pinned, probe
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.workers import worker_db
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.common import pem_to_der
 
 import test_server
 from serverkit import Service, ThinClient, full_table, start_server_process, subscribed
@@ -278,4 +280,22 @@ async def test_a_workers_own_port_takes_only_table_requests_and_believes_no_name
     finally:
         await direct.close()
         await channel.close()
+        await front.stop(0)
+
+
+async def test_over_tls_the_workers_serve_the_fronts_certificate_and_a_pinned_client_plays_there(
+        tmp_path: Path) -> None:
+    front = await running_front(tmp_path, tls=True)
+    assert front.certificate is not None and front.fingerprint is not None
+    pinned = Pinned.of(pem_to_der(front.certificate.cert))
+    connection = Connection(f"127.0.0.1:{front.port}", pinned=pinned)
+    try:
+        hosted = await connection.create_table("tls", 2, seed=1)
+        session = await connection.join(hosted.table_id, "p0")
+        assert session.worker_port and session.front is not None  # straight to the worker, with the same pin
+        assert (await session.snapshot()).table.table_id == hosted.table_id
+        seen = await asyncio.to_thread(probe, f"127.0.0.1:{session.worker_port}")
+        assert seen.certificate is not None and Pinned.of(seen.certificate).fingerprint == front.fingerprint
+    finally:
+        await connection.close()
         await front.stop(0)

@@ -287,7 +287,8 @@ class Front:
             started = time.monotonic()
             worker.process = await asyncio.create_subprocess_exec(
                 *command(worker.options), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                env={**os.environ, "TENPENNIES_FRONT": str(os.getpid())})
+                env={**os.environ, "TENPENNIES_FRONT": str(os.getpid())},
+                start_new_session=True)  # a Ctrl-C at the terminal is the front's to handle: it stops them
             worker.starts += 1
             assert worker.process.stdout is not None  # stdout=PIPE
             listening = re.search(rb"listening on .*:(\d+) ", await worker.process.stdout.readline())

@@ -61,6 +61,15 @@ def holder(db: Path, table_id: str) -> int | None:
     return None
 
 
+def _parent(stat: Path) -> int:
+    """The parent pid in a /proc/<pid>/stat (0: the process is gone or a zombie)."""
+    try:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return 0 if fields[0] == "Z" else int(fields[1])
+
+
 def commands_stored(db: str, table_id: str) -> int:
     with sqlite3.connect(db) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM commands WHERE table_id=?", (table_id,)).fetchone()[0])
@@ -205,8 +214,13 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         made = [(await full_table(service, seats=2, seed=i)) for i in range(4)]
         assert {holder(db, t.table_id) for t in made} == {0, 1}
         await channel.close()
-        process.send_signal(signal.SIGKILL)  # the whole server: front and workers
+        workers = [int(stat.parent.name) for stat in Path("/proc").glob("[0-9]*/stat")
+                   if _parent(stat) == process.pid]
+        assert len(workers) == 2
+        process.send_signal(signal.SIGKILL)  # the front: its workers die with it
         process.wait()
+        await until(lambda: not any(Path(f"/proc/{pid}").exists() and _parent(Path(f"/proc/{pid}/stat")) != 0
+                                    for pid in workers), what="the workers die with the front")
 
         process, port = start_server_process(db, "--workers", "1")  # fewer asked: as many as the stores need
         channel = open_channel(f"127.0.0.1:{port}")

@@ -167,10 +167,12 @@ async def test_a_worker_killed_loses_no_acknowledged_command_restarts_and_only_i
 
 
 async def test_the_front_hides_what_a_seat_may_not_see(front: Front, service: Service, tmp_path: Path) -> None:
-    """The privacy checks of the one-process server, through the front (the first table is worker 0's)."""
+    """The privacy checks of the one-process server, through the front (the first table is worker 0's); health
+    and reflection for generic clients (grpcurl) there too."""
     await test_server.test_no_seat_or_spectator_ever_receives_a_card_it_may_not_know(
         None, service, tmp_path)  # type: ignore[arg-type]
     await test_server.test_hostile_requests_get_the_right_code_and_change_nothing(None, service)  # type: ignore[arg-type]
+    await test_server.test_health_and_reflection_work_for_generic_clients(front)  # type: ignore[arg-type]
 
 
 async def test_limits_count_every_worker_and_workers_see_the_real_client(tmp_path: Path) -> None:

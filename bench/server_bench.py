@@ -30,6 +30,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import WORKER_PORT_METADATA
 
 CHANNELS = 16  # the load generator's connections; tables are spread over them
 ECHO = "/bench.Echo/Ping"
@@ -136,12 +137,26 @@ class LoadTable:
         return False
 
 
-async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int) -> list[LoadTable]:
+DIRECT_VARIABLE = "BENCH_DIRECT"
+DIRECT: dict[int, list[pb_grpc.TenPenniesServiceStub]] = {}  # a worker's port -> stubs on connections to it
+
+
+async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int,
+                      port: int = 0) -> list[LoadTable]:
+    """``count`` tables; with ``port`` (where they were made), each table's requests go straight to the worker
+    that holds it when the server names one (``serve --workers``: the trailing ``tp-worker-port``), as a
+    client that skips the front's hop does."""
     async def one(i: int) -> LoadTable:
         stub = stubs[i % len(stubs)]
-        created: pb.CreateTableResponse = await stub.CreateTable(pb.CreateTableRequest(
+        call = stub.CreateTable(pb.CreateTableRequest(
             name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
+        created: pb.CreateTableResponse = await call
+        worker = dict(await call.trailing_metadata() or ()).get(WORKER_PORT_METADATA)
+        if port and worker:
+            direct = DIRECT.setdefault(int(worker),
+                                       [pb_grpc.TenPenniesServiceStub(c) for c in connections(int(worker))])
+            stub = direct[i % len(direct)]
         table_id = created.table.table_id
         tokens: list[str] = []
         for s in range(4):
@@ -172,10 +187,10 @@ async def all_connected(table: LoadTable, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-async def started_tables(channels: list[grpc.aio.Channel], count: int,
-                         max_turns: int) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
-    """``count`` full tables, every seat subscribed, every game started."""
-    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns)
+async def started_tables(channels: list[grpc.aio.Channel], count: int, max_turns: int,
+                         direct_to: int = 0) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
+    """``count`` full tables, every seat subscribed, every game started (``direct_to``: ``make_tables``)."""
+    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns, direct_to)
     watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
     for start in range(0, len(tables), 100):
         await asyncio.gather(*(all_connected(t) for t in tables[start:start + 100]))
@@ -217,11 +232,21 @@ async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
 
 
 async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
+    """Tables whose seats act the moment they are asked; with ``DIRECT_VARIABLE`` set, each table's requests go
+    to its worker's own port when the server names one (``make_tables``)."""
+    direct = bool(os.environ.get(DIRECT_VARIABLE))
     channels = connections(port)
-    tables, watchers = await started_tables(channels, count, max_turns=300)
+    tables, watchers = await started_tables(channels, count, max_turns=300, direct_to=port if direct else 0)
     stop_at = time.perf_counter() + 1 + seconds
     counted_from = time.perf_counter() + 1
     counted = 0
+
+    async def mark() -> None:  # for a parent measuring the server's CPU over the counted window
+        await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
+        print("measuring", flush=True)
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        print("measured", flush=True)
+    marker = asyncio.ensure_future(mark())
 
     async def drive(table: LoadTable, rng: random.Random) -> None:
         nonlocal counted
@@ -236,6 +261,7 @@ async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
                 except TimeoutError:
                     pass
     await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
+    await marker
     for w in watchers:
         w.cancel()
     for c in channels:
@@ -298,6 +324,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """The server (or the echo server) ``args`` start; ``serve`` as one process unless ``--workers`` says
+    otherwise, so that its pid is the whole server (its CPU, its memory)."""
+    if "serve" in args and "--workers" not in args:
+        args = [*args, "--workers", "1"]
     process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None  # stdout=PIPE
     match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())

@@ -216,13 +216,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
+    if args.workers is not None and args.workers < 1:
+        print("--workers: at least 1", file=sys.stderr)
+        return 2
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
                               args.rate * 2, address_rate=args.address_rate, address_burst=args.address_rate * 2,
                               allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
-                              tls=args.tls or bool(args.tls_cert))))
+                              tls=args.tls or bool(args.tls_cert),
+                              workers=args.workers or os.cpu_count() or 1)))
     return 0
 
 
@@ -304,6 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="do not announce the server on the LAN (mDNS); a loopback-only server never is")
     serve.add_argument("--interface", metavar="NAME_OR_IP",
                        help="announce on this network interface only (eth0, or one of its IPv4 addresses)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="processes that hold the tables, behind one address (default: one per core; 1: a "
+                            "single process). See docs/SCALING.md")
     serve.set_defaults(run=cmd_serve)
     web = sub.add_parser("web", help="serve the terminal client to browsers (a client process per visitor)",
                          description="Each open page is a player of its own, who names themself on the first "

@@ -22,7 +22,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE
+from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE, WORKER_PORT_METADATA
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
 from .trust import Pinned, certificate_refused, explain
@@ -281,6 +281,8 @@ class SeatSession:
     seat: int | None
     token: str = ""
     last_sequence: int | None = None
+    worker_port: int = 0  # the port of the worker process that holds the table (serve --workers), 0: none named
+    front: pb_grpc.TenPenniesServiceStub | None = None  # the server's address, while ``service`` is the worker's
     password: str = ""
     address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
     play: bool = True
@@ -429,6 +431,8 @@ class SeatSession:
             except ServerError as error:
                 if error.code() in _FINAL:
                     raise
+                if self.front is not None and error.link_trouble:  # the worker's port is out of reach, or its
+                    self.service, self.front = self.front, None  # worker restarts: the server's address waits for it
                 delay = backoff.next()
                 reason = link_words(error, self.address) if error.link_trouble else error.words
                 yield Link(False, reason, delay, error)
@@ -456,11 +460,28 @@ class Connection:
                  options: Sequence[tuple[str, str | int]] = ()) -> None:
         self.address = address
         self.pinned = pinned
+        self.tls_ca, self.options = tls_ca, options
         self.channel = open_channel(address, tls_ca, pinned, options)
         self.service = stub(self.channel)
+        self.workers: dict[int, grpc.aio.Channel] = {}  # the worker ports of a server of several processes
 
     async def close(self) -> None:
+        for channel in self.workers.values():
+            await channel.close()
         await self.channel.close()
+
+    def direct(self, session: SeatSession) -> SeatSession:
+        """The session, its requests sent straight to the worker process that holds its table when the server
+        named one (``serve --workers``: docs/SCALING.md), at this server's host and with its certificate; back
+        to the server's address when that link fails (``SeatSession.follow``)."""
+        if session.worker_port:
+            channel = self.workers.get(session.worker_port)
+            if channel is None:
+                host = self.address.rsplit(":", 1)[0]
+                channel = self.workers[session.worker_port] = open_channel(
+                    f"{host}:{session.worker_port}", self.tls_ca, self.pinned, self.options)
+            session.front, session.service = session.service, stub(channel)
+        return session
 
     async def tables(self) -> list[pb.TableInfo]:
         response: pb.ListTablesResponse = await _call(self.service.ListTables(pb.ListTablesRequest()))
@@ -498,7 +519,7 @@ class Connection:
     async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
         session = await join(self.service, table_id, name, seat, password)
         session.address = self.address
-        return session
+        return self.direct(session)
 
     async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
                       seat: int | None = None) -> int:
@@ -541,6 +562,16 @@ async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
     request = pb.JoinTableRequest(table_id=table_id, name=name, password=password)
     if seat is not None:
         request.seat = seat
-    response: pb.JoinTableResponse = await _call(service.JoinTable(request))
-    return SeatSession(service, table_id, response.seat, response.token)
+    call = service.JoinTable(request)
+    response: pb.JoinTableResponse = await _call(call)
+    return SeatSession(service, table_id, response.seat, response.token,
+                       worker_port=worker_port(await call.trailing_metadata()))
+
+
+def worker_port(metadata: Any) -> int:
+    """The worker's port a server of several processes names in an answer's trailing metadata (0: none)."""
+    for key, value in metadata or ():
+        if key == WORKER_PORT_METADATA and str(value).isdigit():
+            return int(value)
+    return 0
 

@@ -16,8 +16,10 @@ import os
 from pathlib import Path
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
-from tenpennies.server.app import Options, Server, serve
-from tenpennies.server.store import NoSuchGame, StoredGame, read_game
+from tenpennies.server.app import Options, Server
+from tenpennies.server.front import serve
+from tenpennies.server.store import NoSuchGame, StoredGame
+from tenpennies.server.workers import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .arguments import game_title

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tenpennies.engine.cards import Card
 from tenpennies.engine.games import kind
 from tenpennies.engine.interface import Game, Kind
 from tenpennies.engine.review import Mark, Review
@@ -79,9 +80,10 @@ ROUNDS: dict[str, Rounds] = {
 
 class Stepper:
     """A finished (or stopped) game of ``record``, rebuilt once; ``game_at(position)`` is the game after that
-    many commands. Raises RuleError if the log does not replay, LookupError for a game with no steps here."""
+    many commands; ``card`` writes a card in the narrator's words (None: the game's notation). Raises RuleError if the log does not replay, LookupError for a game with no steps here."""
 
-    def __init__(self, record: GameRecord, *, review: Review | None = None, every: int = EVERY) -> None:
+    def __init__(self, record: GameRecord, *, review: Review | None = None, every: int = EVERY,
+                 card: Callable[[Card], str] | None = None) -> None:
         if record.game not in ROUNDS:
             raise LookupError(f"the replay viewer shows {', '.join(ROUNDS)} games, not {record.game!r}")
         self.record = record
@@ -89,7 +91,7 @@ class Stepper:
         self.every = every
         self.kind: Kind[Game] = kind(record.game)
         self.how = ROUNDS[record.game]
-        narrator = self.kind.narrator(record.rules, record.seat_name, every_hand=True)
+        narrator = self.kind.narrator(record.rules, record.seat_name, every_hand=True, card=card)
         game = self.kind.new(record.seats, record.rules, record.seed)
         self.kept: list[Game] = [game.copy()]
         self.rounds: list[int] = []  # the position of each round's first step, in order

@@ -80,7 +80,8 @@ ROUNDS: dict[str, Rounds] = {
 
 class Stepper:
     """A finished (or stopped) game of ``record``, rebuilt once; ``game_at(position)`` is the game after that
-    many commands; ``card`` writes a card in the narrator's words (None: the game's notation). Raises RuleError if the log does not replay, LookupError for a game with no steps here."""
+    many commands; ``card`` writes a card in the narrator's words (None: the game's notation). Raises RuleError
+    if the log does not replay, LookupError for a game with no steps here."""
 
     def __init__(self, record: GameRecord, *, review: Review | None = None, every: int = EVERY,
                  card: Callable[[Card], str] | None = None) -> None:

@@ -27,6 +27,7 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
+from ..connection import Connection
 from ..plots import chart
 from ..stepper import Stepper
 from .cards import CardStyle
@@ -252,6 +253,24 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def review_for(source: str, game_id: str, seat: int) -> Review | None:
+    """The stored review of ``seat`` in the game ``game_id`` of ``source`` (the local games' file or a
+    server's address), if one was made. HOOK: ``client.reviews.load_review`` (review17) answers this once
+    merged; until then no review is found and the viewer shows the game without marks."""
+    return None
+
+
+async def server_record(connection: Connection, table_id: str) -> GameRecord:
+    """A finished table's record from a server. HOOK: ``Connection.game_record(table_id)`` (review17's
+    ``GetGameRecord``) answers this once merged; until then LookupError, said to the player."""
+    raise LookupError(f"this client cannot fetch table {table_id}'s record from a server yet")
+
+
+def seat_of_person(record: GameRecord) -> int:
+    """The seat a review is looked for: the local game seats its player last (the bots first)."""
+    return record.seats - 1
 
 
 def open_replay(app: Any, record: GameRecord, *, review: Review | None = None, style: CardStyle | None = None) -> None:

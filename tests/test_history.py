@@ -1,0 +1,129 @@
+"""Your history (client/history.py, client/tui/history.py): the local games' file, written by a real server,
+listed newest first with the date, the game, the opponents, the place, the score and the pennies left, each
+row the engine's own end of that game; enter opens the replay viewer on it. And ``play --replay``/``--history``
+as the command line reads them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from replays import played
+from test_tui_app import parse
+from textual.app import App
+
+from tenpennies.client import cli
+from tenpennies.client.bot import SeatStats, play_seat
+from tenpennies.client.connection import Connection
+from tenpennies.client.history import history, history_row
+from tenpennies.client.local import PlayedGame, played_games, read_game
+from tenpennies.client.tui.history import HistoryScreen
+from tenpennies.client.tui.viewer import ReplayScreen
+from tenpennies.engine.games import kind
+from tenpennies.engine.ten_pennies import HouseRules
+from tenpennies.engine.ten_pennies.bots import GreedyBot
+from tenpennies.server.app import Server
+from tenpennies.wire import mapping
+
+from serverkit import subscribed
+from tuikit import until
+
+RULES = HouseRules(max_turns=30, rounds=(1, 2))
+
+
+async def finished_game(connection: Connection, seed: int) -> str:
+    """A seeded Ten Pennies table: two built-in bots first, then a person's seat (played by a remote greedy
+    bot, as the local game seats its player last), played to its end."""
+    table = await connection.create_table(f"game {seed}", 3, mapping.rules_to_pb(RULES), decision_seconds=0,
+                                          takeover_seconds=0, seed=seed)
+    for _ in range(2):
+        await connection.add_bot(table.table_id, table.host_token, "greedy")
+    session = await connection.join(table.table_id, "You")
+    game = asyncio.ensure_future(play_seat(GreedyBot(), session, stats=SeatStats()))
+    await subscribed(connection.service, table.table_id, seats=[2])
+    await connection.start(table.table_id, table.host_token)
+    assert await asyncio.wait_for(game, 60) is not None
+    return table.table_id
+
+
+async def test_the_history_lists_each_finished_game_as_it_ended(server: Server, connection: Connection) -> None:
+    first = await finished_game(connection, 5)
+    second = await finished_game(connection, 6)
+    db = server.options.db
+    rows = history(db)
+    assert [r.table_id for r in rows] == [second, first]  # newest first
+    for row in rows:
+        record = read_game(db, row.table_id)
+        game = kind("ten_pennies").new(record.seats, record.rules, record.seed)
+        for command in record.commands:
+            game.apply(command)
+        result = game.result
+        assert result is not None
+        assert row.seat == 2 and row.opponents == ("greedy bot", "greedy bot") and row.game == "Ten Pennies"
+        assert row.score == result.scores[2]
+        assert row.place == 1 + sum(1 for s in result.scores if s < result.scores[2])
+        assert row.won == (2 in result.winners)
+        assert row.result == ("won" if row.won else f"{['1st', '2nd', '3rd'][row.place - 1]} of 3")
+        assert row.pennies == game.view(None).players[2].pennies
+        assert len(row.date) == len("2026-12-02 03:30")
+    listed = played_games(db)
+    assert all(p.state is not None for p in listed) or all(p.later for p in listed)
+
+    # on the screen: a row a game, enter replays the one under the cursor
+    app = HistoryApp(Path(db))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        from textual.widgets import DataTable
+        table = screen.query_one(DataTable)
+        assert table.row_count == 2
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the viewer")
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen) and viewer.record.table_id == first
+        await pilot.press("end")
+        assert viewer.stepper.game_at(viewer.position).over
+        await pilot.press("escape")
+        assert isinstance(app.screen, HistoryScreen)
+
+
+class HistoryApp(App[None]):
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, db: Path) -> None:
+        super().__init__()
+        self.db = db
+
+    async def on_mount(self) -> None:
+        await self.push_screen(HistoryScreen(self.db))
+
+
+def test_a_thirty_one_game_counts_its_place_and_lives() -> None:
+    record = played("thirty_one", seats=3, seed=5)
+    game = PlayedGame(record.table_id, record.name, record.game, 1.7e9, record.seats, record.names, (2,),
+                      record.rules, record.seed, None, list(record.commands))
+    row = history_row(game)
+    final = game.final()
+    result = final.result
+    assert result is not None
+    assert row.place == result.scores[2] and row.pennies is None and row.game == "Thirty-One"
+    assert row.score == result.tallies["lives"][2]
+    assert row.opponents == ("Ann", "Bob")
+
+
+def test_no_file_no_games(tmp_path: Path) -> None:
+    assert history(tmp_path / "none.db") == []
+
+
+def test_the_command_line_opens_the_viewer_and_the_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
+    launch = cli.play_launch(parse(*("--replay", "abc", "--db", "games.db")), {})
+    assert launch.mode == "replay" and launch.replay == "abc" and launch.db == Path("games.db")
+    launch = cli.play_launch(parse(*("--replay", "abc", "--server", "127.0.0.1:5000")), {})
+    assert launch.mode == "replay" and launch.address == "127.0.0.1:5000" and launch.db is None
+    assert cli.play_launch(parse(*("--history",)), {}).mode == "history"
+    for wrong in (("--db", "x.db"), ("--replay", "a", "--history"), ("--replay", "a", "--local"),
+                  ("--history", "--server", "127.0.0.1:5000"), ("--replay", "a", "--db", "x", "--server", "h:1")):
+        with pytest.raises(ValueError):
+            cli.play_launch(parse(*wrong), {})

@@ -16,6 +16,7 @@ from textual.app import App
 
 from tenpennies.client.stepper import Stepper
 from tenpennies.client.tui.line import Line
+from tenpennies.client.tui.plot import ScorePlot
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.review import Review
@@ -185,7 +186,9 @@ async def test_the_keys_step_jump_and_find_mistakes() -> None:
             assert record.seat_name(seat) in board
             assert str(game.view(None).players[seat].pennies) in board
         await pilot.press("g")
-        assert screen.query_one("#replay-plot").display and "Score by round" in text(screen, "#replay-plot")
+        plot = screen.query_one(ScorePlot)
+        assert plot.display and "Score by round" in str(plot.render())
+        assert plot.data == stepper.chart(screen.position)
         await pilot.press("escape")
         assert not isinstance(app.screen, ReplayScreen)
 

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -28,11 +27,11 @@ from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
 from ..connection import Connection
-from ..plots import chart
 from ..stepper import Stepper
 from .cards import CardStyle
 from .footer import KeysFooter
 from .line import Line
+from .plot import ScorePlot
 from .thirty_one import standing, worth
 
 BEFORE = 6  # earlier steps whose words stay above the step's own, dim
@@ -156,16 +155,12 @@ class ReplayScreen(Screen[None]):
         with VerticalScroll(id="replay-story", can_focus=False):  # the arrows are the steps' keys
             yield Line(id="replay-mark")
             yield Line(id="replay-words")
-        yield Line(id="replay-plot")
+        yield ScorePlot(self.stepper.chart(self.position), colour=self.style.colour, reserve=13, id="replay-plot")
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#replay-plot", Line).display = False
+        self.query_one(ScorePlot).hide()
         self.redraw()
-
-    def on_resize(self, event: events.Resize) -> None:
-        if self.plotting:
-            self.draw_plot()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "mistake":
@@ -211,14 +206,7 @@ class ReplayScreen(Screen[None]):
                        if mark is not None and self.review is not None else Text())
         mark_line.display = mark is not None
         if self.plotting:
-            self.draw_plot()
-
-    def draw_plot(self) -> None:
-        plot = self.query_one("#replay-plot", Line)
-        width = max(self.size.width - 2, 30)
-        height = max(8, min(16, self.size.height // 2))
-        text = chart(self.stepper.chart(self.position), width, height, colour=self.style.colour)
-        plot.show(Text.from_ansi(text, no_wrap=True))
+            self.query_one(ScorePlot).show(self.stepper.chart(self.position))
 
     # --- keys ---
 
@@ -246,10 +234,11 @@ class ReplayScreen(Screen[None]):
 
     def action_plot(self) -> None:
         self.plotting = not self.plotting
-        plot = self.query_one("#replay-plot", Line)
-        plot.display = self.plotting
+        plot = self.query_one(ScorePlot)
         if self.plotting:
-            self.draw_plot()
+            plot.show(self.stepper.chart(self.position))
+        else:
+            plot.hide()
 
     def action_close(self) -> None:
         self.dismiss(None)

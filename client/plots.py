@@ -65,6 +65,42 @@ def running_figures(rounds: Sequence[int], figures: Sequence[Sequence[int]], nam
     return Chart(title, tuple(names), points, ticks=ticks, y_label=y_label)
 
 
+class Standing(Protocol):
+    """A seat as a Thirty-One deal leaves it (``engine.thirty_one.events.PlayerInfo``)."""
+
+    @property
+    def out(self) -> bool: ...
+
+    @property
+    def lives(self) -> int: ...
+
+    @property
+    def tokens(self) -> int: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+def deal_figures(players: Sequence[Standing], scoring: str) -> tuple[int, ...]:
+    """Thirty-One: each seat's figure as its preset counts it (``scoring``: lives, 0 once out or riding free;
+    tokens; points)."""
+    return tuple(0 if p.out else int(getattr(p, scoring)) for p in players)
+
+
+class DealEnd(Protocol):
+    @property
+    def deal(self) -> int: ...
+
+    @property
+    def players(self) -> Sequence[Standing]: ...
+
+
+def running_deals(ends: Sequence[DealEnd], names: Sequence[str], scoring: str, start: Sequence[int]) -> Chart:
+    """Thirty-One: each seat's lives (tokens, points) after each deal played, from ``start``."""
+    return running_figures([e.deal for e in ends], [deal_figures(e.players, scoring) for e in ends], names,
+                           title=f"{scoring.capitalize()} by deal", label="D", y_label=scoring, start=start)
+
+
 def score_distribution(games: Sequence[GameResult]) -> Chart:
     """A tournament: each bot's game scores, as a histogram."""
     scores: dict[str, list[float]] = {}

@@ -23,7 +23,7 @@ from tenpennies.engine.thirty_one import events as t31
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
-from .plots import Chart, running_figures
+from .plots import Chart, deal_figures, running_figures
 
 EVERY = 16  # commands between two kept copies of the game
 
@@ -62,12 +62,10 @@ def _t31_figure(rules: Any) -> str:
 
 
 def _t31_figures(event: Any, rules: Any) -> tuple[int, ...] | None:
-    """A deal's end (or the first deal's start): each seat's lives (0 once out or on the free ride), tokens
-    or points, as the preset counts them."""
+    """A deal's end (or the first deal's start): each seat's lives, tokens or points (``deal_figures``)."""
     if not isinstance(event, (t31.DealEnded, t31.DealStarted)):
         return None
-    field = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
-    return tuple(0 if p.out else int(getattr(p, field)) for p in event.players)
+    return deal_figures(event.players, rules.scoring)
 
 
 ROUNDS: dict[str, Rounds] = {

@@ -101,14 +101,15 @@ def running_deals(ends: Sequence[DealEnd], names: Sequence[str], scoring: str, s
                            title=f"{scoring.capitalize()} by deal", label="D", y_label=scoring, start=start)
 
 
-def score_distribution(games: Sequence[GameResult]) -> Chart:
+def score_distribution(games: Sequence[GameResult], title: str = "Scores (a game's points, lower is better)"
+                       ) -> Chart:
     """A tournament: each bot's game scores, as a histogram."""
     scores: dict[str, list[float]] = {}
     for game in games:
         for seat, name in enumerate(game.seats):
             scores.setdefault(name, []).append(float(game.scores[seat]))
     names = tuple(sorted(scores))
-    return Chart("Scores (a game's points, lower is better)", names,
+    return Chart(title, names,
                  tuple(tuple((0.0, v) for v in scores[n]) for n in names), shape="bars", x_label="score",
                  y_label="games")
 

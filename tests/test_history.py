@@ -18,7 +18,10 @@ from tenpennies.client.bot import SeatStats, play_seat
 from tenpennies.client.connection import Connection
 from tenpennies.client.history import history, history_row
 from tenpennies.client.local import PlayedGame, played_games, read_game
+from tenpennies.client.settings import LocalGame, TablePrefs
+from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.history import HistoryScreen
+from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import HouseRules
@@ -127,3 +130,47 @@ def test_the_command_line_opens_the_viewer_and_the_history(tmp_path: Path, monke
                   ("--history", "--server", "127.0.0.1:5000"), ("--replay", "a", "--db", "x", "--server", "h:1")):
         with pytest.raises(ValueError):
             cli.play_launch(parse(*wrong), {})
+
+
+async def test_the_local_start_screen_shows_your_games_and_play_replay_opens_one(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)
+    first = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with first.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, TableScreen), "the table")
+        played_table = first.screen
+        assert isinstance(played_table, TableScreen)
+        await until(pilot, lambda: played_table.tv.view is not None, "the game")
+    saved = LocalGame.load(tmp_path)
+    assert saved is not None
+
+    again = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, ContinueScreen) and again.screen.query("#continue"),
+                    "the offer to continue")
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(again.screen, HistoryScreen), "your games")
+        note = str(again.screen.query_one("#history-note").render())
+        assert "No finished game yet" in note  # the game of last time is not over: not in the history
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(again.screen, ContinueScreen), "the same question again")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(again.screen, TableScreen), "the table")
+        resumed = again.screen
+        assert isinstance(resumed, TableScreen) and resumed.session.table_id == saved.table_id
+
+    # play --replay GAME_ID: the local games' file by default; a game stopped part way shows as far as it went
+    viewer = TenPenniesApp(Launch("replay", home=tmp_path, replay=saved.table_id[:6]))
+    async with viewer.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(viewer.screen, ReplayScreen), "the viewer")
+        screen = viewer.screen
+        assert isinstance(screen, ReplayScreen) and screen.record.table_id == saved.table_id
+        await pilot.press("end")
+        assert screen.position == len(screen.record.commands)
+        await pilot.press("escape")
+        await until(pilot, lambda: viewer.return_code is not None, "the app to end")
+    assert viewer.return_code == 0
+
+    nothing = TenPenniesApp(Launch("replay", home=tmp_path, replay="nosuchgame"))
+    async with nothing.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: nothing.return_code is not None, "the app to end")
+    assert nothing.return_code == 1

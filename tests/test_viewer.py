@@ -225,3 +225,18 @@ def test_the_viewer_knows_each_game_with_a_table() -> None:
     from tenpennies.client.tui.viewer import BOARDS
     assert set(BOARDS) == set(TABLES)
     assert Path(__file__).parent.joinpath("replays.py").is_file()
+
+
+def test_a_long_hand_wraps_under_its_column() -> None:
+    from rich.text import Text as T
+
+    from tenpennies.client.tui.viewer import grid
+    pieces = [T(f"c{i:02d}") for i in range(12)]
+    text = grid(["", "Player", "Hand"], [([T(">"), T("Ann")], pieces), ([T(" "), T("Bobby")], [T("x")])], 30)
+    lines = text.plain.split("\n")
+    assert lines[0] == "  Player Hand"
+    start = len("> Player ")  # the widest of a column: its head
+    assert all(len(line) <= 30 for line in lines)
+    assert lines[1].startswith("> Ann    c00") and lines[2].startswith(" " * start + "c")
+    assert " ".join(line[start:] for line in lines[1:-1]).split() == [p.plain for p in pieces]
+    assert lines[-1] == "  Bobby  x"

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -35,70 +34,92 @@ from .plot import ScorePlot
 from .thirty_one import standing, worth
 
 BEFORE = 6  # earlier steps whose words stay above the step's own, dim
-Board = Callable[[Game, GameRecord, CardStyle], Table]
+Board = Callable[[Game, GameRecord, CardStyle, int], Text]
+Row = tuple[list[Text], list[Text]]  # a row's cells, then its last column as pieces (cards) to wrap
+
+
+def grid(head: list[str], rows: list[Row], width: int, right: frozenset[int] = frozenset()) -> Text:
+    """Rows in columns as one unwrapped text (so that its height is its lines, known without drawing it):
+    each column as wide as its widest cell (``right``: aligned right), the last one's pieces wrapped within
+    ``width``, a wrapped line starting under the column."""
+    cells = [[Text(h, style="bold") for h in head[:-1]], *([*c] for c, _ in rows)]
+    widths = [max(row[i].cell_len for row in cells) for i in range(len(head) - 1)]
+    start = sum(widths) + len(widths)
+    room = max(width - start, 12)
+    out = Text(no_wrap=True)
+    lines: list[tuple[list[Text], list[Text]]] = [(cells[0], [Text(head[-1], style="bold")])]
+    lines += [(c, pieces) for (_, pieces), c in zip(rows, cells[1:], strict=True)]
+    for n, (row, pieces) in enumerate(lines):
+        if n:
+            out.append("\n")
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - cell.cell_len)
+            out.append_text(Text(pad) + cell if i in right else cell + Text(pad))
+            out.append(" ")
+        used = 0
+        for piece in pieces:
+            if used and used + 1 + piece.cell_len > room:
+                out.append("\n" + " " * start)
+                used = 0
+            elif used:
+                out.append(" ")
+                used += 1
+            out.append_text(piece)
+            used += piece.cell_len
+    return out
 
 
 def _names(record: GameRecord) -> list[str]:
-    return [record.seat_name(s) for s in range(record.seats)]
+    return [record.seat_name(s)[:14] for s in range(record.seats)]
 
 
-def ten_pennies_board(game: Game, record: GameRecord, style: CardStyle) -> Table:
+def ten_pennies_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
     """Ten Pennies: each seat's score, pennies and hand (wild cards marked), whose turn, the sets on the table,
     the discard and the stock."""
     public = game.view(None)
     wild = public.spec.wild_ranks
-    table = Table(box=None, padding=(0, 1), show_edge=False, expand=True)
-    table.add_column("", no_wrap=True, width=1)
-    table.add_column("Player", no_wrap=True, max_width=14)
-    table.add_column("Score", justify="right", no_wrap=True)
-    table.add_column("Pen.", justify="right", no_wrap=True)
-    table.add_column("Hand", ratio=1)
+    rows: list[Row] = []
     for s, name in enumerate(_names(record)):
         p = public.players[s]
         hand = sorted(game.view(s).hand, key=sort_key)
-        turn = style.turn_mark if not game.over and s in game.to_act() else ""
-        down = Text(" (down)", style="dim") if p.down else Text()
-        table.add_row(turn, name, str(p.score), str(p.pennies),
-                      style.cards(hand, wild).append_text(down) if hand else Text("-", style="dim"))
-    sets = Text("Sets: ", style="bold")
+        turn = style.turn_mark if not game.over and s in game.to_act() else " "
+        pieces = [style.rich(c, wild=c.rank in wild) for c in hand] or [Text("-", style="dim")]
+        if p.down:
+            pieces.append(Text("(down)", style="dim"))
+        rows.append(([Text(turn), Text(name), Text(str(p.score)), Text(str(p.pennies))], pieces))
+    sets = [Text("Sets:", style="bold")]
     for meld in public.table:
-        sets.append(f"{meld.id}:", style="dim")
-        sets.append_text(style.cards(meld.cards, wild, sep=""))
-        sets.append(" ")
+        sets.append(Text(f"{meld.id}:", style="dim") + style.cards(meld.cards, wild, sep=""))
     if not public.table:
-        sets.append("none yet", style="dim")
+        sets.append(Text("none yet", style="dim"))
     top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
-    pile = Text("Discard ").append_text(top).append(f" · stock {public.stock_size} · pot {public.pot}", style="dim")
-    table.add_row("", "", "", "", sets)
-    table.add_row("", "", "", "", pile)
-    return table
+    pile = [Text("Discard"), top, Text(f"· stock {public.stock_size} · pot {public.pot}", style="dim")]
+    blank = [Text(), Text(), Text(), Text()]
+    rows += [(blank, sets), (blank, pile)]
+    return grid(["", "Player", "Score", "Pen.", "Hand"], rows, width, frozenset({2, 3}))
 
 
-def thirty_one_board(game: Game, record: GameRecord, style: CardStyle) -> Table:
+def thirty_one_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
     """Thirty-One: each seat's lives (tokens, points), hand and its worth, whose turn, the discard pile's top,
     the stock and the cards in the middle."""
     public = game.view(None)
     rules = public.rules
-    table = Table(box=None, padding=(0, 1), show_edge=False, expand=True)
-    table.add_column("", no_wrap=True, width=1)
-    table.add_column("Player", no_wrap=True, max_width=14)
-    table.add_column({"lives": "Lives", "tokens": "Tokens", "points": "Points"}[rules.scoring], justify="right",
-                     no_wrap=True)
-    table.add_column("Hand", no_wrap=True)
-    table.add_column("Worth", ratio=1, no_wrap=True)
+    rows: list[Row] = []
     for s, name in enumerate(_names(record)):
         hand = game.view(s).hand
-        turn = style.turn_mark if not game.over and s in game.to_act() else ""
+        turn = style.turn_mark if not game.over and s in game.to_act() else " "
         knocked = " (knocked)" if public.knocker == s else ""
-        table.add_row(turn, name, standing(public.players[s], rules),
-                      style.cards(hand) if hand else Text("-", style="dim"), worth(hand, rules) + knocked)
+        cards = style.cards(hand) if hand else Text("-", style="dim")
+        rows.append(([Text(turn), Text(name), Text(standing(public.players[s], rules)), cards],
+                     [Text(worth(hand, rules) + knocked)]))
     top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
-    middle = Text("Discard ").append_text(top).append(f" · stock {public.stock_size}", style="dim")
+    middle = [Text("Discard"), top, Text(f"· stock {public.stock_size}", style="dim")]
     shown = [c for c in public.widow if c is not None] + list(public.table_cards)
     if shown:
-        middle.append(" · middle ").append_text(style.cards(shown))
-    table.add_row("", "", "", "", middle)
-    return table
+        middle += [Text("· middle"), style.cards(shown)]
+    rows.append(([Text(), Text(), Text(), Text()], middle))
+    head = {"lives": "Lives", "tokens": "Tokens", "points": "Points"}[rules.scoring]
+    return grid(["", "Player", head, "Hand", "Worth"], rows, width, frozenset({2}))
 
 
 BOARDS: dict[str, Board] = {TEN_PENNIES.name: ten_pennies_board, THIRTY_ONE: thirty_one_board}
@@ -190,7 +211,8 @@ class ReplayScreen(Screen[None]):
             head.append(f" · mistakes ({record.seat_name(self.review.seat)}): {passed}/{len(costly)}", style="dim")
         self.query_one("#replay-head", Line).show(head)
         game = st.game_at(self.position)
-        self.query_one("#replay-board", Line).show(self.board(game, record, self.style))
+        width = (self.size.width or self.app.size.width) - 2  # (the board's padding)
+        self.query_one("#replay-board", Line).show(self.board(game, record, self.style, width))
         words = Text()
         for earlier in st.steps[max(0, self.position - BEFORE):self.position]:  # the story so far, dim
             if earlier.lines:

@@ -18,6 +18,7 @@ from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITOR_METADATA
 from tenpennies.wire.games import wire
+from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
@@ -348,6 +349,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         table = await self.lobby.get(request.table_id)
         return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text,
                                                              request.password, context.peer()))
+
+    @_rpc()
+    async def GetGameRecord(self, request: pb.GetGameRecordRequest, context: Any) -> pb.GetGameRecordResponse:
+        table = await self.lobby.get(request.table_id)
+        running = self.tournament is not None and table.tournament == self.tournament.name and not self.tournament.over
+        record = await table.record(request.token, request.password, context.peer(), tournament_running=running)
+        return pb.GetGameRecordResponse(record=record_to_pb(record))
 
     async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page

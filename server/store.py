@@ -574,6 +574,10 @@ class Store:
         sequence number. None if there is no such table."""
         return await self._read(_load_table, table_id)
 
+    async def game_record(self, table_id: str) -> StoredGame | None:
+        """The table's game, read whole (``read_game``'s reading, on the reader thread); None: no such table."""
+        return await self._read(_game_record, table_id)
+
     async def finished_ids(self) -> set[str]:
         """The ids of every finished table (the lobby's index: an id in none of its lists is unknown)."""
         return await self._read(_finished_ids)
@@ -674,32 +678,42 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
         raise NoSuchGame(f"no such file: {path}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        # read-only, so a file of an older schema is read as it is: a table that names no game plays the default
-        named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-        query = f"SELECT id, name, seats, rules, seed, status, {'game' if named else '?'} FROM tables WHERE "
-        default = () if named else (DEFAULT_GAME,)
-        rows = conn.execute(query + "id = ?", (*default, game_id)).fetchall()
-        if not rows:
+        ids = [i for (i,) in conn.execute("SELECT id FROM tables WHERE id = ?", (game_id,))]
+        if not ids:
             pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (*default, pattern)).fetchall()
-        if len(rows) != 1:
-            raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
+            ids = [i for (i,) in conn.execute("SELECT id FROM tables WHERE id LIKE ? ESCAPE '\\' LIMIT 2",
+                                              (pattern,))]
+        if len(ids) != 1:
+            raise NoSuchGame(f"no game {game_id!r} in {path}" if not ids
                              else f"more than one game in {path} starts with {game_id!r}")
-        table_id, name, seats, rules, seed, status, game = rows[0]
-        try:
-            played = kind(game)
-        except LookupError:
-            raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
-        names = [""] * seats
-        for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
-            if 0 <= seat < seats:
-                names[seat] = seat_name
-        commands = [played.parse_command(text) for (text,) in conn.execute(
-            "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
-        events: list[EventRow] = list(conn.execute(
-            "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
+        found = _game_record(conn, ids[0])
     finally:
         conn.close()
+    assert found is not None
+    return found
+
+
+def _game_record(conn: sqlite3.Connection, table_id: str) -> StoredGame | None:
+    """The table ``table_id``'s game, read whole (None: no such table); NoSuchGame for a game this program
+    does not have. A file of an older schema is read as it is: a table that names no game plays the default."""
+    named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    query = f"SELECT id, name, seats, rules, seed, status, {'game' if named else '?'} FROM tables WHERE id = ?"
+    row = conn.execute(query, (*(() if named else (DEFAULT_GAME,)), table_id)).fetchone()
+    if row is None:
+        return None
+    table_id, name, seats, rules, seed, status, game = row
+    try:
+        played = kind(game)
+    except LookupError:
+        raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
+    names = [""] * seats
+    for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
+        if 0 <= seat < seats:
+            names[seat] = seat_name
+    commands = [played.parse_command(text) for (text,) in conn.execute(
+        "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
+    events: list[EventRow] = list(conn.execute(
+        "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
     return StoredGame(table_id, name, seats, played.rules_from_dict(json.loads(rules)), seed_from_db(seed), status,
                       names, commands, game, events)
 

@@ -58,6 +58,12 @@ class TenPenniesServiceStub:
     SendCommand: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]
     GetSnapshot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]
     SendChat: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]
+    GetGameRecord: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]
+    """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+    replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+    tournament this server is still running (the tournament's seed deals its other games too). A private
+    table's record takes a seat's token or the table's password.
+    """
     RegisterBot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]
     """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
     holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
@@ -94,6 +100,12 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     SendCommand: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]  # type: ignore[assignment]
     GetSnapshot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]  # type: ignore[assignment]
     SendChat: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]  # type: ignore[assignment]
+    GetGameRecord: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]  # type: ignore[assignment]
+    """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+    replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+    tournament this server is still running (the tournament's seed deals its other games too). A private
+    table's record takes a seat's token or the table's password.
+    """
     RegisterBot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]  # type: ignore[assignment]
     """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
     holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
@@ -199,6 +211,18 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tenpennies_pb2.SendChatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tenpennies_pb2.SendChatResponse, _abc.Awaitable[_tenpennies_pb2.SendChatResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetGameRecord(
+        self,
+        request: _tenpennies_pb2.GetGameRecordRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tenpennies_pb2.GetGameRecordResponse, _abc.Awaitable[_tenpennies_pb2.GetGameRecordResponse]]:
+        """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+        replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+        tournament this server is still running (the tournament's seed deals its other games too). A private
+        table's record takes a seat's token or the table's password.
+        """
 
     @_abc_1.abstractmethod
     def RegisterBot(

@@ -9,18 +9,21 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from replays import played
+from replays import played, review_of
 from test_tui_app import parse
 from textual.app import App
+from textual.widgets import DataTable
 
 from tenpennies.client import cli
 from tenpennies.client.bot import SeatStats, play_seat
 from tenpennies.client.connection import Connection
 from tenpennies.client.history import history, history_row
 from tenpennies.client.local import PlayedGame, played_games, read_game
+from tenpennies.client.reviews import save_review
 from tenpennies.client.settings import LocalGame, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.history import HistoryScreen
+from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
@@ -50,7 +53,9 @@ async def finished_game(connection: Connection, seed: int) -> str:
     return table.table_id
 
 
-async def test_the_history_lists_each_finished_game_as_it_ended(server: Server, connection: Connection) -> None:
+async def test_the_history_lists_each_finished_game_as_it_ended(
+        server: Server, connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path / "home"))  # where the reviews are kept
     first = await finished_game(connection, 5)
     second = await finished_game(connection, 6)
     db = server.options.db
@@ -73,18 +78,22 @@ async def test_the_history_lists_each_finished_game_as_it_ended(server: Server, 
     listed = played_games(db)
     assert all(p.state is not None for p in listed) or all(p.later for p in listed)
 
-    # on the screen: a row a game, enter replays the one under the cursor
+    # on the screen: a row a game, enter replays the one under the cursor, with its review's marks if kept
+    review = review_of(read_game(db, first), 2, {1: 2.5})
+    save_review(db, review)
     app = HistoryApp(Path(db))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
-        from textual.widgets import DataTable
         table = screen.query_one(DataTable)
         assert table.row_count == 2
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the viewer")
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen) and viewer.record.table_id == first
+        assert viewer.review == review
+        await pilot.press("n")
+        assert viewer.position == review.marks[1].index + 1 and viewer.query_one("#replay-mark").display
         await pilot.press("end")
         assert viewer.stepper.game_at(viewer.position).over
         await pilot.press("escape")
@@ -174,3 +183,31 @@ async def test_the_local_start_screen_shows_your_games_and_play_replay_opens_one
     async with nothing.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: nothing.return_code is not None, "the app to end")
     assert nothing.return_code == 1
+
+
+async def test_r_in_the_lobby_replays_a_finished_table_from_the_server(server: Server, connection: Connection,
+                                                                        tmp_path: Path) -> None:
+    finished = await finished_game(connection, 8)
+    waiting = await connection.create_table("waiting", 3)
+    app = TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name="ann", home=tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and {finished, waiting.table_id}
+                    <= set(app.screen.tables), "the lobby")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        tables = lobby.query_one("#tables", DataTable)
+        tables.move_cursor(row=tables.get_row_index(waiting.table_id))
+        await until(pilot, lambda: lobby.check_action("replay", ()) is None, "no replay of a waiting table")
+        tables.move_cursor(row=tables.get_row_index(finished))
+        await until(pilot, lambda: lobby.check_action("replay", ()) is True, "the replay offered")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the viewer")
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        stored = read_game(server.options.db, finished)
+        assert viewer.record.table_id == finished and viewer.record.commands == stored.commands
+        assert viewer.record.seed == stored.seed and viewer.record.names == stored.names
+        await pilot.press("end")
+        assert viewer.stepper.game_at(viewer.position).over
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")

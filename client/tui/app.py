@@ -46,7 +46,7 @@ from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
 from .table import TableScreen
 from .trust import RefusedScreen, confirm, refuse, verdict_for
-from .viewer import ReplayScreen, review_for, seat_of_person, server_record
+from .viewer import ReplayScreen, review_for, seat_of_person
 
 Mode = Literal["local", "server", "spectate", "browse", "history", "replay"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
@@ -337,7 +337,7 @@ class TenPenniesApp(App[None]):
         try:
             if launch.address:
                 self.connection = ServerConnection(launch.address, launch.tls_ca)
-                record = await server_record(self.connection, launch.replay)
+                record = await self.connection.game_record(launch.replay)
             else:
                 record = read_game(launch.db or launch.home / DB_FILE, launch.replay)
             screen = ReplayScreen(record, review=review_for(launch.address or str(launch.db or launch.home / DB_FILE),

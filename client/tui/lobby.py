@@ -55,7 +55,7 @@ from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
 from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
-from .viewer import open_replay, review_for, seat_of_person, server_record
+from .viewer import open_replay, review_for, seat_of_person
 
 COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Game"),
            ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
@@ -965,8 +965,10 @@ class LobbyScreen(Screen[None]):
         if info is None or info.status != pb.TABLE_STATUS_FINISHED:
             return
         try:
-            record = await server_record(self.connection, info.table_id)
-        except (LookupError, ServerError) as error:
+            session = self.sessions.get(info.table_id)
+            record = await self.connection.game_record(info.table_id, token=session.token if session else "",
+                                                       password=self.passwords.get(info.table_id, ""))
+        except ServerError as error:
             self.notify(str(error), title="No replay", severity="warning", timeout=6, markup=False)
             return
         session = self.sessions.get(info.table_id)

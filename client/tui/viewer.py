@@ -9,6 +9,7 @@ few commands at most. Each region is a widget that keeps what it drew and redraw
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -25,7 +26,7 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
-from ..connection import Connection
+from ..reviews import load_review
 from ..stepper import Stepper
 from .cards import CardStyle
 from .footer import KeysFooter
@@ -267,16 +268,13 @@ class ReplayScreen(Screen[None]):
 
 
 def review_for(source: str, game_id: str, seat: int) -> Review | None:
-    """The stored review of ``seat`` in the game ``game_id`` of ``source`` (the local games' file or a
-    server's address), if one was made. HOOK: ``client.reviews.load_review`` (review17) answers this once
-    merged; until then no review is found and the viewer shows the game without marks."""
-    return None
-
-
-async def server_record(connection: Connection, table_id: str) -> GameRecord:
-    """A finished table's record from a server. HOOK: ``Connection.game_record(table_id)`` (review17's
-    ``GetGameRecord``) answers this once merged; until then LookupError, said to the player."""
-    raise LookupError(f"this client cannot fetch table {table_id}'s record from a server yet")
+    """The kept review of ``seat`` in the game ``game_id`` of ``source`` (the local games' file or a server's
+    address), if one was made (``client.reviews.load_review``); a reviews file that cannot be read is no
+    review: the game is shown without marks."""
+    try:
+        return load_review(source, game_id, seat)
+    except (sqlite3.Error, OSError):
+        return None
 
 
 def seat_of_person(record: GameRecord) -> int:

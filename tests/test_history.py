@@ -211,3 +211,17 @@ async def test_r_in_the_lobby_replays_a_finished_table_from_the_server(server: S
         assert viewer.stepper.game_at(viewer.position).over
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+
+    # play --replay GAME_ID --server HOST:PORT: the same record, from the server
+    launched = TenPenniesApp(Launch("replay", address=f"127.0.0.1:{server.port}", home=tmp_path, replay=finished))
+    async with launched.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(launched.screen, ReplayScreen), "the viewer")
+        shown = launched.screen
+        assert isinstance(shown, ReplayScreen) and shown.record.commands == stored.commands
+        await pilot.press("escape")
+        await until(pilot, lambda: launched.return_code is not None, "the app to end")
+    refused = TenPenniesApp(Launch("replay", address=f"127.0.0.1:{server.port}", home=tmp_path,
+                                   replay=waiting.table_id))
+    async with refused.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: refused.return_code is not None, "the app to end")
+    assert refused.return_code == 1  # a game not finished: the server says no

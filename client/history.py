@@ -37,6 +37,14 @@ class HistoryRow:
     pennies: int | None
 
     @property
+    def against(self) -> str:
+        """The opponents in a few words: the same name once, counted (``Ann, greedy bot ×2``)."""
+        counts: dict[str, int] = {}
+        for name in self.opponents:
+            counts[name] = counts.get(name, 0) + 1
+        return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
+    @property
     def result(self) -> str:
         if self.won:
             return "won"

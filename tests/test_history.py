@@ -69,6 +69,7 @@ async def test_the_history_lists_each_finished_game_as_it_ended(
         result = game.result
         assert result is not None
         assert row.seat == 2 and row.opponents == ("greedy bot", "greedy bot") and row.game == "Ten Pennies"
+        assert row.against == "greedy bot ×2"
         assert row.score == result.scores[2]
         assert row.place == 1 + sum(1 for s in result.scores if s < result.scores[2])
         assert row.won == (2 in result.winners)
@@ -121,7 +122,7 @@ def test_a_thirty_one_game_counts_its_place_and_lives() -> None:
     assert result is not None
     assert row.place == result.scores[2] and row.pennies is None and row.game == "Thirty-One"
     assert row.score == result.tallies["lives"][2]
-    assert row.opponents == ("Ann", "Bob")
+    assert row.opponents == ("Ann", "Bob") and row.against == "Ann, Bob"
 
 
 def test_no_file_no_games(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ class HistoryScreen(Screen[None]):
             return
         for row in self.rows:
             result = Text(row.result, style="bold" if row.won else "")
-            table.add_row(row.date, row.game, ", ".join(row.opponents), result, str(row.score),
+            table.add_row(row.date, row.game, row.against, result, str(row.score),
                           "" if row.pennies is None else str(row.pennies), key=row.table_id)
         note = (f"{len(self.rows)} game{'s' if len(self.rows) != 1 else ''} · Score: Ten Pennies' (lower is better), "
                 "Thirty-One's lives, tokens or points · enter replays a game") if self.rows else \

@@ -148,6 +148,10 @@ def chart(data: Chart, width: int, height: int, *, colour: bool = True) -> str:
             plt.plot([x for x, _ in points], [y for _, y in points], label=name, marker=marker, color=colour_of)
     if data.ticks:
         plt.xticks(list(range(len(data.ticks))), list(data.ticks))
+    whole = [y for points in data.points for _, y in points]
+    if data.shape == "lines" and whole and all(y == int(y) for y in whole):  # scores: ticks as whole numbers
+        ticks = _whole_ticks(min(whole), max(whole), max(2, min(5, (height - 3) // 2 + 1)))
+        plt.yticks(ticks, [str(t) for t in ticks])
     if data.x_label:
         plt.xlabel(data.x_label)
     text: str = plt.build()
@@ -224,6 +228,18 @@ def _histograms(data: Chart, bins: int = 20) -> list[list[tuple[float, float]]]:
             line += [(low + b * width, float(count)), (low + (b + 1) * width, float(count))]
         outlines.append([*line, (low + bins * width, 0.0)])
     return outlines
+
+
+def _whole_ticks(low: float, high: float, count: int) -> list[int]:
+    """About ``count`` whole numbers from ``low`` to ``high``, evenly spaced (one if they are equal)."""
+    if high <= low:
+        return [int(low)]
+    top = int(high)
+    step = max(1, round((high - low) / (count - 1)))
+    ticks = list(range(int(low), top + 1, step))
+    if ticks[-1] != top:  # the top itself, instead of a tick too near it
+        ticks = [*ticks[:-1], top] if top - ticks[-1] < step / 2 else [*ticks, top]
+    return ticks
 
 
 def _number(value: float) -> str:

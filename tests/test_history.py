@@ -198,7 +198,7 @@ async def test_r_in_the_lobby_replays_a_finished_table_from_the_server(server: S
         assert isinstance(lobby, LobbyScreen)
         tables = lobby.query_one("#tables", DataTable)
         tables.move_cursor(row=tables.get_row_index(waiting.table_id))
-        await until(pilot, lambda: lobby.check_action("replay", ()) is None, "no replay of a waiting table")
+        await until(pilot, lambda: lobby.check_action("replay", ()) is False, "no replay of a waiting table")
         tables.move_cursor(row=tables.get_row_index(finished))
         await until(pilot, lambda: lobby.check_action("replay", ()) is True, "the replay offered")
         await pilot.press("r")

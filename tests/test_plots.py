@@ -103,3 +103,9 @@ def test_tournament_plot_prints_and_writes_the_pictures(tmp_path: Path, capsys: 
     assert tn.run(args) == 0
     assert (tmp_path / "t.json").is_file() and (tmp_path / "t-scores.svg").is_file()
     assert (tmp_path / "t-ratings.svg").is_file()
+
+
+def test_scores_are_ticked_in_whole_numbers() -> None:
+    text = chart(running_scores([End(1, (40, 110)), End(2, (70, 110))], ["Ann", "Bob"]), 60, 14, colour=False)
+    ticks = [line.split("┤")[0].strip() for line in text.splitlines() if "┤" in line]
+    assert ticks and all(t.isdigit() for t in ticks) and "110" in ticks and "0" in ticks

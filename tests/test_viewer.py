@@ -197,7 +197,7 @@ async def test_without_a_review_n_is_not_offered() -> None:
     app = ViewerApp(played("thirty_one", seats=3, seed=5))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = viewer(app)
-        assert screen.check_action("mistake", (1,)) is None
+        assert screen.check_action("mistake", (1,)) is False
         await pilot.press("n")
         assert screen.position == 0
         await pilot.press("down")

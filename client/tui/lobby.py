@@ -745,7 +745,7 @@ class LobbyScreen(Screen[None]):
             return self.tournament is not None
         if action == "replay":  # a finished table's game, in the replay viewer; shown for those alone
             info = self.selected
-            return (info is not None and info.status == pb.TABLE_STATUS_FINISHED) or None
+            return info is not None and info.status == pb.TABLE_STATUS_FINISHED
         if action not in HOST_ACTIONS | {"watch", "leave"}:
             return True
         info = self.selected

@@ -186,7 +186,7 @@ class ReplayScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "mistake":
-            return bool(self.stepper.mistakes()) or None  # no review (or nothing costly): hidden
+            return bool(self.stepper.mistakes())  # no review (or nothing costly): hidden (False)
         return True
 
     # --- what is drawn ---

@@ -309,7 +309,7 @@ class TenPenniesApp(App[None]):
         home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
                                            leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
-                                           guide=True, story=story, hints=practice))
+                                           guide=True, story=story, hints=practice, source=str(local.db)))
 
     def on_key(self, event: events.Key) -> None:
         """A ``c`` pressed on the splash, before the offer to continue the local game could be shown, is

@@ -50,7 +50,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from .cards import CardStyle
 from .game import Frame, GameTable
 from .hand import Hand
-from .help import BesideTheLog, Dismissable
+from .help import BesideTheLog, Dismissable, GameEnd
 from .line import Line
 from .seats import SeatLine, SeatsHead
 
@@ -490,7 +490,8 @@ class ThirtyOneTable(GameTable):
         if v is None:
             return
         self.closing()
-        self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text)
+        self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
+                                                  review=self.frame.open_review if self.seat is not None else None)
         self.app.push_screen(self.game_screen)
 
     def names(self, v: SeatView) -> list[str]:
@@ -732,12 +733,12 @@ def showdown_table(end: DealEnded, rules: Rules, names: list[str], card: Callabl
     return table
 
 
-class ThirtyOneGameEndScreen(BesideTheLog):
+class ThirtyOneGameEndScreen(GameEnd):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
-    def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str]
-                 ) -> None:
-        super().__init__()
+    def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str],
+                 review: Callable[[], object] | None = None) -> None:
+        super().__init__(review)
         self.seat_view = view
         self.winners = winners or view.winners
         self.names = names
@@ -761,4 +762,4 @@ class ThirtyOneGameEndScreen(BesideTheLog):
                 if v.last_deal.how != "dead":
                     yield Static(showdown_table(v.last_deal, v.rules, names, self.card))
             yield Static(table, classes="rules")
-            yield Static("Any key closes.", classes="dim")
+            yield self.closing_hint()

@@ -147,6 +147,12 @@ def list_cost(tables: int) -> float:
     return 1.0 + tables / LIST_COST_TABLES
 
 
+RECORD_COST = 20.0
+"""What a ``GetGameRecord`` costs a client's budget (as a lobby list of 400 tables does): it reads a whole game
+from the store (a few thousand commands), so that asking for records again and again cannot keep the store's
+reader thread from the others."""
+
+
 TOO_MANY = "too many requests from this client: slow down"
 
 
@@ -243,7 +249,10 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         self.tournament = tournament
 
     def _cost(self, method: str) -> float:
-        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it."""
+        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it, a game's
+        record ``RECORD_COST``."""
+        if method == "GetGameRecord":
+            return RECORD_COST
         return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
 
     def _tournament(self, name: str) -> Tournament:

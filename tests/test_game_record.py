@@ -5,7 +5,10 @@ private table without its password, and a tournament's game while the tournament
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -16,6 +19,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.server.app import Server
 from tenpennies.server.store import read_game
+from tenpennies.server.tournament import Tournament
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping, thirty_one
 from tenpennies.wire.record import record_from_pb, record_to_pb
@@ -102,17 +106,30 @@ async def test_a_private_tables_record_needs_its_password(connection: Connection
     assert record.status == "finished" and record.commands
 
 
+@contextlib.asynccontextmanager
+async def tournament_played(tmp_path: Path, db: str, bot: type[Bot], **settings: Any
+                            ) -> AsyncIterator[tuple[Tournament, Connection]]:
+    """A tournament server (``write_config``'s cup with ``settings``), three bots of ``bot`` playing it, and a
+    client's connection to it; all stopped on the way out."""
+    server = await start_server(tmp_path / db, write_config(tmp_path, **settings))
+    runs = [asyncio.ensure_future(bot(f"bot{i}", seed=i).run(f"127.0.0.1:{server.port}")) for i in range(3)]
+    connection = Connection(f"127.0.0.1:{server.port}")
+    try:
+        assert server.tournament is not None
+        yield server.tournament, connection
+    finally:
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+        await connection.close()
+        await server.stop(0)
+
+
 async def test_a_tournaments_game_has_no_record_while_the_tournament_runs(tmp_path: Path) -> None:
     """Three bots play the first of two games; nobody plays the second (its timers are long), so the
     tournament runs on: the first game's record is refused. A tournament of one game, once over, gives it."""
-    config = write_config(tmp_path, games=2, decision_seconds=600, takeover_seconds=600)
-    server = await start_server(tmp_path / "cup.db", config)
-    bots = [FirstGameOnly(f"bot{i}", seed=i) for i in range(3)]
-    runs = [asyncio.ensure_future(bot.run(f"127.0.0.1:{server.port}")) for bot in bots]
-    connection = Connection(f"127.0.0.1:{server.port}")
-    try:
-        tournament = server.tournament
-        assert tournament is not None
+    async with tournament_played(tmp_path, "cup.db", FirstGameOnly, games=2, decision_seconds=600,
+                                 takeover_seconds=600) as (tournament, connection):
         async def first_finished() -> bool:
             return tournament.finished >= 1
 
@@ -121,21 +138,8 @@ async def test_a_tournaments_game_has_no_record_while_the_tournament_runs(tmp_pa
         running = await refused(connection.game_record(first))
         assert running.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert "tournament 'cup', still running" in running.message and "other games" in running.message
-    finally:
-        for run in runs:
-            run.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
-        await connection.close()
-        await server.stop(0)
 
-    config = write_config(tmp_path, games=1)
-    server = await start_server(tmp_path / "cup1.db", config)
-    bots = [Bot(f"bot{i}", seed=i) for i in range(3)]
-    runs = [asyncio.ensure_future(bot.run(f"127.0.0.1:{server.port}")) for bot in bots]
-    connection = Connection(f"127.0.0.1:{server.port}")
-    try:
-        tournament = server.tournament
-        assert tournament is not None
+    async with tournament_played(tmp_path, "cup1.db", Bot, games=1) as (tournament, connection):
         async def over() -> bool:
             return tournament.over
 
@@ -143,12 +147,6 @@ async def test_a_tournaments_game_has_no_record_while_the_tournament_runs(tmp_pa
         only = next(iter(tournament.games.values())).table_id
         record = await connection.game_record(only)
         assert record.status == "finished" and record.commands
-    finally:
-        for run in runs:
-            run.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
-        await connection.close()
-        await server.stop(0)
 
 
 class FirstGameOnly(Bot):

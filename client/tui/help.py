@@ -179,6 +179,28 @@ class BesideTheLog(Dismissable):
         self.set_class(event.size.width >= WIDE, "wide")
 
 
+class GameEnd(BesideTheLog):
+    """A game-end screen: any key closes it, but ``r``, where the player may have their play reviewed
+    (``review``: what opens the review), closes it and opens the review."""
+
+    REVIEW_HINT = "R reviews your play in this game; any other key closes."
+
+    def __init__(self, review: Callable[[], object] | None = None) -> None:
+        super().__init__()
+        self.review = review
+
+    def closing_hint(self) -> Static:
+        return Static(self.REVIEW_HINT if self.review is not None else "Any key closes.", classes="dim")
+
+    def on_key(self, event: events.Key) -> None:
+        """(Textual calls ``Dismissable.on_key`` after this one, unless the default is prevented.)"""
+        if self.review is not None and event.key in ("r", "R"):
+            event.stop()
+            event.prevent_default()
+            self.dismiss()
+            self.review()
+
+
 class RoundEndScreen(BesideTheLog):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
@@ -222,12 +244,13 @@ class RoundEndScreen(BesideTheLog):
             yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
-class GameEndScreen(BesideTheLog):
+class GameEndScreen(GameEnd):
     """The final standings: scores, the winners, the pot and its shares."""
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
-                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = ()) -> None:
-        super().__init__()
+                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = (),
+                 review: Callable[[], object] | None = None) -> None:
+        super().__init__(review)
         self.rounds = rounds  # the rounds' ends known, in the order played: the points by round
         self.seat_view = view
         self.ended = ended
@@ -267,7 +290,7 @@ class GameEndScreen(BesideTheLog):
             if self.rounds:
                 yield Static(self.by_round(names, order))
                 yield ScorePlot(running_scores(self.rounds, names), reserve=18)
-            yield Static("Any key closes.", classes="dim")
+            yield self.closing_hint()
 
     def by_round(self, names: list[str], order: list[int]) -> Table:
         """The points each seat took in each round, and the total, in the standings' order."""

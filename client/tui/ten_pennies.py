@@ -635,7 +635,8 @@ class TenPenniesTable(GameTable):
             return
         self.closing()
         self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat,
-                                         rounds=list(self.tv.round_ends.values()))
+                                         rounds=list(self.tv.round_ends.values()),
+                                         review=self.frame.open_review if self.seat is not None else None)
         self.app.push_screen(self.game_screen)
 
     def closing(self) -> None:

@@ -51,7 +51,7 @@ from ..plots import Chart, running_deals
 from .cards import CardStyle
 from .game import Frame, GameTable
 from .hand import Hand
-from .help import BesideTheLog, Dismissable
+from .help import BesideTheLog, Dismissable, GameEnd
 from .line import Line
 from .plot import ScorePlot
 from .seats import SeatLine, SeatsHead
@@ -498,7 +498,8 @@ class ThirtyOneTable(GameTable):
             return
         self.closing()
         self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
-                                                  self.running(v))
+                                                  self.running(v),
+                                                  review=self.frame.open_review if self.seat is not None else None)
         self.app.push_screen(self.game_screen)
 
     def running(self, v: SeatView) -> Chart | None:
@@ -753,12 +754,12 @@ def showdown_table(end: DealEnded, rules: Rules, names: list[str], card: Callabl
     return table
 
 
-class ThirtyOneGameEndScreen(BesideTheLog):
+class ThirtyOneGameEndScreen(GameEnd):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
     def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str],
-                 running: Chart | None = None) -> None:
-        super().__init__()
+                 running: Chart | None = None, review: Callable[[], object] | None = None) -> None:
+        super().__init__(review)
         self.running = running  # each seat's figure by deal
         self.seat_view = view
         self.winners = winners or view.winners
@@ -785,4 +786,4 @@ class ThirtyOneGameEndScreen(BesideTheLog):
             yield Static(table, classes="rules")
             if self.running is not None:
                 yield ScorePlot(self.running, reserve=20)
-            yield Static("Any key closes.", classes="dim")
+            yield self.closing_hint()

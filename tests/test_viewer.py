@@ -240,3 +240,32 @@ def test_a_long_hand_wraps_under_its_column() -> None:
     assert lines[1].startswith("> Ann    c00") and lines[2].startswith(" " * start + "c")
     assert " ".join(line[start:] for line in lines[1:-1]).split() == [p.plain for p in pieces]
     assert lines[-1] == "  Bobby  x"
+
+
+async def test_v_on_a_review_steps_through_the_game_from_its_first_costly_decision(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tenpennies.client.reviews import save_review
+    from tenpennies.client.tui.review import ReviewScreen
+
+    record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
+    searcher, budget = kind("ten_pennies").searcher
+    review = replace(review_of(record, 3, {4: 2.0, 9: 1.25}), searcher=searcher, budget=budget)
+    save_review(tmp_path / "games.db", review, home=tmp_path)
+
+    class ReviewApp(App[None]):
+        async def on_mount(self) -> None:
+            await self.push_screen(ReviewScreen(record, 3, tmp_path / "games.db", home=tmp_path))
+
+    app = ReviewApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.kept
+        await pilot.press("v")
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen) and viewer.review == review
+        mine = [i for i, c in enumerate(record.commands) if c.seat == 3]
+        assert viewer.position == mine[4] + 1 and "costing 2.0 points" in text(viewer, "#replay-mark")
+        await pilot.press("n")
+        assert viewer.position == mine[9] + 1

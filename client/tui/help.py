@@ -240,7 +240,9 @@ class RoundEndScreen(BesideTheLog):
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
                          "Lowest score wins.", classes="dim")
             if self.rounds:
-                yield ScorePlot(running_scores(self.rounds, names), colour=self.style.colour, reserve=16)
+                # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
+                yield ScorePlot(running_scores(self.rounds, names), colour=self.style.colour,
+                                reserve=max(16, 12 + len(m.scores)))
             yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
@@ -289,7 +291,7 @@ class GameEndScreen(GameEnd):
             yield Static(table)
             if self.rounds:
                 yield Static(self.by_round(names, order))
-                yield ScorePlot(running_scores(self.rounds, names), reserve=18)
+                yield ScorePlot(running_scores(self.rounds, names), reserve=max(18, 10 + 2 * v.seats))
             yield self.closing_hint()
 
     def by_round(self, names: list[str], order: list[int]) -> Table:

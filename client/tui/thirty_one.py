@@ -719,7 +719,7 @@ class DealEndScreen(BesideTheLog):
             else:
                 yield Static("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
             if self.running is not None:
-                yield ScorePlot(self.running, reserve=14)
+                yield ScorePlot(self.running, reserve=max(14, 9 + len(end.hands)))
             yield Static("Any key continues.", classes="dim")
 
 
@@ -785,5 +785,5 @@ class ThirtyOneGameEndScreen(GameEnd):
                     yield Static(showdown_table(v.last_deal, v.rules, names, self.card))
             yield Static(table, classes="rules")
             if self.running is not None:
-                yield ScorePlot(self.running, reserve=20)
+                yield ScorePlot(self.running, reserve=9 + 2 * v.seats)  # the last deal's hands, the standings
             yield self.closing_hint()

@@ -24,14 +24,27 @@ from collections.abc import Callable, Sequence
 
 from tenpennies.engine.ten_pennies import HouseRules, RuleError
 from tenpennies.engine.ten_pennies.bots import BOTS, Bot, play_duplicate_deal
+from tenpennies.engine.ten_pennies.search import DEFAULT_WORLDS, SearchBot
 from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
 
 
-def maker(name: str, samples: int | None) -> Callable[[int], Bot]:
-    """A bot factory by ``BOTS`` name; ``sampler`` at ``samples`` rollouts a decision."""
+def maker(name: str, samples: int | None, worlds: int = DEFAULT_WORLDS) -> Callable[[int], Bot]:
+    """A bot factory by ``BOTS`` name; ``sampler`` at ``samples`` rollouts a decision, ``searcher`` at
+    ``worlds`` worlds a searched decision."""
     if name == "sampler":
         return lambda seed: SamplerBot(seed, samples=samples)
+    if name == "searcher":
+        return lambda seed: SearchBot(seed, worlds=worlds)
     return BOTS[name]
+
+
+def label_of(name: str, samples: int, worlds: int) -> str:
+    """How the table's row names a bot: with its budget if it searches."""
+    if name == "sampler":
+        return f"sampler ({samples} rollouts)"
+    if name == "searcher":
+        return f"searcher ({worlds} worlds)"
+    return name
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
@@ -70,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a count (7: rounds 1-7, the default) or a list of rounds (1,5)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                         help=f"the sampler's rollouts a decision (default {DEFAULT_SAMPLES})")
+    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
+                        help=f"the searcher's worlds a searched decision (default {DEFAULT_WORLDS})")
     parser.add_argument("--seed", type=int, default=1000, help="deal d is dealt from seed + d (default 1000)")
     parser.add_argument("--start", type=int, default=0,
                         help="the first deal's number d (default 0): a long run can be split, deal for deal")
@@ -82,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.samples < 1:
         parser.error("the sampler needs at least 1 rollout a decision")
     rules = HouseRules(rounds=args.rounds)
-    make_x, make_y = maker(args.x, args.samples), maker(args.y, args.samples)
+    if args.worlds < 1:
+        parser.error("the searcher needs at least 1 world a decision")
+    make_x, make_y = maker(args.x, args.samples, args.worlds), maker(args.y, args.samples, args.worlds)
     xs: list[float] = []
     ys: list[float] = []
     started = time.perf_counter()
@@ -98,8 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     x_mean, x_half = interval(xs)
     y_mean, y_half = interval(ys)
     diff, half = interval([a - b for a, b in zip(xs, ys, strict=True)])
-    label = f"{args.x} ({args.samples} rollouts)" if args.x == "sampler" else args.x
-    label += f" vs {args.y} ({args.samples} rollouts)" if args.y == "sampler" else f" vs {args.y}"
+    label = f"{label_of(args.x, args.samples, args.worlds)} vs {label_of(args.y, args.samples, args.worlds)}"
     verdict = "clear of zero" if abs(diff) > half else "not clear of zero"
     last = first + args.deals - 1
     print(f"{label}: rounds {','.join(map(str, args.rounds))}, {args.deals} deals (deals {first}-{last}, dealt "

@@ -23,6 +23,7 @@ import grpc
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE, WORKER_PORT_METADATA
+from tenpennies.wire.record import GameRecord, record_from_pb
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
 from .trust import Pinned, certificate_refused, explain
@@ -548,6 +549,14 @@ class Connection:
                 return None
             raise
         return response
+
+    async def game_record(self, table_id: str, *, token: str = "", password: str = "") -> GameRecord:
+        """A finished game's record (seed, rules, names, every command), for a replay or a review: a
+        ServerError (FAILED_PRECONDITION, in words) for a game not finished or a game of a tournament still
+        running. A private table's needs a seat's ``token`` or its ``password``."""
+        response: pb.GetGameRecordResponse = await _call(self.service.GetGameRecord(
+            pb.GetGameRecordRequest(table_id=table_id, token=token, password=password)))
+        return record_from_pb(response.record)
 
     def spectate(self, table_id: str, password: str = "") -> SeatSession:
         return SeatSession(self.service, table_id, None, password=password, address=self.address)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenpennies.engine.cards import sort_key
 from tenpennies.engine.games import kind
+from tenpennies.engine.review import Review
 from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
@@ -25,6 +26,7 @@ from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import THIRTY_ONE
 
+from .reviews import reviewed
 from .view import bot_plays, timed_out
 
 if TYPE_CHECKING:
@@ -215,6 +217,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_id", metavar="GAME_ID", help="the game's table id (or its first characters)")
     parser.add_argument("--db", default="tenpennies.db", help="the server's SQLite file (default: tenpennies.db)")
     parser.add_argument("--hands", action="store_true", help="also every hand at the start of each turn")
+    parser.add_argument("--review", metavar="SEAT", default=None,
+                        help="instead, review this seat's decisions (its number or name): the costliest first, "
+                             "with what each cost against the better option (kept, so the next look is instant)")
+    parser.add_argument("--budget", type=int, default=None, metavar="N",
+                        help="with --review: the searcher's rollouts a decision (default: the game's own)")
+    parser.add_argument("--top", type=int, default=10, metavar="N",
+                        help="with --review: how many of the costliest decisions to print (default 10)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -231,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
     except sqlite3.Error as error:
         print(f"cannot read {args.db}: {error}", file=sys.stderr)
         return 1
+    if args.review is not None:
+        return review(stored, args.db, args.review, budget=args.budget, top=args.top)
     tell = narrate if stored.game == TEN_PENNIES.name else narrate_thirty_one if stored.game == THIRTY_ONE else None
     if tell is None:
         print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies and Thirty-One games",
@@ -243,5 +254,76 @@ def run(args: argparse.Namespace) -> int:
         print(f"the stored log does not replay: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # | head
+        return 0
+    return 0
+
+
+# --- tenpennies replay --review --------------------------------------------------------------------------
+
+def seat_of(stored: StoredGame, text: str) -> int | None:
+    """A seat named on the command line: its number, or its name as the table shows it (any case)."""
+    if text.isdigit():
+        return int(text) if int(text) < stored.seats else None
+    labels = [stored.seat_name(s).casefold() for s in range(stored.seats)]
+    found = [s for s, label in enumerate(labels) if label == text.casefold()] \
+        or [s for s in range(stored.seats) if stored.names[s].casefold() == text.casefold()]
+    return found[0] if len(found) == 1 else None
+
+
+def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
+    """A review in words: the costliest decisions first, each with what it cost and the better option, then
+    the total."""
+    who = stored.seat_name(review.seat)
+    costly = review.costliest(top)
+    yield (f"Review of {who} (seat {review.seat}) in table {stored.table_id} ({stored.name!r}): "
+           f"{len(review.marks)} decisions with a choice, scored by the {review.searcher} searcher at "
+           f"{review.budget} rollouts a decision.")
+    yield ("Points are the seat's expected points for the rest of the round after each option, from what it "
+           "knew then (lower is better).")
+    if not costly:
+        yield "No decision cost anything: every choice was the searcher's best."
+    else:
+        yield ""
+        yield f"The costliest decisions{'' if len(costly) < top else f' (first {top})'}:"
+        for place, mark in enumerate(costly, 1):
+            chosen = next(o.points for o in mark.options if o.command == mark.chosen)
+            yield (f"{place:>3}. round {mark.round}, move {mark.index + 1}: {mark.chosen} cost {mark.loss:.1f} "
+                   f"points ({chosen:.1f}); better: {mark.best.command} ({mark.best.points:.1f})")
+    costing = sum(1 for m in review.marks if m.loss > 0)
+    yield ""
+    yield (f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)} decisions "
+           f"({costing} cost something).")
+
+
+def review(stored: StoredGame, db: str, seat_text: str, *, budget: int | None, top: int) -> int:
+    """``--review``: 0 printed; 1 no such seat, a game not finished or a log that does not replay; 2 a bad
+    budget."""
+    seat = seat_of(stored, seat_text)
+    if seat is None:
+        print(f"no seat {seat_text!r} at table {stored.table_id}: seats are "
+              + ", ".join(f"{s} {stored.seat_name(s)}" for s in range(stored.seats)), file=sys.stderr)
+        return 1
+    if budget is not None and budget < 1:
+        print("--budget takes a number of rollouts, 1 or more", file=sys.stderr)
+        return 2
+    if stored.status != "finished":
+        print(f"table {stored.table_id} is {stored.status}: a review is of a finished game", file=sys.stderr)
+        return 1
+    shown = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if shown:
+            print(f"\rreviewing: {done}/{total} decisions", end="" if done < total else "\n",
+                  file=sys.stderr, flush=True)
+
+    try:
+        found, _ = reviewed(db, stored, seat, budget=budget, progress=progress)
+    except RuleError as error:
+        print(f"the stored log does not replay: {error}", file=sys.stderr)
+        return 1
+    try:
+        for line in review_lines(stored, found, top):
+            print(line)
+    except BrokenPipeError:
         return 0
     return 0

@@ -86,6 +86,11 @@ class Game(Protocol):
         """What happened as the game was made (the deal): empty for a game loaded from storage."""
         ...
 
+    @property
+    def round_number(self) -> int:
+        """The round (Thirty-One: the deal) being played, as the players count them."""
+        ...
+
     def to_act(self) -> tuple[int, ...]:
         """The seats whose decision the game waits for."""
         ...
@@ -189,6 +194,26 @@ class Kind(Protocol[G]):
     def fold(self, known: Known, event: Any) -> Known:  # Any: each game folds its own events
         """What the seat knows once it has seen ``event`` (one it may see): the one fold of events into a
         seat's view, for clients and bots alike. ``known.view`` is the seat's view."""
+        ...
+
+    def review_options(self, game: G, seat: int, chosen: Command) -> Sequence[Command]:
+        """The options of ``seat``'s decision now (the game waits for it) that a review compares: ``chosen``
+        first, then the other legal commands worth scoring, grouped and bounded by the game (Ten Pennies: one
+        discard per face, a few of the meld phase's many contracts, sets and lay-offs). One command alone:
+        nothing to review."""
+        ...
+
+    def option_values(self, game: G, seat: int, options: Sequence[Command], *, budget: int,
+                      seed: int) -> list[float]:
+        """``seat``'s expected points for the rest of the round (Thirty-One: the deal) after each of
+        ``options`` (lower is better, as a score), judged only from what ``seat`` knows (worlds sampled from
+        its view, never the hidden cards), reproducible from ``seed``; ``budget`` in the game's searcher's
+        own unit (``searcher`` names it and a review's default)."""
+        ...
+
+    @property
+    def searcher(self) -> tuple[str, int]:
+        """The searcher ``option_values`` uses, by name, and the budget a review gives it by default."""
         ...
 
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,

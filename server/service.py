@@ -20,6 +20,7 @@ from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITOR_METADATA
 from tenpennies.wire.games import wire
+from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
 from .lobby import Lobby
@@ -174,6 +175,12 @@ def list_cost(tables: int) -> float:
     return 1.0 + tables / LIST_COST_TABLES
 
 
+RECORD_COST = 20.0
+"""What a ``GetGameRecord`` costs a client's budget (as a lobby list of 400 tables does): it reads a whole game
+from the store (a few thousand commands), so that asking for records again and again cannot keep the store's
+reader thread from the others."""
+
+
 TOO_MANY = "too many requests from this client: slow down"
 
 
@@ -314,7 +321,10 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         self.tournament = tournament
 
     def _cost(self, method: str) -> float:
-        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it."""
+        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it, a game's
+        record ``RECORD_COST``."""
+        if method == "GetGameRecord":
+            return RECORD_COST
         return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
 
     def _tournament(self, name: str) -> Tournament:
@@ -420,6 +430,13 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         table = await self.lobby.get(request.table_id)
         return pb.SendChatResponse(sequence=await table.chat(request.token, request.name, request.text,
                                                              request.password, context.peer()))
+
+    @_rpc()
+    async def GetGameRecord(self, request: pb.GetGameRecordRequest, context: Any) -> pb.GetGameRecordResponse:
+        table = await self.lobby.get(request.table_id)
+        running = self.tournament is not None and table.tournament == self.tournament.name and not self.tournament.over
+        record = await table.record(request.token, request.password, context.peer(), tournament_running=running)
+        return pb.GetGameRecordResponse(record=record_to_pb(record))
 
     async def Subscribe(self, request: pb.SubscribeRequest, context: Any  # type: ignore[override]
                         ) -> AsyncIterator[pb.SubscribeResponse | bytes]:  # (bytes go out as they are)

@@ -574,6 +574,10 @@ class Store:
         sequence number. None if there is no such table."""
         return await self._read(_load_table, table_id)
 
+    async def game_record(self, table_id: str) -> StoredGame | None:
+        """The table's game, read whole (``read_game``'s reading, on the reader thread); None: no such table."""
+        return await self._read(_game_record, table_id)
+
     async def finished_ids(self) -> set[str]:
         """The ids of every finished table (the lobby's index: an id in none of its lists is unknown)."""
         return await self._read(_finished_ids)
@@ -674,31 +678,106 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
         raise NoSuchGame(f"no such file: {path}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        # read-only, so a file of an older schema is read as it is: a table that names no game plays the default
-        named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-        query = f"SELECT id, name, seats, rules, seed, status, {'game' if named else '?'} FROM tables WHERE "
-        default = () if named else (DEFAULT_GAME,)
-        rows = conn.execute(query + "id = ?", (*default, game_id)).fetchall()
-        if not rows:
+        ids = [i for (i,) in conn.execute("SELECT id FROM tables WHERE id = ?", (game_id,))]
+        if not ids:
             pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            rows = conn.execute(query + "id LIKE ? ESCAPE '\\' LIMIT 2", (*default, pattern)).fetchall()
-        if len(rows) != 1:
-            raise NoSuchGame(f"no game {game_id!r} in {path}" if not rows
+            ids = [i for (i,) in conn.execute("SELECT id FROM tables WHERE id LIKE ? ESCAPE '\\' LIMIT 2",
+                                              (pattern,))]
+        if len(ids) != 1:
+            raise NoSuchGame(f"no game {game_id!r} in {path}" if not ids
                              else f"more than one game in {path} starts with {game_id!r}")
-        table_id, name, seats, rules, seed, status, game = rows[0]
-        try:
-            played = kind(game)
-        except LookupError:
-            raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
-        names = [""] * seats
-        for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
-            if 0 <= seat < seats:
-                names[seat] = seat_name
-        commands = [played.parse_command(text) for (text,) in conn.execute(
-            "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
-        events: list[EventRow] = list(conn.execute(
-            "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
+        found = _game_record(conn, ids[0])
     finally:
         conn.close()
+    assert found is not None
+    return found
+
+
+def _game_record(conn: sqlite3.Connection, table_id: str) -> StoredGame | None:
+    """The table ``table_id``'s game, read whole (None: no such table); NoSuchGame for a game this program
+    does not have. A file of an older schema is read as it is: a table that names no game plays the default."""
+    named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    query = f"SELECT id, name, seats, rules, seed, status, {'game' if named else '?'} FROM tables WHERE id = ?"
+    row = conn.execute(query, (*(() if named else (DEFAULT_GAME,)), table_id)).fetchone()
+    if row is None:
+        return None
+    table_id, name, seats, rules, seed, status, game = row
+    try:
+        played = kind(game)
+    except LookupError:
+        raise NoSuchGame(f"table {table_id} plays {game!r}, a game this program does not have") from None
+    names = [""] * seats
+    for seat, seat_name in conn.execute("SELECT seat, name FROM seats WHERE table_id = ?", (table_id,)):
+        if 0 <= seat < seats:
+            names[seat] = seat_name
+    commands = [played.parse_command(text) for (text,) in conn.execute(
+        "SELECT command FROM commands WHERE table_id = ? ORDER BY idx", (table_id,))]
+    events: list[EventRow] = list(conn.execute(
+        "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
     return StoredGame(table_id, name, seats, played.rules_from_dict(json.loads(rules)), seed_from_db(seed), status,
                       names, commands, game, events)
+
+
+@dataclass
+class PlayedGame:
+    """A finished game as a list of played games shows it (the local games' history): its table, when it was
+    made (``created``, seconds since the epoch), its seats' names and which of them people held (``people``;
+    the others bots), and its end: ``final()`` is the game as it ended, from the latest stored state and the
+    commands after it (the whole log where no state was stored). ``read_game`` reads it whole, to replay."""
+
+    table_id: str
+    name: str
+    game: str
+    created: float
+    seats: int
+    names: list[str]
+    people: tuple[int, ...]
+    rules: Any
+    seed: int
+    state: dict[str, Any] | None
+    later: list[Any]  # the commands after ``state`` (all of them where there is none)
+
+    def final(self) -> Any:
+        """The game as it ended (an engine game of ``game``'s kind)."""
+        played = kind(self.game)
+        game = played.load(self.state) if self.state is not None else played.new(self.seats, self.rules, self.seed)
+        for command in self.later:
+            game.apply(command, trusted=True)
+        return game
+
+
+def played_games(db: str | Path, *, limit: int = 500) -> list[PlayedGame]:
+    """The finished games in the file, newest first (at most ``limit``), opened read-only; games of a kind
+    this program does not have are left out. Raises NoSuchGame for a missing file, sqlite3.Error for a file
+    that is not a readable store."""
+    path = Path(db)
+    if not path.is_file():
+        raise NoSuchGame(f"no such file: {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    games: list[PlayedGame] = []
+    try:
+        named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        rows = conn.execute(f"SELECT id, name, seats, rules, seed, created, {'game' if named else '?'} FROM tables "
+                            "WHERE status = 'finished' ORDER BY created DESC, id LIMIT ?",
+                            (*(() if named else (DEFAULT_GAME,)), limit)).fetchall()
+        for table_id, name, seats, rules, seed, created, game in rows:
+            try:
+                played = kind(game)
+            except LookupError:
+                continue
+            names, people = [""] * seats, []
+            for seat, seat_name, seat_kind in conn.execute(
+                    "SELECT seat, name, kind FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)):
+                if 0 <= seat < seats:
+                    names[seat] = seat_name
+                    if seat_kind == "player":
+                        people.append(seat)
+            stored = conn.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
+            applied, state = (stored[0], json.loads(stored[1])) if stored is not None else (0, None)
+            later = [played.parse_command(text) for (text,) in conn.execute(
+                "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, applied))]
+            games.append(PlayedGame(table_id, name, game, created, seats, names, tuple(people),
+                                    played.rules_from_dict(json.loads(rules)), seed_from_db(seed), state, later))
+    finally:
+        conn.close()
+    return games

@@ -32,6 +32,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 from tenpennies.wire.frames import event_batch
 from tenpennies.wire.games import WireGame, wire
+from tenpennies.wire.record import GameRecord
 from tenpennies.wire.words import DECISION_SECONDS, SEAT_KINDS, TABLE_STATUSES, TAKEOVER_SECONDS
 
 from .store import EventRow, SeatRow, Store, StoreError, TableRow
@@ -572,6 +573,33 @@ class Table:
         await asyncio.sleep(WRONG_PASSWORD_PAUSE)  # the guesser waits for its answer too
         raise PermissionDenied(WRONG_PASSWORD)
 
+    @property
+    def tournament(self) -> str:
+        """The tournament this table plays a game of, by name; empty: an ordinary table."""
+        return self.creator.removeprefix(TOURNAMENT_CREATOR) if self.creator.startswith(TOURNAMENT_CREATOR) else ""
+
+    async def record(self, token: str, password: str = "", client: str = "", *,
+                     tournament_running: bool = False) -> GameRecord:
+        """The finished game as it was played (read by the store's reader thread), for a replay or a review.
+        Refused (Conflict) before the game's end: its record would show every hidden card and the stock; and
+        while ``tournament_running``, the tournament this table belongs to: its seed deals the tournament's
+        other games. A private table's record needs a seat's ``token`` or the ``password``."""
+        if self.status != "finished":
+            doing = {"waiting": "has not started", "playing": "is still being played"}.get(self.status,
+                                                                                           "never finished")
+            raise Conflict(f"table {self.id}'s game {doing}: its record is given once the game is finished")
+        if tournament_running:
+            raise Conflict(f"table {self.id} is a game of the tournament {self.tournament!r}, still running: the "
+                           "tournament's seed deals its other games too, so its records are given once it is over")
+        if token:
+            self._seat_of(token)
+        else:
+            await self.admit(password, client)
+        found = await self.store.game_record(self.id)
+        if found is None:
+            raise NotFound(f"no table {self.id!r}")
+        return found
+
     async def snapshot(self, token: str, password: str = "", client: str = "") -> pb.Snapshot:
         if not token:
             await self.admit(password, client)
@@ -651,8 +679,8 @@ class Table:
             game=self.kind.name)
         if self.settings.seeded:
             message.seed = self.seed
-        if self.creator.startswith(TOURNAMENT_CREATOR):
-            message.tournament = self.creator.removeprefix(TOURNAMENT_CREATOR)
+        if self.tournament:
+            message.tournament = self.tournament
         expires = self.expires_at()
         if expires is not None:
             message.expires_at = int(expires)

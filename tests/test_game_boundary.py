@@ -181,6 +181,10 @@ class HighCard:
     def seats(self) -> int:
         return 2
 
+    @property
+    def round_number(self) -> int:
+        return 1
+
     def to_act(self) -> tuple[int, ...]:
         return tuple(s for s in (0, 1) if self._hands[s] and s not in self._down)
 
@@ -299,6 +303,18 @@ class HighCardKind:
     def timer_audience(self, game: HighCard, command: Play) -> int | None:
         """A card played face down by the timer stays the seat's own until the trick is shown."""
         return command.seat if game.view(command.seat).face_down is not None else None
+
+    def review_options(self, game: HighCard, seat: int, chosen: Play) -> list[Play]:
+        return [chosen] + [c for c in game.legal_commands(seat) if c != chosen]
+
+    def option_values(self, game: HighCard, seat: int, options: Sequence[Play], *, budget: int,
+                      seed: int) -> list[float]:
+        """Tricks lost by the card alone (a higher card loses fewer): enough for a game the review walks."""
+        return [float(-option.card) for option in options]
+
+    @property
+    def searcher(self) -> tuple[str, int]:
+        return "card", 1
 
     def knowing(self, view: HighView) -> HighKnown:
         return HighKnown(view)

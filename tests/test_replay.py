@@ -176,3 +176,35 @@ async def test_the_timers_moves_and_the_takeover_are_told_where_they_happened(
     assert takeover > lines.index(late[-1])  # the timer acted first, then the bot took the seat
     bob_after = [line for line in lines[takeover:] if re.match(r"\[r1 t\d+\] Bob ", line)]
     assert bob_after and not any("Time ran out" in line for line in lines[takeover:])  # the bot's own moves
+
+
+async def test_a_review_prints_the_costliest_decisions_and_is_kept(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tenpennies.client.reviews import load_review, save_review
+
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
+    table_id = await finished_game(connection, server)
+    db = server.options.db
+    code, out, err = replay_cli(capsys, table_id, "--db", db, "--review", "ann", "--budget", "6", "--top", "4")
+    assert code == 0, err
+    review = load_review(db, table_id, 0)
+    assert review is not None and review.budget == 6 and review.seat == 0 and review.marks
+    lines = out.splitlines()
+    assert lines[0].startswith(f"Review of Ann (seat 0) in table {table_id}")
+    costly = [line for line in lines if re.match(r"\s+\d+\. round", line)]
+    assert len(costly) == len(review.costliest(4))
+    for line, mark in zip(costly, review.costliest(4), strict=True):
+        assert f"move {mark.index + 1}: {mark.chosen} cost {mark.loss:.1f}" in line
+        assert f"better: {mark.best.command} ({mark.best.points:.1f})" in line
+    assert lines[-1].startswith(f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)}")
+
+    # The second look reads the kept review (a changed one shows), by the seat's number this time.
+    changed = type(review)(review.game_id, 0, review.searcher, 6, review.marks[:1])
+    save_review(db, changed)
+    code, again, err = replay_cli(capsys, table_id, "--db", db, "--review", "0", "--budget", "6")
+    assert code == 0, err
+    assert f"Total expected loss: {changed.total_loss:.1f} points over 1 decisions" in again
+
+    code, _, err = replay_cli(capsys, table_id, "--db", db, "--review", "Zed")
+    assert code == 1 and "no seat 'Zed'" in err and "0 Ann" in err

@@ -23,6 +23,7 @@ from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
 from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
+from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.thirty_one import (
     ChooseScreen,
@@ -188,7 +189,9 @@ async def play_to_the_end(pilot: Pilot[None], app: TableApp, screen: TableScreen
 # --- a whole game ---------------------------------------------------------------------------------
 
 
-async def test_a_whole_game_of_thirty_one_is_played_by_keys_to_its_end(connection: Connection) -> None:
+async def test_a_whole_game_of_thirty_one_is_played_by_keys_to_its_end(
+        connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))  # where the review is kept
     table_id, host, me = await table_of(connection, "classic", seed=7, seats=3, lives=1)
     app = app_for(connection, me)
     async with app.run_test(size=SIZE) as pilot:
@@ -205,6 +208,14 @@ async def test_a_whole_game_of_thirty_one_is_played_by_keys_to_its_end(connectio
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ThirtyOneGameEndScreen), "the result again")
         assert screen.tv.log[-1].startswith(("Game over", "The game is over")) or "won" in screen.tv.log[-1]
+        # the player's play reviewed, from the server's record of the game (the same screen as Ten Pennies')
+        assert "R reviews your play" in shown(app)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        review_screen = app.screen
+        assert isinstance(review_screen, ReviewScreen)
+        await until(pilot, lambda: review_screen.review is not None, "the review made", timeout=120)
+        assert review_screen.review is not None and review_screen.review.searcher == "searcher"
 
 
 # --- what the screen shows -------------------------------------------------------------------------
@@ -434,6 +445,7 @@ async def test_a_spectator_watches_a_thirty_one_game_of_bots_to_its_end_and_sees
             await pilot.press("space")  # (the bots play on meanwhile: the next deal's end may follow at once)
             await until(pilot, lambda: app.screen is not dialog, "the deal's end closed")  # noqa: B023
         assert isinstance(app.screen, ThirtyOneGameEndScreen) and "Game over: " in shown(app)
+        assert "R reviews" not in shown(app)  # a spectator has no play of its own to review
         await pilot.press("space")
         await until(pilot, lambda: app.screen is screen, "the table again")
         assert "Watching" in text(screen, "#t31-table") and not screen.query_one(Hand).display

@@ -58,6 +58,10 @@ class Frame(Protocol):
 
     def redraw(self) -> None: ...
 
+    def open_review(self) -> None:
+        """Open the review of the seat's play in the finished game (the game-end screen's ``r``)."""
+        ...
+
 
 @functools.cache
 def actions_of(kind: type[DOMNode]) -> tuple[str, ...]:

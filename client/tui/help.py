@@ -21,8 +21,10 @@ from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
+from ..plots import running_scores
 from .cards import CardStyle
 from .common import WIDE, pennies
+from .plot import ScorePlot
 
 KEYS = (
     ("← → home end", "move along your hand"),
@@ -177,12 +179,36 @@ class BesideTheLog(Dismissable):
         self.set_class(event.size.width >= WIDE, "wide")
 
 
+class GameEnd(BesideTheLog):
+    """A game-end screen: any key closes it, but ``r``, where the player may have their play reviewed
+    (``review``: what opens the review), closes it and opens the review."""
+
+    REVIEW_HINT = "R reviews your play in this game; any other key closes."
+
+    def __init__(self, review: Callable[[], object] | None = None) -> None:
+        super().__init__()
+        self.review = review
+
+    def closing_hint(self) -> Static:
+        return Static(self.REVIEW_HINT if self.review is not None else "Any key closes.", classes="dim")
+
+    def on_key(self, event: events.Key) -> None:
+        """(Textual calls ``Dismissable.on_key`` after this one, unless the default is prevented.)"""
+        if self.review is not None and event.key in ("r", "R"):
+            event.stop()
+            event.prevent_default()
+            self.dismiss()
+            self.review()
+
+
 class RoundEndScreen(BesideTheLog):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
-                 style: CardStyle, total_rounds: str = "", *, last: bool = False) -> None:
+                 style: CardStyle, total_rounds: str = "", *, last: bool = False,
+                 rounds: Sequence[pb.RoundEnded] = ()) -> None:
         super().__init__()
+        self.rounds = rounds  # every round's end so far, this one last: the running scores' picture
         self.last = last  # the game's last round: the standings come next
         self.ended = ended
         self.spec = spec
@@ -213,15 +239,20 @@ class RoundEndScreen(BesideTheLog):
             yield Static(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
                          "Lowest score wins.", classes="dim")
+            if self.rounds:
+                # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
+                yield ScorePlot(running_scores(self.rounds, names), colour=self.style.colour,
+                                reserve=max(16, 12 + len(m.scores)))
             yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
-class GameEndScreen(BesideTheLog):
+class GameEndScreen(GameEnd):
     """The final standings: scores, the winners, the pot and its shares."""
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
-                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = ()) -> None:
-        super().__init__()
+                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = (),
+                 review: Callable[[], object] | None = None) -> None:
+        super().__init__(review)
         self.rounds = rounds  # the rounds' ends known, in the order played: the points by round
         self.seat_view = view
         self.ended = ended
@@ -260,7 +291,8 @@ class GameEndScreen(BesideTheLog):
             yield Static(table)
             if self.rounds:
                 yield Static(self.by_round(names, order))
-            yield Static("Any key closes.", classes="dim")
+                yield ScorePlot(running_scores(self.rounds, names), reserve=max(18, 10 + 2 * v.seats))
+            yield self.closing_hint()
 
     def by_round(self, names: list[str], order: list[int]) -> Table:
         """The points each seat took in each round, and the total, in the standings' order."""

@@ -49,6 +49,7 @@ from .help import ConfirmScreen
 from .line import Line
 from .log import TableLog
 from .prompt import MessageLine, Prompt
+from .review import ReviewScreen
 from .seats import SeatLine, SeatsStrip
 
 PLAIN = CardStyle()
@@ -66,7 +67,8 @@ class TableScreen(Screen[None]):
     server's table, where others wait and a clock may run, the log says where the guide is instead).
     ``story``: the log first tells the table's story so far, from the stream's history (a seat taken up
     again, with the recap of what happened while it was away; a table watched); ``hints``: a practice
-    table, where the game shows a hint whenever the seat has a meld to make."""
+    table, where the game shows a hint whenever the seat has a meld to make. ``source``: where the table's
+    games are kept, for the reviews of them (the local games' file; "": the server's address)."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -83,8 +85,9 @@ class TableScreen(Screen[None]):
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
                  host: HostedTable | None = None, leave_to_lobby: bool = True,
                  prefs: TablePrefs | None = None, home: Path | None = None, guide: bool = False,
-                 story: bool = False, hints: bool = False) -> None:
+                 story: bool = False, hints: bool = False, source: str = "") -> None:
         super().__init__()
+        self.source = source or connection.address  # where the game's record is kept: a review is kept by it
         self.guide = guide
         self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True)
         self.home = home
@@ -540,6 +543,22 @@ class TableScreen(Screen[None]):
                 await self.connection.start(self.host.table_id, self.host.host_token)
         except ServerError as error:
             self.say(error.words, error=True)
+
+    def open_review(self) -> None:
+        """The review of this seat's play (the game-end screen's ``r``): the finished game's record from the
+        server, then the review's screen."""
+        self.run_worker(self._review(), group="review", exclusive=True, exit_on_error=False)
+
+    async def _review(self) -> None:
+        seat = self.session.seat
+        if seat is None:
+            return
+        try:
+            record = await self.connection.game_record(self.session.table_id, token=self.session.token)
+        except ServerError as error:
+            self.say(error.words, error=True)
+            return
+        self.app.push_screen(ReviewScreen(record, seat, self.source))
 
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""

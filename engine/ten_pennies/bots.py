@@ -128,6 +128,7 @@ def safe_default(view: SeatView) -> Command:
 
 
 def _builtin() -> dict[str, Callable[[int], Bot]]:
+    from .search import SearchBot
     from .strategies import PlanBot, SamplerBot
 
     return {
@@ -137,6 +138,7 @@ def _builtin() -> dict[str, Callable[[int], Bot]]:
         "early": lambda seed: PlanBot("early", seed),
         "holdout": lambda seed: PlanBot("holdout", seed),
         "sampler": lambda seed: SamplerBot(seed),
+        "searcher": lambda seed: SearchBot(seed),
     }
 
 

@@ -8,13 +8,34 @@ from typing import Any
 from ..cards import Card
 from ..interface import Bot, Kind, Rules
 from .bots import BOTS, safe_default
-from .commands import Command, DeclineDiscard, Draw, PassBuy, format_command, parse_command
+from .commands import (
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayContract,
+    LayOff,
+    LaySet,
+    PassBuy,
+    format_command,
+    parse_command,
+)
 from .events import Event as TenPenniesEvent
 from .events import GameStarted
 from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
 from .narrate import Narrator, card_text
 from .rules import HouseRules
+from .search import option_values as search_values
+from .strategies import ranked_discards
+
+REVIEW_BUDGET = 96
+"""Rollouts a review spends on a decision by default, over all its options (``search.option_values``'s
+unit): a whole game's review for one seat in well under a minute of one core (README, *Reviews*)."""
+REVIEW_DISCARDS = 4
+"""A review scores the chosen command and at most this many other discards (the policy's best, one per face)."""
+REVIEW_MELDS = 3
+"""... and at most this many other contracts, further sets and lay-offs each (most points first)."""
 
 
 class TenPennies:
@@ -61,6 +82,19 @@ class TenPennies:
         """Public, but for a pass on a buy offer still open: that stays the seat's own (TP-4.7)."""
         return command.seat if isinstance(command, PassBuy) and game.phase is Phase.BUY else None
 
+    def review_options(self, game: Game, seat: int, chosen: Command) -> list[Command]:
+        """``chosen``, then (see ``review_options``) the rest worth scoring."""
+        return review_options(game, seat, chosen)
+
+    def option_values(self, game: Game, seat: int, options: Sequence[Command], *, budget: int,
+                      seed: int) -> list[float]:
+        """The searcher's (``search.option_values``)."""
+        return search_values(game, seat, options, budget=budget, seed=seed)
+
+    @property
+    def searcher(self) -> tuple[str, int]:
+        return "search", REVIEW_BUDGET
+
     def knowing(self, view: SeatView) -> Known:
         return Known.of(view)
 
@@ -73,6 +107,63 @@ class TenPennies:
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
+
+
+def _face(command: Command) -> object:
+    """What tells two commands apart for a review: the same command with an identical card of another deck
+    is the same choice."""
+    match command:
+        case Discard(card=card):
+            return ("discard", card.rank, card.suit)
+        case LayOff(card=card, set_id=set_id):
+            return ("lay off", card.rank, card.suit, set_id)
+        case LaySet(cards=cards):
+            return ("set", tuple(sorted((c.rank, c.suit or "") for c in cards)))
+        case LayContract(sets=sets):
+            return ("contract", tuple(sorted(tuple(sorted((c.rank, c.suit or "") for c in s)) for s in sets)))
+    return command
+
+
+def _points(command: Command) -> int:
+    match command:
+        case LayContract(sets=sets):
+            return sum(c.points for s in sets for c in s)
+        case LaySet(cards=cards):
+            return sum(c.points for c in cards)
+        case LayOff(card=card):
+            return card.points
+    return 0
+
+
+def review_options(game: Game, seat: int, chosen: Command) -> list[Command]:
+    """The options a review compares at ``seat``'s decision: ``chosen`` first; take or decline, buy or pass
+    in full; in the meld phase, where the legal commands run to dozens, one command per face (an identical
+    card of another deck makes the same choice), the ``REVIEW_MELDS`` contracts, sets and lay-offs of each
+    kind that lay the most points, and the ``REVIEW_DISCARDS`` discards the shared policy ranks best."""
+    legal = game.legal_commands(seat)
+    if game.phase is not Phase.MELD:
+        return [chosen] + [c for c in legal if c != chosen]
+    seen = {_face(chosen)}
+    out: list[Command] = [chosen]
+
+    def add(commands: Sequence[Command], limit: int) -> None:
+        for command in commands:
+            if limit <= 0:
+                return
+            face = _face(command)
+            if face not in seen:
+                seen.add(face)
+                out.append(command)
+                limit -= 1
+
+    for what in (LayContract, LaySet, LayOff):
+        add(sorted((c for c in legal if isinstance(c, what)), key=lambda c: -_points(c)), REVIEW_MELDS)
+    player = game.players[seat]
+    others_down = any(p.down for s, p in enumerate(game.players) if s != seat)
+    table = [(t.rank, t.suits) for t in game.table] if others_down else []
+    discards = [c for c in legal if isinstance(c, Discard)]
+    add(ranked_discards(player.hand, discards, table, others_down, game.spec, game.rules), REVIEW_DISCARDS)
+    return out
 
 
 TEN_PENNIES: Kind[Game] = TenPennies()  # typed: the checker holds Ten Pennies to the interface

@@ -160,7 +160,7 @@ def ranked_discards(hand: Sequence[Card], discards: Sequence[Discard], table: Ta
     return sorted(discards, key=key, reverse=True)
 
 
-def _view_table(view: SeatView) -> list[tuple[int | None, frozenset[str]]]:
+def view_table(view: SeatView) -> list[tuple[int | None, frozenset[str]]]:
     wild_ranks = view.spec.wild_ranks
     return [(m.rank, frozenset(c.suit for c in m.cards if c.suit is not None and c.rank not in wild_ranks))
             for m in view.table]
@@ -174,7 +174,7 @@ def fits(view: SeatView, card: Card) -> bool:
     """Whether ``card`` goes with the seat's hand or the table by the shared pick-up test (wild, alike to a
     natural in hand, or once down a lay-off or a set with a pair): the policy takes such a card."""
     assert view.seat is not None, "a spectator has no hand"
-    return wants_card(view.hand, card, view.players[view.seat].down, _view_table(view), view.spec, view.rules)
+    return wants_card(view.hand, card, view.players[view.seat].down, view_table(view), view.spec, view.rules)
 
 
 def would_take(view: SeatView) -> bool:
@@ -251,7 +251,7 @@ class PlanBot:
             return PassBuy(seat)
         if phase is Phase.DRAW:
             return Draw(seat)
-        return meld_policy(view.hand, view.legal, _view_table(view),
+        return meld_policy(view.hand, view.legal, view_table(view),
                            _others_down((p.down for p in view.players), seat), view.spec, view.rules)
 
 
@@ -397,7 +397,7 @@ class SamplerBot:
         seat = view.seat
         assert seat is not None
         legal = view.legal
-        table = _view_table(view)
+        table = view_table(view)
         me = view.players[seat]
         card = view.discard_top
         if view.phase is Phase.PICK_UP:

@@ -213,15 +213,54 @@ class SearchBot:
         return legal[best]
 
     def _rollout(self, game: Game, events: list[Event], seat: int) -> float:
-        for _ in range(self.max_steps):
-            for event in events:
-                if isinstance(event, DealEnded):
-                    return deal_outcome(event, seat)
-            if game.over:
-                return 0.0
-            actor = game.to_act()[0]
-            events = game.apply(self.policy.choose(game.view(actor)), trusted=True)
-        return 0.0
+        return play_out(game, events, seat, self.policy, self.max_steps)
+
+
+def play_out(game: Game, events: list[Event], seat: int, policy: Bot, max_steps: int = 120) -> float:
+    """The deal played on to its end by ``policy`` at every seat, from the ``events`` of the command just
+    applied: what it was worth to ``seat`` (``deal_outcome``; 0 for a game over or a deal cut short)."""
+    for _ in range(max_steps):
+        for event in events:
+            if isinstance(event, DealEnded):
+                return deal_outcome(event, seat)
+        if game.over:
+            return 0.0
+        actor = game.to_act()[0]
+        events = game.apply(policy.choose(game.view(actor)), trusted=True)
+    return 0.0
+
+
+REVIEW_BUDGET = 256
+"""Rollouts a review spends on a decision by default, over all its options (``searcher`` plays 16 worlds
+for each candidate to choose; a review wants steadier numbers)."""
+
+
+def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: int, seed: int) -> list[float]:
+    """``seat``'s expected loss over the rest of the deal after each of ``options`` (lower is better): the
+    ``searcher``'s rollouts, negated, on worlds sampled from the seat's view alone (``Game.sampled``,
+    as ``SearchBot`` samples them), every option on the same worlds, the heuristic at every seat: ``budget``
+    rollouts in all, ``budget // len(options)`` worlds (at least one)."""
+    view = game.view(seat)
+    rng = random.Random(seed)
+    policy = HeuristicBot()
+    tries = 1 + view.turn // max(1, sum(not p.out for p in view.players))
+    totals = [0.0] * len(options)
+    worlds = max(1, budget // max(1, len(options)))
+    for _ in range(worlds):
+        world = Game.sampled(view, rng, min(tries, 6))
+        for i, command in enumerate(options):
+            played = world.copy()
+            totals[i] += play_out(played, played.apply(command, trusted=True), seat, policy)
+    return [0.0 - total / worlds for total in totals]  # (0.0 -: no -0.0 shown)
+
+
+def review_options(game: Game, seat: int, chosen: Command) -> list[Command]:
+    """``chosen`` and the searcher's candidates (``SearchBot.candidates``: every command the view cannot
+    judge, one face-down slot per middle hand, and the six best of those it can)."""
+    view = game.view(seat)
+    if len(view.legal) <= 1:
+        return [chosen]
+    return [chosen] + [c for c in SearchBot().candidates(view) if c != chosen]
 
 
 def safe_default(view: SeatView) -> Command:

@@ -659,6 +659,11 @@ class Game:
 
     # --- what a seat may know ----------------------------------------------------------------
 
+    @property
+    def round_number(self) -> int:
+        """The deal being played (the interface's round)."""
+        return self.deal
+
     def view(self, seat: int | None) -> SeatView:
         """T31-9: what ``seat`` may know (None: a spectator). Never another seat's cards nor the stock."""
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.n):

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..cards import Card
 from ..interface import Bot, Kind, Rules
-from .bots import BOTS, safe_default
+from .bots import BOTS, REVIEW_BUDGET, option_values, review_options, safe_default
 from .commands import Command, format_command, parse_command
 from .events import Event
 from .fold import Known, fold, opening
@@ -59,6 +59,18 @@ class ThirtyOne:
     def timer_audience(self, game: Game, command: Command) -> int | None:
         """Every move of Thirty-One is seen by all (the cards a draw brings come to the seat alone anyway)."""
         return None
+
+    def review_options(self, game: Game, seat: int, chosen: Command) -> list[Command]:
+        return review_options(game, seat, chosen)
+
+    def option_values(self, game: Game, seat: int, options: Sequence[Command], *, budget: int,
+                      seed: int) -> list[float]:
+        """The searcher's rollouts (``bots.option_values``): the deal's expected loss after each option."""
+        return option_values(game, seat, options, budget=budget, seed=seed)
+
+    @property
+    def searcher(self) -> tuple[str, int]:
+        return "searcher", REVIEW_BUDGET
 
     def knowing(self, view: SeatView) -> Known:
         return Known.of(view)

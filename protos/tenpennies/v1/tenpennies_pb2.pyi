@@ -1404,6 +1404,44 @@ class GetSnapshotResponse(_message.Message):
     snapshot: Snapshot
     def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ...) -> None: ...
 
+class GetGameRecordRequest(_message.Message):
+    __slots__ = ("table_id", "token", "password")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    password: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
+
+class GetGameRecordResponse(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: GameRecord
+    def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("table_id", "name", "seats", "game", "rules", "seed", "status", "names", "commands")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    name: str
+    seats: int
+    game: str
+    rules: HouseRules
+    seed: int
+    status: TableStatus
+    names: _containers.RepeatedScalarFieldContainer[str]
+    commands: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., game: _Optional[str] = ..., rules: _Optional[_Union[HouseRules, _Mapping]] = ..., seed: _Optional[int] = ..., status: _Optional[_Union[TableStatus, str]] = ..., names: _Optional[_Iterable[str]] = ..., commands: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class SendChatRequest(_message.Message):
     __slots__ = ("table_id", "token", "text", "name", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -101,6 +101,11 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.GetGameRecord = channel.unary_unary(
+                '/tenpennies.v1.TenPenniesService/GetGameRecord',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
+                _registered_method=True)
         self.RegisterBot = channel.unary_unary(
                 '/tenpennies.v1.TenPenniesService/RegisterBot',
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
@@ -213,6 +218,16 @@ class TenPenniesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetGameRecord(self, request, context):
+        """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+        replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+        tournament this server is still running (the tournament's seed deals its other games too). A private
+        table's record takes a seat's token or the table's password.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def RegisterBot(self, request, context):
         """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
         holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
@@ -304,6 +319,11 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.SerializeToString,
+            ),
+            'GetGameRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetGameRecord,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.SerializeToString,
             ),
             'RegisterBot': grpc.unary_unary_rpc_method_handler(
                     servicer.RegisterBot,
@@ -674,6 +694,33 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/Play',
             tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetGameRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/GetGameRecord',
+            tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,

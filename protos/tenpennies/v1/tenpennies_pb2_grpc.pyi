@@ -66,6 +66,12 @@ class TenPenniesServiceStub:
     a command in the same message as the events it caused. Without a token it is a spectator's stream (its
     commands are refused as UNAUTHENTICATED).
     """
+    GetGameRecord: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]
+    """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+    replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+    tournament this server is still running (the tournament's seed deals its other games too). A private
+    table's record takes a seat's token or the table's password.
+    """
     RegisterBot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]
     """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
     holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
@@ -109,6 +115,12 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
     a command in the same message as the events it caused. Without a token it is a spectator's stream (its
     commands are refused as UNAUTHENTICATED).
+    """
+    GetGameRecord: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]  # type: ignore[assignment]
+    """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+    replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+    tournament this server is still running (the tournament's seed deals its other games too). A private
+    table's record takes a seat's token or the table's password.
     """
     RegisterBot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.RegisterBotRequest, _tenpennies_pb2.RegisterBotResponse]  # type: ignore[assignment]
     """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
@@ -228,6 +240,18 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
         a command in the same message as the events it caused. Without a token it is a spectator's stream (its
         commands are refused as UNAUTHENTICATED).
+        """
+
+    @_abc_1.abstractmethod
+    def GetGameRecord(
+        self,
+        request: _tenpennies_pb2.GetGameRecordRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tenpennies_pb2.GetGameRecordResponse, _abc.Awaitable[_tenpennies_pb2.GetGameRecordResponse]]:
+        """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
+        replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
+        tournament this server is still running (the tournament's seed deals its other games too). A private
+        table's record takes a seat's token or the table's password.
         """
 
     @_abc_1.abstractmethod

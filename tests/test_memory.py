@@ -94,3 +94,72 @@ def test_tenpennies_serve_runs_on_the_c_librarys_allocator_unless_its_operator_c
         finally:
             process.terminate()
             process.wait(30)
+
+
+SERVE_QUICKLY = (  # `tenpennies serve` whose finished tables leave memory after half a second, swept every 0.2 s
+    "import sys; from tenpennies.server import app, lobby; lobby.Lobby.FINISHED_LINGER = 0.5; "
+    "app.HOUSEKEEPING_SECONDS = 0.2; from tenpennies.client.cli import main; sys.exit(main())")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+async def _bot_games(service: Any, count: int, seed: int) -> None:
+    """``count`` games of four greedy bots played at once, to their end."""
+    async def one(n: int) -> None:
+        created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
+            name=f"bots {n}", seats=4, seed=seed + n, rules=pb.HouseRules(max_turns=40)))
+        for seat in range(4):
+            await service.AddBot(pb.AddBotRequest(table_id=created.table.table_id, host_token=created.host_token,
+                                                  seat=seat, strategy=pb.BOT_STRATEGY_GREEDY))
+        await service.StartGame(pb.StartGameRequest(table_id=created.table.table_id,
+                                                    host_token=created.host_token))
+    await asyncio.gather(*(one(n) for n in range(count)))
+
+
+async def _no_table_held(service: Any) -> None:
+    """Until the server holds no table (its lobby lists those it holds)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 300
+    while (await service.ListTables(pb.ListTablesRequest())).tables:
+        assert loop.time() < give_up, "the finished tables never left memory"
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.skipif(not GLIBC, reason="memory is given back to the system on glibc (malloc_trim)")
+async def test_after_a_hundred_tables_come_and_go_the_server_is_back_near_its_warmed_up_size(tmp_path: Path) -> None:
+    """A `tenpennies serve` process: warmed up by a few games, then a hundred tables of bots at once; once
+    they have all gone its RSS comes back within 5 MB of where it was after the warm-up."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE_QUICKLY, "serve", "--port", "0", "--db", str(tmp_path / "rss.db"),
+         "--no-advertise", "--allow-seeds", "--tables-per-address", "1000", "--address-rate", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "listening on" in line, line
+        port = int(line.split(":")[1].split()[0])
+        channel = open_channel(f"127.0.0.1:{port}")
+        service = stub(channel)
+        try:
+            await _bot_games(service, 4, 0)  # the warm-up
+            await _no_table_held(service)
+            warm = _rss_mb(process.pid)
+            await _bot_games(service, 100, 100)
+            busy = _rss_mb(process.pid)
+            await _no_table_held(service)
+            loop = asyncio.get_running_loop()
+            give_up = loop.time() + 60  # (a sweep after the last table left gives the memory back)
+            while (after := _rss_mb(process.pid)) > warm + 5:
+                assert loop.time() < give_up, f"RSS {warm:.1f} MB warm, {busy:.1f} busy, {after:.1f} after"
+                await asyncio.sleep(0.2)
+        finally:
+            await channel.close()
+    finally:
+        process.terminate()
+        process.wait(30)

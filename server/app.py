@@ -193,9 +193,10 @@ def on_system_allocator() -> None:
     Python's own allocator takes memory from the system in arenas of 1 MiB and gives one back only once every
     object in it is gone: after a busy spell, a few hundred objects that outlive it (grpc's pending calls,
     the interpreter's caches, what happens to be reused) hold whole arenas (issue 18's soak: 40 tables for a
-    minute left 6-7 arenas this way). glibc gives back free pages (``release_freed_memory``): after the same
-    soak the server is back within 3 MB of where it started, against 8 MB on Python's allocator. The cost is
-    a few per cent of CPU on the engine's own work."""
+    minute left 6-7 arenas this way; tests/test_memory.py: a hundred tables of bots left 16 MB). glibc gives
+    back free pages (``release_freed_memory``): after the same hundred tables the server is back within 3 MB
+    of its warmed-up size. The cost is CPU on the Python side of each command (the engine's own games: up
+    to ~15% more in a noisy measurement on a loaded machine; grpc and protobuf allocate with malloc anyway)."""
     if sys.argv[1:2] != ["serve"] or "PYTHONMALLOC" in os.environ or _TRIM is None or sys.flags.dev_mode \
             or not sys.executable:
         return

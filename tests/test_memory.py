@@ -53,19 +53,19 @@ async def test_a_quiet_server_renews_its_stores_connections_and_a_busy_one_keeps
                 await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
                                                       strategy=pb.BOT_STRATEGY_GREEDY))
             tables.append((table_id, host))
-        writer = store._db
-        assert writer is not None and not await server.quiet()  # four tables held: busy
-        assert store._db is writer
+        writer, reader = store._db, store._read_db  # (the reader's opened as the lobby loaded)
+        assert writer is not None and reader is not None and not await server.quiet()  # four tables held: busy
+        assert store._db is writer and store._read_db is reader
         for table_id, host in tables:
             await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
         await _until(lambda: len(lobby.finished) == len(tables), "every game is over")
         await _until(lambda: not lobby.tables, "the finished tables nobody watches leave memory")
-        await _until(lambda: store._db is not writer, "the writer's connection is renewed")
-        assert store._read_db is None  # the reader's is closed, opened afresh when next needed
+        # the writer's connection renewed, the reader's closed (opened afresh when next needed)
+        await _until(lambda: store._db is not writer and store._read_db is not reader, "the connections are renewed")
         for table_id, _ in tables:  # read back (the reader's new connection) ...
             reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
             assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
-        assert store._read_db is not None
+        assert store._read_db not in (None, reader)
         made: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name="after", seats=2))
         assert made.table.table_id in lobby.tables  # ... and written (the writer's new connection)
         assert (await store.load_table(made.table.table_id)) is not None

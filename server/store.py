@@ -212,12 +212,16 @@ class Store:
         db.execute(f"PRAGMA journal_size_limit={self.wal_limit}")
         return db
 
-    def _open(self) -> None:
+    def _connect_writer(self) -> sqlite3.Connection:
         db = self._connect()
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread and the writer see to it
+        return db
+
+    def _open(self) -> None:
+        db = self._connect_writer()
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread and the writer see to it
             db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -261,6 +265,25 @@ class Store:
         self._pool.shutdown(wait=True)
         self._reader.submit(self._shut_reader).result()
         self._reader.shutdown(wait=True)
+
+    async def renew_connections(self) -> None:
+        """Close the writer's and the reader's connections and open them afresh (the reader's when next
+        needed), each on its own thread, between transactions. What a connection gathers while the server is
+        busy stays with it: SQLite's page cache (up to 2 MiB each) and statements, and the Python list that
+        remembers each cursor made on it (a weak reference a cursor, pruned every 200 cursors; each may sit in
+        an arena of the allocator's that holds nothing else any more): a quiet server calls this to give them
+        back (``Server``'s housekeeping)."""
+        await self._run(self._renew_writer)
+        if self._closed:
+            return
+        await asyncio.get_running_loop().run_in_executor(self._reader, self._shut_reader)
+
+    def _renew_writer(self) -> None:
+        if self._db is None:  # closed meanwhile
+            return
+        fresh = self._connect_writer()
+        self._db.close()
+        self._db = fresh
 
     def _shut_reader(self) -> None:
         if self._read_db is not None:

@@ -598,6 +598,7 @@ class Front:
 async def serve(options: app.Options) -> None:
     """``tenpennies serve``: one process (``app.serve``) with one worker or a tournament; else a front and its
     workers, until Ctrl-C or SIGTERM."""
+    app.on_system_allocator()  # the front too (its workers inherit it)
     if options.tournament is not None or (options.workers <= 1 and known_workers(options.db) <= 1):
         if options.workers > 1:
             print("a tournament runs in one process: --workers is set aside (docs/SCALING.md)", file=sys.stderr)

@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 
 PROTO := protos/tenpennies/v1/tenpennies.proto
 
-.PHONY: install install-test install-web protos lint test play serve bench clean
+.PHONY: install install-test install-web install-bench protos lint test play serve bench clean
 
 # pip, as it installs into the venv: the machine's own (pip 22.3 or newer installs into another
 # environment with --python), so that the venv is made without one of its own (ensurepip takes seconds);
@@ -35,6 +35,10 @@ $(TEST_STAMP): $(STAMP) pyproject.toml $(PROTO)
 
 install-web: $(STAMP)
 	$(PIP) -e '.[web]' 2>/dev/null || { $(VENV_PIP) -e '.[web]'; }
+
+# OpenSpiel, for the engine bench's side-by-side line with its gin rummy (`make bench` runs without it).
+install-bench: $(STAMP)
+	$(PIP) -e '.[bench]' 2>/dev/null || { $(VENV_PIP) -e '.[bench]'; }
 
 # The stubs are generated from the .proto, never edited; they are committed so that a checkout imports
 # without a build, and tests/test_protos.py fails if they drift from the .proto. (The generators come with
@@ -67,6 +71,7 @@ serve: install
 bench: install-test
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
+	$(BIN)/python bench/workers_bench.py
 	$(BIN)/python bench/restart_bench.py
 	$(BIN)/python bench/outside_bench.py
 	$(BIN)/python bench/fairness_bench.py

@@ -12,7 +12,8 @@ from pathlib import Path
 def start_server(db: Path, *options: str) -> tuple[subprocess.Popen[str], int]:
     """``tenpennies serve`` on a free loopback port with the SQLite file ``db``; returns it and its port."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db), *options],
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", str(db),
+         *([] if "--workers" in options else ["--workers", "1"]), *options],  # one process: its pid is the server
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -48,8 +48,8 @@ OWN = [("grpc.use_local_subchannel_pool", 1)]
 
 def start_server(db: Path, address_rate: float) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--host", "[::]", "--port", "0", "--db", str(db),
-         "--no-advertise", "--tables-per-address", "100000", "--address-rate", str(address_rate)],
+        [sys.executable, "-m", "tenpennies.client.cli", "serve", "--workers", "1", "--host", "[::]", "--port", "0",
+         "--db", str(db), "--no-advertise", "--tables-per-address", "100000", "--address-rate", str(address_rate)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -3,8 +3,11 @@
     python bench/server_bench.py            # everything, as `make bench` runs it
     python bench/server_bench.py --quick    # smaller K, shorter windows
 
-Human pace: K tables of 4 seats, each table getting about one command a second; the time from sending
-a command to its event reaching all four seats (p50, p99), and the server's CPU use.
+People's pace: K tables of 4 seats, each table getting about one command a second; the time from sending
+a command to its event reaching all four seats (p50, p99), the commands served of those meant to be sent
+(K a second), the server's CPU use and its CPU per command. Each seat holds a Play stream and sends its
+commands up it; at 500 tables the same load also runs with Subscribe + SendCommand (the calls before Play),
+for the ratio of the two in the same run.
 Full speed: 50 tables whose seats act the moment they are asked; commands a second, beside a bare
 grpc.aio ping-pong over 200 concurrent streams measured in the same run (the ceiling).
 """
@@ -27,6 +30,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import WORKER_PORT_METADATA
 
 CHANNELS = 16  # the load generator's connections; tables are spread over them
 ECHO = "/bench.Echo/Ping"
@@ -45,6 +49,12 @@ def choose(legal: list[pb.Command], rng: random.Random) -> pb.Command | None:
 
 
 class LoadTable:
+    """One table's four seats. ``play``: each seat's commands go up its Play stream (else SendCommand, with
+    a Subscribe stream each)."""
+
+    play = True
+    measuring = False  # (the class's: the window in which commands served are counted)
+
     def __init__(self, stub: pb_grpc.TenPenniesServiceStub, table_id: str, host: str, tokens: list[str]) -> None:
         self.stub, self.id, self.host, self.tokens = stub, table_id, host, tokens
         self.legal: dict[int, list[pb.Command]] = {}
@@ -52,7 +62,11 @@ class LoadTable:
         self.pending: tuple[int, float, dict[int, float]] | None = None  # (after seq, sent at, arrivals)
         self.latencies: list[float] = []
         self.changed = asyncio.Event()
-        self.commands = 0
+        self.commands = 0  # accepted
+        self.served = 0    # accepted while measuring
+        self.calls: dict[int, grpc.aio.StreamStreamCall] = {}
+        self.results: dict[int, asyncio.Future[int]] = {}
+        self.ids = 0
 
     async def watch(self, seat: int) -> None:
         """Follow the seat's stream, subscribing again when grpc.aio cancels it (it cancels some of a
@@ -62,13 +76,23 @@ class LoadTable:
                 await self._follow(seat)
                 return
             except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.CANCELLED:
-                    raise
+                if error.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL):
+                    raise  # (a Play call's first write among thousands may fail as INTERNAL: opened again)
                 await asyncio.sleep(0.05)
 
     async def _follow(self, seat: int) -> None:
-        request = pb.SubscribeRequest(table_id=self.id, token=self.tokens[seat])
-        async for message in self.stub.Subscribe(request):
+        if self.play:
+            call = self.stub.Play()
+            await call.write(pb.PlayRequest(table_id=self.id, token=self.tokens[seat]))
+            self.calls[seat] = call
+            stream = call
+        else:
+            stream = self.stub.Subscribe(pb.SubscribeRequest(table_id=self.id, token=self.tokens[seat]))
+        async for message in stream:
+            for result in getattr(message, "results", ()):
+                waiting = self.results.pop(result.id, None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(result.code)
             if message.HasField("snapshot"):
                 self.legal[seat] = list(message.snapshot.game.legal_commands)
                 self.changed.set()
@@ -95,21 +119,44 @@ class LoadTable:
             if measure:
                 self.pending = (self.last_seq, time.perf_counter(), {})
             try:
-                await self.stub.SendCommand(pb.SendCommandRequest(table_id=self.id, token=self.tokens[seat],
-                                                                  command=command))
+                if self.play:
+                    self.ids += 1
+                    answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+                    self.results[self.ids] = answer
+                    await self.calls[seat].write(pb.PlayRequest(id=self.ids, command=command))
+                    if await answer:
+                        raise RuntimeError("refused")
+                else:
+                    await self.stub.SendCommand(pb.SendCommandRequest(table_id=self.id, token=self.tokens[seat],
+                                                                      command=command))
                 self.commands += 1
-            except grpc.aio.AioRpcError:
+                self.served += LoadTable.measuring
+            except (grpc.aio.AioRpcError, RuntimeError):
                 self.pending = None
             return True
         return False
 
 
-async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int) -> list[LoadTable]:
+DIRECT_VARIABLE = "BENCH_DIRECT"
+DIRECT: dict[int, list[pb_grpc.TenPenniesServiceStub]] = {}  # a worker's port -> stubs on connections to it
+
+
+async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, max_turns: int,
+                      port: int = 0) -> list[LoadTable]:
+    """``count`` tables; with ``port`` (where they were made), each table's requests go straight to the worker
+    that holds it when the server names one (``serve --workers``: the trailing ``tp-worker-port``), as a
+    client that skips the front's hop does."""
     async def one(i: int) -> LoadTable:
         stub = stubs[i % len(stubs)]
-        created: pb.CreateTableResponse = await stub.CreateTable(pb.CreateTableRequest(
+        call = stub.CreateTable(pb.CreateTableRequest(
             name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
+        created: pb.CreateTableResponse = await call
+        worker = dict(await call.trailing_metadata() or ()).get(WORKER_PORT_METADATA)
+        if port and worker:
+            direct = DIRECT.setdefault(int(worker),
+                                       [pb_grpc.TenPenniesServiceStub(c) for c in connections(int(worker))])
+            stub = direct[i % len(direct)]
         table_id = created.table.table_id
         tokens: list[str] = []
         for s in range(4):
@@ -140,10 +187,10 @@ async def all_connected(table: LoadTable, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-async def started_tables(channels: list[grpc.aio.Channel], count: int,
-                         max_turns: int) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
-    """``count`` full tables, every seat subscribed, every game started."""
-    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns)
+async def started_tables(channels: list[grpc.aio.Channel], count: int, max_turns: int,
+                         direct_to: int = 0) -> tuple[list[LoadTable], list[asyncio.Task[None]]]:
+    """``count`` full tables, every seat subscribed, every game started (``direct_to``: ``make_tables``)."""
+    tables = await make_tables([pb_grpc.TenPenniesServiceStub(c) for c in channels], count, max_turns, direct_to)
     watchers = [asyncio.ensure_future(t.watch(s)) for t in tables for s in range(4)]
     for start in range(0, len(tables), 100):
         await asyncio.gather(*(all_connected(t) for t in tables[start:start + 100]))
@@ -160,8 +207,10 @@ async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
 
     async def mark() -> None:
         await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+        LoadTable.measuring = True
         print("measuring", flush=True)
         await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        LoadTable.measuring = False
         print("measured", flush=True)
     marker = asyncio.ensure_future(mark())
 
@@ -179,15 +228,25 @@ async def human_pace(port: int, count: int, seconds: float) -> dict[str, float]:
         await c.close()
     latencies = sorted(x for t in tables for x in t.latencies)
     return {"samples": len(latencies), "p50": _pct(latencies, 50), "p99": _pct(latencies, 99),
-            "commands": sum(t.commands for t in tables)}
+            "commands": sum(t.commands for t in tables), "served": sum(t.served for t in tables)}
 
 
 async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
+    """Tables whose seats act the moment they are asked; with ``DIRECT_VARIABLE`` set, each table's requests go
+    to its worker's own port when the server names one (``make_tables``)."""
+    direct = bool(os.environ.get(DIRECT_VARIABLE))
     channels = connections(port)
-    tables, watchers = await started_tables(channels, count, max_turns=300)
+    tables, watchers = await started_tables(channels, count, max_turns=300, direct_to=port if direct else 0)
     stop_at = time.perf_counter() + 1 + seconds
     counted_from = time.perf_counter() + 1
     counted = 0
+
+    async def mark() -> None:  # for a parent measuring the server's CPU over the counted window
+        await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
+        print("measuring", flush=True)
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        print("measured", flush=True)
+    marker = asyncio.ensure_future(mark())
 
     async def drive(table: LoadTable, rng: random.Random) -> None:
         nonlocal counted
@@ -202,11 +261,18 @@ async def full_speed(port: int, count: int, seconds: float) -> dict[str, float]:
                 except TimeoutError:
                     pass
     await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
+    await marker
     for w in watchers:
         w.cancel()
     for c in channels:
         await c.close()
     return {"commands_per_s": counted / seconds}
+
+
+async def human_pace_sending(port: int, count: int, seconds: float) -> dict[str, float]:
+    """People's pace with Subscribe + SendCommand (the calls before Play)."""
+    LoadTable.play = False
+    return await human_pace(port, count, seconds)
 
 
 async def ping_pong(port: int, streams: int, seconds: float) -> dict[str, float]:
@@ -258,6 +324,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """The server (or the echo server) ``args`` start; ``serve`` as one process unless ``--workers`` says
+    otherwise, so that its pid is the whole server (its CPU, its memory)."""
+    if "serve" in args and "--workers" not in args:
+        args = [*args, "--workers", "1"]
     process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None  # stdout=PIPE
     match = re.search(r"listening on [\d.]+:(\d+)", process.stdout.readline())
@@ -287,29 +357,48 @@ def loadgen(mode: str, port: int, count: int, seconds: float, server_pid: int | 
     return result
 
 
+def serve(db: str) -> tuple[subprocess.Popen[str], int]:
+    return start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000", "--address-rate", "0",
+                  "--tables-per-address", "100000", "--db", db])
+
+
+def people(mode: str, k: int, window: float, db: str) -> dict[str, float]:
+    server, port = serve(db)
+    result = loadgen(mode, port, k, window, server.pid)
+    server.terminate()
+    server.wait()
+    result["cpu_ms_per_command"] = 1000 * result["server_cpu"] * window / max(1, result["served"])
+    how = "Play" if mode == "human" else "SendCommand + Subscribe"
+    print(f"people's pace, {k} tables ({4 * k} streams), {how}: p50 {result['p50']:.1f} ms, "
+          f"p99 {result['p99']:.1f} ms, served {result['served'] / window:,.0f} of {k:,} commands/s, "
+          f"server CPU {result['server_cpu']:.2f} cores = {result['cpu_ms_per_command']:.2f} ms a command",
+          flush=True)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tables", type=int, nargs="*", help="people's-pace table counts (default 500 1000 2000)")
     options = parser.parse_args()
-    ks = (50, 100) if options.quick else (100, 500, 1000)
+    ks = options.tables or ((50, 100) if options.quick else (500, 1000, 2000))
     window = 4.0 if options.quick else 10.0
+    print(f"server bench: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} "
+          "(the load generator shares the machine: compare ratios from the same run)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         echo, echo_port = start([__file__, "echo"])
         ceiling = loadgen("ping", echo_port, 200, window)["round_trips_per_s"]
         echo.terminate()
         echo.wait()
-        print(f"ceiling: bare grpc.aio ping-pong, 200 streams: {ceiling:,.0f} round trips/s (1.00x)")
+        print(f"ceiling: bare grpc.aio ping-pong, 200 streams: {ceiling:,.0f} round trips/s (1.00x)", flush=True)
 
+        before = people("sending", ks[0], window, f"{tmp}/sending.db")
         for k in ks:
-            server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
-                                  "--address-rate", "0", "--tables-per-address", "100000",
-                                  "--db", f"{tmp}/human{k}.db"])
-            result = loadgen("human", port, k, window, server.pid)
-            server.terminate()
-            server.wait()
-            print(f"server human pace, {k} tables ({4 * k} streams): p50 {result['p50']:.1f} ms, "
-                  f"p99 {result['p99']:.1f} ms, server CPU {result['server_cpu']:.2f} cores, "
-                  f"{result['commands'] / (window + 2):,.0f} commands/s sent, {result['samples']} measured")
+            result = people("human", k, window, f"{tmp}/human{k}.db")
+            if k == ks[0]:
+                print(f"  Play against SendCommand + Subscribe at {k} tables: CPU a command "
+                      f"{result['cpu_ms_per_command'] / before['cpu_ms_per_command']:.2f}x, p99 "
+                      f"{result['p99'] / before['p99']:.2f}x", flush=True)
 
         server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
                               "--address-rate", "0", "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])
@@ -324,7 +413,7 @@ if __name__ == "__main__":
         asyncio.run(echo_server())
     elif len(sys.argv) > 1 and sys.argv[1] == "loadgen":
         mode, port, count, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-        run = {"human": human_pace, "full": full_speed, "ping": ping_pong}[mode]
+        run = {"human": human_pace, "sending": human_pace_sending, "full": full_speed, "ping": ping_pong}[mode]
         print(json.dumps(asyncio.run(run(port, count, seconds))))
     else:
         main()

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 # gRPC's C core logs at INFO to the terminal ("Handshake failed ...", "Got goaway ..."): raw lines in the
@@ -151,6 +152,23 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     from tenpennies.wire.common import config_dir, data_dir, interface_addresses
 
     config = ClientConfig.load(config_dir())
+    style = CardStyle(ascii=args.ascii, four_colour=args.four_colour, colour=not environ.get("NO_COLOR"))
+    if args.db and not args.replay:
+        raise ValueError("--db is the file of the game to --replay: it goes with --replay")
+    if args.replay or args.history:
+        if args.replay and args.history:
+            raise ValueError("--history lists your games and --replay opens one: one or the other")
+        if args.local or args.spectate or args.rounds or args.practice or args.game or args.rule:
+            raise ValueError("--replay and --history show games played: they take no --local, --spectate, "
+                             "--rounds, --practice, --game or --rule")
+        if args.history and args.server:
+            raise ValueError("--history lists your local games: it takes no --server")
+        if args.db and args.server:
+            raise ValueError("--replay reads a game from --db FILE or from --server HOST:PORT, not both")
+        if args.history:
+            return Launch("history", style=style, home=data_dir())
+        return Launch("replay", address=args.server or "", tls_ca=args.tls_ca, style=style, home=data_dir(),
+                      replay=args.replay, db=Path(args.db) if args.db else None)
     if args.local and args.spectate:
         raise ValueError("--local plays on this machine alone: it takes no --spectate")
     if (args.rounds or args.practice) and not args.local:
@@ -174,7 +192,6 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
         raise ValueError("--spectate needs --server HOST:PORT (no server remembered yet)")
     name = args.name or config.name or _login_name()
     tls_ca = args.tls_ca if args.server else (args.tls_ca or config.tls_ca)
-    style = CardStyle(ascii=args.ascii, four_colour=args.four_colour, colour=not environ.get("NO_COLOR"))
     try:
         ClientConfig(server or config.server, name, tls_ca if server else config.tls_ca).save(config_dir())
     except OSError as error:
@@ -216,13 +233,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
+    if args.workers is not None and args.workers < 1:
+        print("--workers: at least 1", file=sys.stderr)
+        return 2
     asyncio.run(serve(Options(args.host, args.port, args.db, args.tls_cert, args.tls_key, args.rate,
                               args.rate * 2, address_rate=args.address_rate, address_burst=args.address_rate * 2,
                               allow_seeds=args.allow_seeds,
                               waiting_table_ttl=args.waiting_table_ttl,
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
-                              tls=args.tls or bool(args.tls_cert))))
+                              tls=args.tls or bool(args.tls_cert),
+                              workers=args.workers or os.cpu_count() or 1)))
     return 0
 
 
@@ -264,6 +285,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="--local: a short game of the first N rounds (or these rounds, as 1,4,7)")
     play.add_argument("--practice", action="store_true",
                       help="--local: a practice table (you and three bots, a hint shown at every meld you can make)")
+    play.add_argument("--replay", metavar="GAME_ID",
+                      help="open a finished game in the replay viewer: one of your local games, of --db FILE, or "
+                           "of --server HOST:PORT")
+    play.add_argument("--db", metavar="FILE", help="with --replay: the SQLite file the game is in (a server's)")
+    play.add_argument("--history", action="store_true", help="your local games, newest first, each to replay")
     play.add_argument("--interface", metavar="NAME_OR_IP",
                       help="look for servers on this network interface only (eth0, or one of its IPv4 addresses)")
     play.set_defaults(run=cmd_play)
@@ -304,6 +330,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="do not announce the server on the LAN (mDNS); a loopback-only server never is")
     serve.add_argument("--interface", metavar="NAME_OR_IP",
                        help="announce on this network interface only (eth0, or one of its IPv4 addresses)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="processes that hold the tables, behind one address (default: one per core; 1: a "
+                            "single process). See docs/SCALING.md")
     serve.set_defaults(run=cmd_serve)
     web = sub.add_parser("web", help="serve the terminal client to browsers (a client process per visitor)",
                          description="Each open page is a player of its own, who names themself on the first "

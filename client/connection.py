@@ -2,7 +2,10 @@
 
 Everything a terminal client or a remote bot needs goes through here, so neither knows gRPC: a refusal
 comes back as a ``ServerError`` (its status name, the rule it cites, the server's words), and
-``SeatSession.follow`` keeps a seat's stream going across drops, resuming from the last event.
+``SeatSession.follow`` keeps a seat's stream going across drops, resuming from the last event. A seat's
+stream is a ``Play`` call: while it is up, the seat's commands go up it and their results come down it with
+the events they caused (one round trip of a stream already open, instead of a call each); without it (not
+followed, or a server older than Play), a command is a ``SendCommand`` call, refused the same way.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE
+from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE, WORKER_PORT_METADATA
 from tenpennies.wire.record import GameRecord, record_from_pb
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
@@ -140,6 +143,14 @@ class _VisitorStream(grpc.aio.UnaryStreamClientInterceptor):  # type: ignore[mis
         return await continuation(_visitor_details(details, self.visitor), request)
 
 
+class _VisitorPlay(grpc.aio.StreamStreamClientInterceptor):  # type: ignore[misc]
+    def __init__(self, visitor: str) -> None:
+        self.visitor = visitor
+
+    async def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return await continuation(_visitor_details(details, self.visitor), requests)
+
+
 def open_channel(address: str, tls_ca: str | None = None, pinned: Pinned | None = None,
                  options: Sequence[tuple[str, str | int]] = ()) -> grpc.aio.Channel:
     """A channel to ``address`` (host:port): with ``tls_ca`` (a PEM file), over TLS trusting that CA; with
@@ -147,7 +158,7 @@ def open_channel(address: str, tls_ca: str | None = None, pinned: Pinned | None 
     Every client's channel is opened here. A client that speaks for one visitor among many at its address
     (``tenpennies web``'s) names it in every request (``VISITOR_VARIABLE``)."""
     visitor = os.environ.get(VISITOR_VARIABLE, "")
-    interceptors = [_VisitorUnary(visitor), _VisitorStream(visitor)] if visitor else None
+    interceptors = [_VisitorUnary(visitor), _VisitorStream(visitor), _VisitorPlay(visitor)] if visitor else None
     if pinned is not None:
         return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(pinned.pem),
                                        options=[*options, ("grpc.ssl_target_name_override", pinned.name)],
@@ -192,23 +203,100 @@ class Backoff:
         self.tries = 0
 
 
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+PLAY_INBOX = 256  # messages of a Play stream read ahead of the client's reader
+
+
+def _closed(words: str) -> ServerError:
+    """A command whose stream went away before its result came (the link's trouble: the stream, resumed,
+    shows whether it was applied)."""
+    return ServerError(grpc.StatusCode.UNAVAILABLE, grpc.aio.Metadata(), grpc.aio.Metadata(), words, None)
+
+
+def result_error(result: pb.PlayResult) -> ServerError:
+    """A command refused on a Play stream, as the ServerError its SendCommand would have raised (the same
+    status, words, rule and decision open now)."""
+    trailing = [("tp-refusal", "1")]
+    if result.rule:
+        trailing.append(("tp-rule", result.rule))
+    if result.HasField("open_decision"):
+        trailing.append(("tp-decision", str(result.open_decision)))
+    return ServerError(_CODES.get(result.code, grpc.StatusCode.UNKNOWN), grpc.aio.Metadata(),
+                       grpc.aio.Metadata(*trailing), result.message, None)
+
+
+class _PlayLink:
+    """The commands sent up one Play call, waiting for their results."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+        self.up = True
+        self.pending: dict[int, asyncio.Future[pb.PlayResult]] = {}
+        self._ids = 0
+        self._writing = asyncio.Lock()  # one write at a time on a call
+
+    async def send(self, command: pb.Command, decision: int) -> int:
+        self._ids += 1
+        command_id = self._ids
+        result: asyncio.Future[pb.PlayResult] = asyncio.get_running_loop().create_future()
+        self.pending[command_id] = result
+        try:
+            async with self._writing:
+                await self.call.write(pb.PlayRequest(id=command_id, command=command, decision=decision))
+            answer = await result
+        except grpc.aio.AioRpcError as error:
+            raise ServerError.of(error) from None
+        except (grpc.aio.UsageError, asyncio.InvalidStateError):  # the call ended as it was written to
+            raise _closed("the connection was closed") from None
+        finally:
+            self.pending.pop(command_id, None)
+        if answer.code:
+            raise result_error(answer)
+        return answer.sequence
+
+    def settle(self, results: Sequence[pb.PlayResult]) -> None:
+        for result in results:
+            waiting = self.pending.pop(result.id, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(result)
+
+    def down(self, error: ServerError) -> None:
+        """The call ended: the commands still waiting fail with its error (whether they were applied, the
+        resumed stream shows)."""
+        self.up = False
+        for waiting in self.pending.values():
+            if not waiting.done():
+                waiting.set_exception(error)
+        self.pending.clear()
+
+
 @dataclass
 class SeatSession:
     """One seat at one table (seat None: a spectator): the token, and the last sequence number seen
-    (to resume from). ``password``: a private table's, for a spectator (a seat's token is enough)."""
+    (to resume from). ``password``: a private table's, for a spectator (a seat's token is enough).
+    ``play``: follow the seat with a Play stream and send its commands up it (False: Subscribe and
+    SendCommand, the calls of the simplest clients; it turns False by itself on a server without Play)."""
 
     service: pb_grpc.TenPenniesServiceStub
     table_id: str
     seat: int | None
     token: str = ""
     last_sequence: int | None = None
+    worker_port: int = 0  # the port of the worker process that holds the table (serve --workers), 0: none named
+    front: pb_grpc.TenPenniesServiceStub | None = None  # the server's address, while ``service`` is the worker's
     password: str = ""
     address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
+    play: bool = True
+    _link: _PlayLink | None = field(default=None, init=False, repr=False, compare=False)
 
     async def send(self, command: pb.Command, decision: int = 0) -> int:
         """Send the seat's command; ``decision`` names the decision it answers (the sequence of its
         DecisionRequest, ``TableView.decision``; 0: not named). An answer to a decision no longer open is
-        refused (``ServerError.stale``) and changes nothing."""
+        refused (``ServerError.stale``) and changes nothing. Up the seat's Play stream while it is up, else
+        with SendCommand."""
+        link = self._link
+        if link is not None and link.up:
+            return await link.send(command, decision)
         response: pb.SendCommandResponse = await _call(self.service.SendCommand(
             pb.SendCommandRequest(table_id=self.table_id, token=self.token, command=command, decision=decision)))
         return response.sequence
@@ -230,7 +318,17 @@ class SeatSession:
 
     async def stream(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
         """The seat's stream: a snapshot, then events one by one. It resumes after ``last_sequence`` when
-        that is set, and keeps it up to date as events come."""
+        that is set, and keeps it up to date as events come. A Play call while ``play`` (the seat's commands
+        go up it meanwhile), else a Subscribe call."""
+        if self.play:
+            try:
+                async for item in self._play():
+                    yield item
+                return
+            except ServerError as error:
+                if error.code() != grpc.StatusCode.UNIMPLEMENTED:
+                    raise
+                self.play = False  # a server older than Play: the calls it knows
         request = pb.SubscribeRequest(table_id=self.table_id, token=self.token,
                                       password="" if self.token else self.password)
         if self.last_sequence is not None:
@@ -251,6 +349,71 @@ class SeatSession:
         finally:
             call.cancel()  # a stream left early ends on the server at once, not when it is collected
 
+    async def _play(self) -> AsyncGenerator[pb.Snapshot | pb.Event, None]:
+        """A Play call, read in a task of its own into a bounded inbox. A command's result settles its
+        ``send`` as the message that brought it is taken from the inbox: the sender resumes only after the
+        reader has taken in the events that came with it (all of a message's events are yielded at once),
+        so a send returns with its events seen. If the reader is not waiting for the stream when the result
+        comes (a client may await a send in its loop over the stream), it settles at once."""
+        opening = pb.PlayRequest(table_id=self.table_id, token=self.token,
+                                 password="" if self.token else self.password)
+        if self.last_sequence is not None:
+            opening.from_sequence = self.last_sequence
+        call = self.service.Play()
+        link = _PlayLink(call)
+        inbox: asyncio.Queue[pb.PlayResponse | ServerError | None] = asyncio.Queue(PLAY_INBOX)
+        waiting = [False]  # the reader waits for the stream's next message
+
+        async def read() -> None:
+            try:
+                while True:
+                    message = await call.read()
+                    if message is grpc.aio.EOF:
+                        break
+                    if message.results and not waiting[0]:
+                        link.settle(message.results)
+                    await inbox.put(message)
+            except grpc.aio.AioRpcError as error:
+                ended = ServerError.of(error)
+                link.down(ended)
+                await inbox.put(ended)
+                return
+            link.down(_closed("the seat's stream ended"))
+            await inbox.put(None)
+
+        reader: asyncio.Task[None] | None = None
+        try:
+            await call.write(opening)
+            self._link = link
+            reader = asyncio.ensure_future(read())
+            while True:
+                waiting[0] = True
+                try:
+                    message = await inbox.get()
+                finally:
+                    waiting[0] = False
+                if message is None:
+                    return
+                if isinstance(message, ServerError):
+                    raise message
+                link.settle(message.results)  # its sender resumes once the reader has taken these events in
+                if message.HasField("snapshot"):
+                    if self.last_sequence is None:
+                        self.last_sequence = message.snapshot.sequence
+                    yield message.snapshot
+                for event in message.events.events:
+                    self.last_sequence = max(self.last_sequence or 0, event.sequence)
+                    yield event
+        except grpc.aio.AioRpcError as error:
+            raise ServerError.of(error) from None
+        finally:
+            if reader is not None:
+                reader.cancel()
+            link.down(_closed("the seat's stream was closed"))
+            if self._link is link:
+                self._link = None
+            call.cancel()
+
     async def follow(self, backoff: Backoff | None = None
                      ) -> AsyncIterator[pb.Snapshot | pb.Event | Link]:
         """The seat's stream for good: whenever it drops (the server restarts, the network goes, the
@@ -269,6 +432,8 @@ class SeatSession:
             except ServerError as error:
                 if error.code() in _FINAL:
                     raise
+                if self.front is not None and error.link_trouble:  # the worker's port is out of reach, or its
+                    self.service, self.front = self.front, None  # worker restarts: the server's address waits for it
                 delay = backoff.next()
                 reason = link_words(error, self.address) if error.link_trouble else error.words
                 yield Link(False, reason, delay, error)
@@ -296,11 +461,28 @@ class Connection:
                  options: Sequence[tuple[str, str | int]] = ()) -> None:
         self.address = address
         self.pinned = pinned
+        self.tls_ca, self.options = tls_ca, options
         self.channel = open_channel(address, tls_ca, pinned, options)
         self.service = stub(self.channel)
+        self.workers: dict[int, grpc.aio.Channel] = {}  # the worker ports of a server of several processes
 
     async def close(self) -> None:
+        for channel in self.workers.values():
+            await channel.close()
         await self.channel.close()
+
+    def direct(self, session: SeatSession) -> SeatSession:
+        """The session, its requests sent straight to the worker process that holds its table when the server
+        named one (``serve --workers``: docs/SCALING.md), at this server's host and with its certificate; back
+        to the server's address when that link fails (``SeatSession.follow``)."""
+        if session.worker_port:
+            channel = self.workers.get(session.worker_port)
+            if channel is None:
+                host = self.address.rsplit(":", 1)[0]
+                channel = self.workers[session.worker_port] = open_channel(
+                    f"{host}:{session.worker_port}", self.tls_ca, self.pinned, self.options)
+            session.front, session.service = session.service, stub(channel)
+        return session
 
     async def tables(self) -> list[pb.TableInfo]:
         response: pb.ListTablesResponse = await _call(self.service.ListTables(pb.ListTablesRequest()))
@@ -338,7 +520,7 @@ class Connection:
     async def join(self, table_id: str, name: str, seat: int | None = None, password: str = "") -> SeatSession:
         session = await join(self.service, table_id, name, seat, password)
         session.address = self.address
-        return session
+        return self.direct(session)
 
     async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
                       seat: int | None = None) -> int:
@@ -389,6 +571,16 @@ async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
     request = pb.JoinTableRequest(table_id=table_id, name=name, password=password)
     if seat is not None:
         request.seat = seat
-    response: pb.JoinTableResponse = await _call(service.JoinTable(request))
-    return SeatSession(service, table_id, response.seat, response.token)
+    call = service.JoinTable(request)
+    response: pb.JoinTableResponse = await _call(call)
+    return SeatSession(service, table_id, response.seat, response.token,
+                       worker_port=worker_port(await call.trailing_metadata()))
+
+
+def worker_port(metadata: Any) -> int:
+    """The worker's port a server of several processes names in an answer's trailing metadata (0: none)."""
+    for key, value in metadata or ():
+        if key == WORKER_PORT_METADATA and str(value).isdigit():
+            return int(value)
+    return 0
 

@@ -6,7 +6,8 @@ left behind. The local game (its table, seat, seat token and host token) is reme
 beside the database (``settings.LocalGame``), so that the next start can offer to continue it.
 
 This is the one module of the client that imports the server: to run the local game, to run a server for
-``tenpennies serve`` (``serve``), and to read a stored game back for ``tenpennies replay``.
+``tenpennies serve`` (``serve``), and to read stored games back (``tenpennies replay``, the history, the
+replay viewer).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import os
 from pathlib import Path
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
-from tenpennies.server.app import Options, Server, serve
-from tenpennies.server.store import NoSuchGame, StoredGame, read_game
+from tenpennies.server.app import Options, Server
+from tenpennies.server.front import serve
+from tenpennies.server.store import NoSuchGame, PlayedGame, StoredGame, played_games
+from tenpennies.server.workers import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .arguments import game_title
@@ -29,7 +32,7 @@ LOCK_FILE = "local.lock"
 LOCAL_SEATS = 4
 PLAYER_SEAT = LOCAL_SEATS - 1  # the bots sit first, the player in the last seat
 
-__all__ = ["LocalServer", "NoSuchGame", "Options", "StoredGame", "read_game", "serve"]
+__all__ = ["LocalServer", "NoSuchGame", "Options", "PlayedGame", "StoredGame", "played_games", "read_game", "serve"]
 
 
 class LocalServer:

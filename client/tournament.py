@@ -40,6 +40,8 @@ import asyncio
 import io
 import json
 import math
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -49,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from tenpennies.client.arguments import GAME_TITLES, add_rule_option, game_name, game_rules
+from tenpennies.client.plots import Chart, chart, ratings_over_games, score_distribution, svg
 from tenpennies.engine import games as game_kinds
 from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.interface import Result
@@ -458,7 +461,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decision-seconds", type=float, default=TOURNAMENT_DECISION_SECONDS,
                         help="a decision's time limit; past it the safe default is played (0: none)")
     add_rule_option(parser)
-    parser.add_argument("--out", metavar="FILE", help="results as JSON (standings and games), or .csv (standings)")
+    parser.add_argument("--out", metavar="FILE|DIR",
+                        help="results as JSON (standings and games), or .csv (standings); a directory (an existing "
+                             "one, or a path ending in /): results.json in it, and with --plot the plots as SVG")
+    parser.add_argument("--plot", action="store_true",
+                        help="draw each bot's score distribution and rating over games (in the terminal, and as "
+                             "SVG files beside --out's file or in its directory)")
 
 
 def rules_from_args(items: Sequence[str] | None, game: str = "ten_pennies") -> Any:
@@ -568,12 +576,44 @@ def run(args: argparse.Namespace) -> int:
             return 1
     elapsed = time.perf_counter() - started
     sys.stdout.write(render(results))
+    if args.plot:
+        width = min(shutil.get_terminal_size().columns, 120)
+        for picture in plots(results):
+            sys.stdout.write(chart(picture, width, 18, colour=sys.stdout.isatty()) + "\n")
     sys.stdout.flush()
     if args.out:
-        results.write(args.out)
+        directory = args.out.endswith(("/", os.sep)) or Path(args.out).is_dir()
+        results_file = Path(args.out) / "results.json" if directory else Path(args.out)
+        results_file.parent.mkdir(parents=True, exist_ok=True)
+        results.write(results_file)
+        if args.plot:
+            for written in write_plots(results, results_file.parent,
+                                       "" if directory else results_file.stem + "-"):
+                print(f"wrote {written}", file=sys.stderr)
     print(f"{len(results.games)} games in {elapsed:.1f} s ({len(results.games) / elapsed:.1f} games/s)",
           file=sys.stderr)
     return 0
+
+
+def plots(results: Results) -> tuple[Chart, Chart]:
+    """A tournament's pictures: each bot's game scores (places, for a game scored by place) as a histogram,
+    and its rating after each of its games."""
+    scores = score_distribution(results.games, "Places (1 the best)") if results.config.game == "thirty_one" else \
+        score_distribution(results.games)
+    return scores, ratings_over_games(results.config.entries, results.games)
+
+
+PLOT_FILES = ("scores.svg", "ratings.svg")
+
+
+def write_plots(results: Results, directory: Path, prefix: str = "") -> list[Path]:
+    """``plots`` as SVG files in ``directory`` (``PLOT_FILES``, each name after ``prefix``); their paths."""
+    written = []
+    for name, picture in zip(PLOT_FILES, plots(results), strict=True):
+        path = directory / f"{prefix}{name}"
+        path.write_text(svg(picture), encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def _is_ray_error(error: Exception) -> bool:

@@ -26,6 +26,7 @@ import secrets
 import socket
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Protocol
 
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
@@ -33,7 +34,15 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import ALL_ADDRESSES, SERVICE_TYPE, interface_addresses, lan_addresses
 
-from .lobby import Lobby
+from .lobby import TableWatcher
+
+
+class Watched(Protocol):
+    """What the advertiser follows: a lobby (``Lobby``, or the front's over every worker, ``front.py``)."""
+
+    def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]: ...
+
+    def unwatch(self, watcher: TableWatcher) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +129,7 @@ class Advertiser:
     probing runs in a task); ``announced`` is set once the record is out; ``name_on_lan`` is the
     instance name it got (``Kitchen table-2`` if another server had the name)."""
 
-    def __init__(self, lobby: Lobby, where: Plan, *, name: str, port: int, tls: bool,
+    def __init__(self, lobby: Watched, where: Plan, *, name: str, port: int, tls: bool,
                  interval: float = 1.0) -> None:
         self.lobby = lobby
         self.where = where

@@ -23,6 +23,7 @@ from tenpennies.wire.common import fingerprint, pem_to_der
 
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
 from .certs import ServerCertificate, server_certificate, tls_directory
+from .forwarded import ForwardedPeer
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
@@ -30,6 +31,15 @@ from .tournament import Tournament, TournamentConfig
 
 SERVICE = pb.DESCRIPTOR.services_by_name["TenPenniesService"].full_name
 MAX_MESSAGE = 64 * 1024  # no legal request comes near it
+SERVER_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE),
+    # A client whose link went silent still holds its stream until a ping goes unanswered: pinging after
+    # 3 s, 2 s to answer, its seat counts as unsubscribed (takeover_seconds runs) within about 5 s.
+    ("grpc.keepalive_time_ms", 3_000),
+    ("grpc.keepalive_timeout_ms", 2_000),
+    # terminal clients ping after 3 s without a word from the server, to tell a dead link soon
+    ("grpc.http2.min_ping_interval_without_data_ms", 2_000),
+]
 
 
 @dataclass
@@ -51,6 +61,10 @@ class Options:
     advertise: bool = True             # announce the server on the LAN (mDNS), unless bound to loopback
     interface: str | None = None       # announce on this interface (a name or one of its addresses) only
     tls: bool = False                  # serve TLS: with tls_cert/tls_key, else a self-signed certificate (certs.py)
+    workers: int = 1                   # processes that hold tables; more than one: a front and workers (front.py)
+    bind: str | None = None            # a worker: the front's unix socket (and host:port only if direct)
+    direct: bool = False               # a worker: also on host:port, for clients that come to its tables directly
+    behind_front: bool = False         # a worker: the client is the one the front names (forwarded.py)
 
 
 class Server:
@@ -70,15 +84,8 @@ class Server:
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
         self.tournament = Tournament(config, self.lobby, self.store) if config else None
-        self.grpc = grpc.aio.server(interceptors=[RejectMalformed()], options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE),
-            # A client whose link went silent still holds its stream until a ping goes unanswered: pinging after
-            # 3 s, 2 s to answer, its seat counts as unsubscribed (takeover_seconds runs) within about 5 s.
-            ("grpc.keepalive_time_ms", 3_000),
-            ("grpc.keepalive_timeout_ms", 2_000),
-            # terminal clients ping after 3 s without a word from the server, to tell a dead link soon
-            ("grpc.http2.min_ping_interval_without_data_ms", 2_000),
-        ])
+        interceptors = [ForwardedPeer(), RejectMalformed()] if options.behind_front else [RejectMalformed()]
+        self.grpc = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
         self._housekeeping: asyncio.Task[None] | None = None
         self.port = 0
@@ -106,16 +113,19 @@ class Server:
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
-        address = f"{self.options.host}:{self.options.port}"
-        if self.certificate is not None:
-            credentials = grpc.ssl_server_credentials([(self.certificate.key, self.certificate.cert)])
-            self.port = self.grpc.add_secure_port(address, credentials)
-        elif self.options.tls_cert and self.options.tls_key:
-            credentials = grpc.ssl_server_credentials(
-                [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
-            self.port = self.grpc.add_secure_port(address, credentials)
-        else:
-            self.port = self.grpc.add_insecure_port(address)
+        if self.options.bind is not None:  # a worker: the front's way in, on a socket only it reaches
+            self.grpc.add_insecure_port(self.options.bind)
+        if self.options.bind is None or self.options.direct:
+            address = f"{self.options.host}:{self.options.port}"
+            if self.certificate is not None:
+                credentials = grpc.ssl_server_credentials([(self.certificate.key, self.certificate.cert)])
+                self.port = self.grpc.add_secure_port(address, credentials)
+            elif self.options.tls_cert and self.options.tls_key:
+                credentials = grpc.ssl_server_credentials(
+                    [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())])
+                self.port = self.grpc.add_secure_port(address, credentials)
+            else:
+                self.port = self.grpc.add_insecure_port(address)
         await self.grpc.start()
         if isinstance(self.lan, Plan):  # probing takes a second: in the background, the port answers now
             self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,
@@ -175,7 +185,7 @@ def release_freed_memory() -> None:
 COLLECT_EVERY = 0.1  # seconds between collections of the youngest generation
 
 
-async def _collect_young() -> None:
+async def collect_young() -> None:
     """Collect the youngest generation often, a little at a time. grpc leaves a small cycle behind every call:
     with the threshold above, a client making a few thousand calls a second piled up a collection of ~90,000
     objects every few seconds, each stalling every table for 100-200 ms (issue 18); collected every tenth of a
@@ -198,7 +208,7 @@ async def serve(options: Options) -> None:
     # collections over them were the p99 latency at 500 tables (126 ms -> 22 ms without them).
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
-    collector = asyncio.ensure_future(_collect_young())
+    collector = asyncio.ensure_future(collect_young())
     scheme = "TLS" if server.fingerprint else "plaintext"
     print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
           f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 import math
 import re
 import time
@@ -31,53 +33,79 @@ from .table import (
     Settings,
     Stale,
     StreamEnd,
+    Subscriber,
+    Table,
     TableError,
     Unauthenticated,
 )
 from .tournament import LinkEnd, Seating, Tournament
 
 _MALFORMED = object()
+log = logging.getLogger(__name__)
 JOIN_MARGIN = 0.01
 """Seconds of its deadline a join must have left once its seat is made, for the token to reach the client in
 time; with less, the seat is given back (a client whose deadline ran out would hold a seat it has no token of)."""
 
 
+MALFORMED = "the request is not a well-formed message"
+
+
 class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """A request that does not even parse gets INVALID_ARGUMENT (grpc's default would be UNKNOWN)."""
+    """A request that does not even parse gets INVALID_ARGUMENT (grpc's default would be UNKNOWN); on a Play
+    stream, a message that does not parse is refused by itself (``_MALFORMED`` reaches the handler). A stream
+    may yield bytes already serialised (``wire.frames``): they are written as they are. Each method's
+    handler is made once."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Any] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        made = self._handlers.get(details.method)
+        if made is not None:
+            return made
         handler = await continuation(details)
-        if handler is None or handler.request_deserializer is None or handler.request_streaming:
+        if handler is None or handler.request_deserializer is None:
             return handler
-        parse = handler.request_deserializer
+        made = self._handlers[details.method] = _hardened(handler)
+        return made
 
-        def safe_parse(data: bytes) -> Any:
-            try:
-                return parse(data)
-            except Exception:
-                return _MALFORMED
 
-        async def refuse(context: Any) -> None:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a well-formed message")
+def _hardened(handler: Any) -> Any:
+    parse = handler.request_deserializer
+    serialize = handler.response_serializer
 
-        if handler.unary_unary:
-            inner = handler.unary_unary
+    def safe_parse(data: bytes) -> Any:
+        try:
+            return parse(data)
+        except Exception:
+            return _MALFORMED
 
-            async def unary(request: Any, context: Any) -> Any:
-                if request is _MALFORMED:
-                    await refuse(context)
-                return await inner(request, context)
-            return grpc.unary_unary_rpc_method_handler(unary, safe_parse, handler.response_serializer)
-        if handler.unary_stream:
-            inner_stream = handler.unary_stream
+    def as_is(message: Any) -> bytes:
+        return message if isinstance(message, bytes) else serialize(message)
 
-            async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
-                if request is _MALFORMED:
-                    await refuse(context)
-                async for response in inner_stream(request, context):
-                    yield response
-            return grpc.unary_stream_rpc_method_handler(stream, safe_parse, handler.response_serializer)
-        return handler
+    async def refuse(context: Any) -> None:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+
+    if handler.unary_unary:
+        inner = handler.unary_unary
+
+        async def unary(request: Any, context: Any) -> Any:
+            if request is _MALFORMED:
+                await refuse(context)
+            return await inner(request, context)
+        return grpc.unary_unary_rpc_method_handler(unary, safe_parse, serialize)
+    if handler.unary_stream:
+        inner_stream = handler.unary_stream
+
+        async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
+            if request is _MALFORMED:
+                await refuse(context)
+            async for response in inner_stream(request, context):
+                yield response
+        return grpc.unary_stream_rpc_method_handler(stream, safe_parse, as_is)
+    if handler.stream_stream:
+        return grpc.stream_stream_rpc_method_handler(handler.stream_stream, safe_parse, as_is)
+    return handler
 
 
 class Buckets:
@@ -210,12 +238,29 @@ def _refuse(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: s
 
 
 def _refusal(context: grpc.aio.ServicerContext, error: Exception, rule_code: grpc.StatusCode) -> None:
+    _refuse(context, *_refused(error, rule_code))
+
+
+def _refused(error: Exception, rule_code: grpc.StatusCode
+             ) -> tuple[grpc.StatusCode, str, tuple[tuple[str, str], ...]]:
+    """A refusal's status code, words and trailing metadata (the rule a command breaks, the decision open now)."""
     if isinstance(error, RuleError):
-        _refuse(context, rule_code, str(error), (("tp-rule", error.rule),))
-    elif isinstance(error, Stale):
-        _refuse(context, grpc.StatusCode.ABORTED, str(error), (("tp-decision", str(error.open)),))
-    else:
-        _refuse(context, _status(error), str(error))
+        return rule_code, str(error), (("tp-rule", error.rule),)
+    if isinstance(error, Stale):
+        return grpc.StatusCode.ABORTED, str(error), (("tp-decision", str(error.open)),)
+    return _status(error), str(error), ()
+
+
+def _result(command_id: int, code: grpc.StatusCode, message: str,
+            trailing: tuple[tuple[str, str], ...] = ()) -> pb.PlayResult:
+    """A Play stream's refusal of one command: what SendCommand would end with, as a PlayResult."""
+    result = pb.PlayResult(id=command_id, code=code.value[0], message=message)
+    for key, value in trailing:
+        if key == "tp-rule":
+            result.rule = value
+        elif key == "tp-decision":
+            result.open_decision = int(value)
+    return result
 
 
 _REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)
@@ -240,6 +285,33 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
 
 def _seat(message: Any) -> int | None:
     return message.seat if message.HasField("seat") else None
+
+
+FELL_BEHIND = "this stream fell too far behind: subscribe again from the last sequence number you received"
+
+
+async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
+    """A subscriber's live messages, as bytes: whatever waits in its queue goes out as one message (one
+    change's events and the result of the command that made it, or several changes when the stream is
+    behind), so a seat gets one write per change. Ends when its queue says so."""
+    queue = subscriber.queue
+    while True:
+        item = await queue.get()
+        parts: list[bytes] = []
+        while True:
+            if isinstance(item, StreamEnd):
+                break
+            parts.append(item if isinstance(item, bytes) else pb.PlayResponse(results=[item]).SerializeToString())
+            if queue.empty():
+                break
+            item = queue.get_nowait()
+        if parts:
+            yield b"".join(parts)
+        if item is StreamEnd.SEAT_LEFT:
+            return
+        if item is StreamEnd.FELL_BEHIND:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, FELL_BEHIND)
+            return
 
 
 class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
@@ -366,7 +438,8 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         record = await table.record(request.token, request.password, context.peer(), tournament_running=running)
         return pb.GetGameRecordResponse(record=record_to_pb(record))
 
-    async def Subscribe(self, request: pb.SubscribeRequest, context: Any) -> AsyncIterator[pb.SubscribeResponse]:
+    async def Subscribe(self, request: pb.SubscribeRequest, context: Any  # type: ignore[override]
+                        ) -> AsyncIterator[pb.SubscribeResponse | bytes]:  # (bytes go out as they are)
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
         at a time; then the live events."""
         if not self.limiter.allow(context.peer()):
@@ -382,19 +455,86 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
             yield pb.SubscribeResponse(snapshot=snapshot)
             if request.HasField("from_sequence"):
                 async for page in table.history(subscriber.seat, request.from_sequence, snapshot.sequence):
-                    yield pb.SubscribeResponse(events=pb.EventBatch(events=page))
-            while True:
-                item = await subscriber.queue.get()
-                if item is StreamEnd.SEAT_LEFT:
-                    return
-                if item is StreamEnd.FELL_BEHIND:
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                        "this stream fell too far behind: subscribe again from the last "
-                                        "sequence number you received")
-                    return
-                yield pb.SubscribeResponse(events=pb.EventBatch(events=item))
+                    yield page  # (a SubscribeResponse's bytes)
+            async for message in _stream(subscriber, context):
+                yield message
         finally:
             table.unsubscribe(subscriber)
+
+    async def Play(self, requests: AsyncIterator[Any], context: Any  # type: ignore[override]
+                   ) -> AsyncIterator[pb.PlayResponse | bytes]:  # (bytes go out as they are)
+        """A seat's stream with its commands on it: opened by the first request as Subscribe is by its one
+        (the snapshot, the events after ``from_sequence``, then live), while each command that comes up is
+        applied as SendCommand applies it, in the order sent, its result queued with the events it caused."""
+        peer = context.peer()
+        if not self.limiter.allow(peer):
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
+        first = await anext(aiter(requests), None)
+        if first is None:
+            return
+        if first is _MALFORMED:
+            _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+            return
+        try:
+            table = await self.lobby.get(first.table_id)
+            snapshot, subscriber = await table.subscribe(first.token, first.password, peer)
+        except _REFUSED as error:
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
+        commands = asyncio.ensure_future(self._play_commands(table, subscriber, first, requests, peer))
+        try:
+            yield pb.PlayResponse(snapshot=snapshot)
+            if first.HasField("from_sequence"):
+                async for page in table.history(subscriber.seat, first.from_sequence, snapshot.sequence):
+                    yield page  # (a PlayResponse's bytes: the events field is SubscribeResponse's)
+            async for message in _stream(subscriber, context):
+                yield message
+        finally:
+            commands.cancel()
+            table.unsubscribe(subscriber)
+
+    async def _play_commands(self, table: Table, subscriber: Subscriber, first: pb.PlayRequest,
+                             requests: AsyncIterator[Any], peer: str) -> None:
+        """Apply the commands that come up a Play stream, one at a time, each charged to the client's
+        budget like a SendCommand; each one's result goes on the stream."""
+        request: Any = first
+        iterator = aiter(requests)
+        while True:
+            if request is _MALFORMED:
+                if self.limiter.allow(peer):
+                    table.tell(subscriber, _result(0, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED))
+            elif request.HasField("command") or request is not first:
+                command_id = request.id
+                if not self.limiter.allow(peer):
+                    table.tell(subscriber, _result(command_id, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY))
+                elif request.table_id and request.table_id != first.table_id:
+                    table.tell(subscriber, _result(command_id, grpc.StatusCode.INVALID_ARGUMENT,
+                                                   "a Play stream is one table's: open another for that table"))
+                elif not request.HasField("command"):
+                    table.tell(subscriber, _result(command_id, grpc.StatusCode.INVALID_ARGUMENT,
+                                                   "say a command (command)"))
+                else:
+                    await self._play_one(table, subscriber, first.token, request)
+            try:
+                request = await anext(iterator, None)
+            except (grpc.RpcError, grpc.aio.AbortError, grpc.aio.UsageError):  # the call is going away
+                return
+            if request is None:
+                return  # the client sends no more commands; its stream goes on
+
+    async def _play_one(self, table: Table, subscriber: Subscriber, token: str, request: pb.PlayRequest) -> None:
+        command_id = request.id
+
+        def accepted(sequence: int) -> None:
+            table.tell(subscriber, pb.PlayResult(id=command_id, sequence=sequence))
+        try:
+            await table.command(token, request.command, request.decision, accepted)
+        except _REFUSED as error:
+            table.tell(subscriber, _result(command_id, *_refused(error, grpc.StatusCode.FAILED_PRECONDITION)))
+        except Exception:  # a fault of the server's: said to this command, and the stream goes on
+            log.exception("a command on a Play stream failed")
+            table.tell(subscriber, _result(command_id, grpc.StatusCode.INTERNAL, "the server failed on this command"))
 
     # --- tournaments ---
 

@@ -716,3 +716,68 @@ def _game_record(conn: sqlite3.Connection, table_id: str) -> StoredGame | None:
         "SELECT seq, audience, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)))
     return StoredGame(table_id, name, seats, played.rules_from_dict(json.loads(rules)), seed_from_db(seed), status,
                       names, commands, game, events)
+
+
+@dataclass
+class PlayedGame:
+    """A finished game as a list of played games shows it (the local games' history): its table, when it was
+    made (``created``, seconds since the epoch), its seats' names and which of them people held (``people``;
+    the others bots), and its end: ``final()`` is the game as it ended, from the latest stored state and the
+    commands after it (the whole log where no state was stored). ``read_game`` reads it whole, to replay."""
+
+    table_id: str
+    name: str
+    game: str
+    created: float
+    seats: int
+    names: list[str]
+    people: tuple[int, ...]
+    rules: Any
+    seed: int
+    state: dict[str, Any] | None
+    later: list[Any]  # the commands after ``state`` (all of them where there is none)
+
+    def final(self) -> Any:
+        """The game as it ended (an engine game of ``game``'s kind)."""
+        played = kind(self.game)
+        game = played.load(self.state) if self.state is not None else played.new(self.seats, self.rules, self.seed)
+        for command in self.later:
+            game.apply(command, trusted=True)
+        return game
+
+
+def played_games(db: str | Path, *, limit: int = 500) -> list[PlayedGame]:
+    """The finished games in the file, newest first (at most ``limit``), opened read-only; games of a kind
+    this program does not have are left out. Raises NoSuchGame for a missing file, sqlite3.Error for a file
+    that is not a readable store."""
+    path = Path(db)
+    if not path.is_file():
+        raise NoSuchGame(f"no such file: {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    games: list[PlayedGame] = []
+    try:
+        named = "game" in {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        rows = conn.execute(f"SELECT id, name, seats, rules, seed, created, {'game' if named else '?'} FROM tables "
+                            "WHERE status = 'finished' ORDER BY created DESC, id LIMIT ?",
+                            (*(() if named else (DEFAULT_GAME,)), limit)).fetchall()
+        for table_id, name, seats, rules, seed, created, game in rows:
+            try:
+                played = kind(game)
+            except LookupError:
+                continue
+            names, people = [""] * seats, []
+            for seat, seat_name, seat_kind in conn.execute(
+                    "SELECT seat, name, kind FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)):
+                if 0 <= seat < seats:
+                    names[seat] = seat_name
+                    if seat_kind == "player":
+                        people.append(seat)
+            stored = conn.execute("SELECT applied, state FROM states WHERE table_id = ?", (table_id,)).fetchone()
+            applied, state = (stored[0], json.loads(stored[1])) if stored is not None else (0, None)
+            later = [played.parse_command(text) for (text,) in conn.execute(
+                "SELECT command FROM commands WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, applied))]
+            games.append(PlayedGame(table_id, name, game, created, seats, names, tuple(people),
+                                    played.rules_from_dict(json.loads(rules)), seed_from_db(seed), state, later))
+    finally:
+        conn.close()
+    return games

@@ -6,7 +6,9 @@ finishes (stored, fanned out, the next decision scheduled) whatever happens to t
 for it, so a client deadline of a millisecond cannot leave a change half made. A change is written to
 the store before its events go out; if the store refuses it, the table is rebuilt from the store, as if
 the change had never been asked for. Fan-out never waits: each subscriber has a bounded queue, and one
-that falls too far behind is dropped and resumes later from its last sequence number.
+that falls too far behind is dropped and resumes later from its last sequence number. What a change's
+subscribers get is framed once per audience from the events' stored bytes (``wire.frames``): every stream of
+an audience is handed the same bytes, written as they are.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
+from tenpennies.wire.frames import event_batch
 from tenpennies.wire.games import WireGame, wire
 from tenpennies.wire.record import GameRecord
 from tenpennies.wire.words import DECISION_SECONDS, SEAT_KINDS, TABLE_STATUSES, TAKEOVER_SECONDS
@@ -61,6 +64,8 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
+_COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
 
 
@@ -175,12 +180,17 @@ class Seat:
         return self.kind == "bot" or self.taken_over
 
 
+StreamItem = bytes | pb.PlayResult | StreamEnd
+"""What a subscriber's queue carries: a change's events, framed for its audience (``wire.frames.event_batch``:
+a whole SubscribeResponse or PlayResponse), the result of a command its Play stream sent, or the end."""
+
+
 class Subscriber:
     __slots__ = ("seat", "queue")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[list[pb.Event] | StreamEnd] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.queue: asyncio.Queue[StreamItem] = asyncio.Queue(SUBSCRIBER_QUEUE)
 
 
 def hash_token(token: str) -> str:
@@ -326,6 +336,7 @@ class Table:
         self._password_key = secrets.token_bytes(16)
         self._password_known = b""
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_due = 0  # unix ms the timer is set for: the earliest deadline when it was set, or earlier
         self._bot_scheduled = False
         self._gone_watch: dict[int, asyncio.TimerHandle] = {}  # seat -> its pending takeover
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -492,10 +503,12 @@ class Table:
             await self._commit(self._wire(self.game.opening_events, None), status="playing")
         await self._change(step)
 
-    async def command(self, token: str, message: pb.Command, decision: int = 0) -> int:
+    async def command(self, token: str, message: pb.Command, decision: int = 0,
+                      accepted: Callable[[int], None] | None = None) -> int:
         """Apply a seat's command. ``decision`` names the decision it answers (its DecisionRequest's
         sequence; 0: not named): an answer to one no longer open is refused as ``Stale``, never applied to
-        a newer question, and counted neither as illegal nor as a timeout."""
+        a newer question, and counted neither as illegal nor as a timeout. ``accepted`` is called with the
+        sequence once the change is published, at once (a Play stream's result goes out with the events)."""
         async def step() -> int:
             seat = self._seat_of(token)
             open_now = self.decision_at.get(seat, 0)
@@ -514,6 +527,8 @@ class Table:
                     self.refused[seat] += 1
                 raise
             self.seats[seat].owed = ()  # the person is back at the controls
+            if accepted is not None:
+                accepted(self.seq)
             return self.seq
         return await self._change(step)
 
@@ -637,21 +652,21 @@ class Table:
                 self._spawn(self._disconnected(subscriber.seat))
             self._note_idle()
 
-    async def history(self, seat: int | None, after: int, upto: int) -> AsyncIterator[list[pb.Event]]:
-        """The events ``seat`` may see with after < sequence <= upto, in pages: from memory when the
-        recent events reach back far enough, else from the store a page at a time. It holds no lock,
-        and no more than a page in memory, whatever the history's length."""
+    async def history(self, seat: int | None, after: int, upto: int) -> AsyncIterator[bytes]:
+        """The events ``seat`` may see with after < sequence <= upto, in pages (each framed as a stream's
+        batch, from the stored bytes): from memory when the recent events reach back far enough, else from
+        the store a page at a time. It holds no lock, and no more than a page in memory, whatever the
+        history's length."""
         while after < upto:
             if self.recent and self.recent[0][0] <= after + 1:
-                page = [pb.Event.FromString(data) for s, a, data in self.recent
-                        if after < s <= upto and (a is None or a == seat)]
+                page = [data for s, a, data in self.recent if after < s <= upto and (a is None or a == seat)]
                 if page:
-                    yield page
+                    yield event_batch(page)
                 return
             rows: list[EventRow] = await self.store.events_page(self.id, after, upto, seat, HISTORY_PAGE)
             if not rows:
                 return
-            yield [pb.Event.FromString(data) for _, _, data in rows]
+            yield event_batch([data for _, _, data in rows])
             after = rows[-1][0]
 
     def info(self) -> pb.TableInfo:
@@ -799,9 +814,19 @@ class Table:
             self.asked[seat] = self.last_asked[seat] = legal
             self.deadlines[seat] = now_ms() + seconds * 1000 if seconds else 0
             items.append((seat, pb.Event(decision_request=pb.DecisionRequest(
-                seat=seat, legal_commands=[self.wire.command_to_pb(c) for c in legal],
+                seat=seat, legal_commands=[self._command_pb(c) for c in legal],
                 deadline_ms=self.deadlines[seat]))))
         return items
+
+    def _command_pb(self, command: Command) -> pb.Command:
+        """A legal command's wire form, made once (a decision lists many, and the same ones come back turn
+        after turn): kept in a bounded cache shared by the tables (a command names its game's own type)."""
+        made = _COMMANDS.get(command)
+        if made is None:
+            if len(_COMMANDS) >= COMMAND_CACHE:
+                _COMMANDS.clear()
+            made = _COMMANDS[command] = self.wire.command_to_pb(command)
+        return made
 
     def _awaited(self) -> list[int]:
         """The seats the game waits for that a person (or a remote bot) plays."""
@@ -829,7 +854,7 @@ class Table:
         for _, message in items:
             if message.HasField("decision_request"):
                 self.decision_at[message.decision_request.seat] = message.sequence
-        self._publish(items)
+        self._publish(rows)
         if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
             if not self._note_idle():  # else the lobby has heard of this change already
                 self._tell_lobby()
@@ -876,19 +901,29 @@ class Table:
         self.decision_at = before.decision_at
         self._after_change(bot_delay=RETRY_SECONDS)  # a bot's move the store refused is tried again
 
-    def _publish(self, items: list[Item]) -> None:
-        """Each subscriber gets, in one batch, the events of this change that it may see."""
+    def _publish(self, rows: list[EventRow]) -> None:
+        """Each subscriber gets, in one message, the events of this change that it may see: framed once for
+        each audience (a seat, or the spectators), the same bytes for every stream of it."""
+        batches: dict[int | None, bytes] = {}
         for subscriber in list(self.subscribers):
             seat = subscriber.seat
-            batch = [message for audience, message in items if audience is None or audience == seat]
-            if not batch:
-                continue
-            try:
-                subscriber.queue.put_nowait(batch)
-            except asyncio.QueueFull:  # too far behind: drop it, it resumes from its last sequence
+            batch = batches.get(seat)
+            if batch is None:
+                batch = batches[seat] = event_batch([data for _, audience, data in rows
+                                                     if audience is None or audience == seat])
+            if batch:
+                self.tell(subscriber, batch)
+
+    def tell(self, subscriber: Subscriber, item: bytes | pb.PlayResult) -> None:
+        """Queue ``item`` on a subscriber's stream; one too far behind is dropped (it resumes from its last
+        sequence)."""
+        try:
+            subscriber.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            if subscriber in self.subscribers:
                 self._end_stream(subscriber, StreamEnd.FELL_BEHIND)
-                if seat is not None:
-                    self._spawn(self._disconnected(seat))
+                if subscriber.seat is not None:
+                    self._spawn(self._disconnected(subscriber.seat))
 
     def _end_stream(self, subscriber: Subscriber, why: StreamEnd) -> None:
         """Unlink a subscriber and end its stream: what it had queued is dropped, the end goes last."""
@@ -926,14 +961,19 @@ class Table:
                 asyncio.get_running_loop().call_later(bot_delay, lambda: self._spawn(self._bot_step()))
             else:
                 self._spawn(self._bot_step())
-        if self._timer:
+        due = min((d for d in self.deadlines.values() if d), default=0)
+        if self._timer is not None:
+            if due and self._timer_due <= due:
+                return  # the timer set fires first: it looks again then (no timer made and cancelled a change)
             self._timer.cancel()
             self._timer = None
-        due = [d for d in self.deadlines.values() if d]
         if due:
-            delay = max(0.0, (min(due) - now_ms()) / 1000)
-            self._timer = asyncio.get_running_loop().call_later(
-                delay, lambda: self._spawn(self._timer_expired()))
+            self._timer_due = due
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, (due - now_ms()) / 1000), self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self._timer = None
+        self._spawn(self._timer_expired())
 
     async def _bot_step(self) -> None:
         """One move by a seat the server plays; the next is scheduled after it, so tables take turns."""

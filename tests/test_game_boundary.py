@@ -46,6 +46,7 @@ from tenpennies.server.table import Settings, Subscriber, Table
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 from tenpennies.wire import mapping
+from tenpennies.wire.frames import batch_events
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
 CLIENT = SERVER.parent / "client"
@@ -448,8 +449,8 @@ async def events_until_over(subscriber: Subscriber, answer: Callable[[pb.Event],
     seen: list[pb.Event] = []
     while not any(e.HasField("game_ended") for e in seen):
         batch = await asyncio.wait_for(subscriber.queue.get(), 10)
-        assert isinstance(batch, list), batch
-        for event in batch:
+        assert isinstance(batch, bytes), batch
+        for event in batch_events(batch):
             seen.append(event)
             if answer is not None:
                 await answer(event)

@@ -17,6 +17,7 @@ After the app is gone, ``farewell`` is a line for the terminal (the local game i
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -29,22 +30,25 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
 from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
 from tenpennies.wire.games import THIRTY_ONE
 
 from ..arguments import game_title, local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
-from ..local import LocalServer
+from ..local import DB_FILE, LocalServer, NoSuchGame, read_game
 from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
+from .history import HistoryScreen
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
 from .table import TableScreen
 from .trust import RefusedScreen, confirm, refuse, verdict_for
+from .viewer import ReplayScreen, review_for, seat_of_person
 
-Mode = Literal["local", "server", "spectate", "browse"]
+Mode = Literal["local", "server", "spectate", "browse", "history", "replay"]
 # gRPC's own reconnect backoff grows to minutes; a lobby waiting for a server that comes back should see
 # it within a couple of seconds (its own retries are jittered and at most about 3 s apart).
 # A link that goes silent (a cable pulled, Wi-Fi gone) breaks no TCP connection: without keepalive pings the
@@ -87,16 +91,18 @@ class Launch:
     config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
     game: str = ""  # local: the game of a new local game ("": ten_pennies), by its name in ``engine.games``
     rules: tuple[str, ...] = ()  # local: its rules, as ``--rule NAME=VALUE`` writes them
+    replay: str = ""  # replay: the game (table id, or its first characters) to open in the replay viewer
+    db: Path | None = None  # replay: the SQLite file it is in (None: the local games', or ``address``'s server)
 
 
 SHORT_GAME = (1, 2, 3)  # the start screen's short game: Ten Pennies' first three rounds
-How = Literal["continue", "new", "short", "practice"]
+How = Literal["continue", "new", "short", "practice", "history"]
 
 
 @dataclass(frozen=True)
 class Start:
     """The local start screen's answer: continue the unfinished game, or a new game of ``game``: a whole one,
-    a short one or a practice table (those two are Ten Pennies')."""
+    a short one or a practice table (those two are Ten Pennies'); or first the history of the games played."""
 
     how: How
     game: str = DEFAULT_GAME
@@ -111,7 +117,7 @@ class ContinueScreen(ModalScreen[Start]):
 
     BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New game"),
                 Binding("s", "choose('short')", "Short game"), Binding("p", "choose('practice')", "Practice"),
-                Binding("g", "other", "The other game"),
+                Binding("g", "other", "The other game"), Binding("h", "choose('history')", "Your games"),
                 Binding("t", "choose('new', 'thirty_one')", "New Thirty-One", show=False),
                 Binding("escape", "choose('continue')", "Continue", show=False)]
 
@@ -130,7 +136,7 @@ class ContinueScreen(ModalScreen[Start]):
             yield Button(f"Short game of Ten Pennies ({len(SHORT_GAME)} rounds)", id="short")
             yield Button("Practice table of Ten Pennies (hints as you play)", id="practice")
             yield Label(f"c continue · n new game · g {game_title(self.other)} · s short · p practice "
-                        "(bots play the old one out)",
+                        "(bots play the old one out) · h your games",
                         classes="hint")
 
     @on(Button.Pressed)
@@ -172,7 +178,9 @@ class TenPenniesApp(App[None]):
         self.early_continue = False  # c pressed while the local game was starting: continue without asking
 
     def compose(self) -> ComposeResult:
-        if self.launch.mode == "local":
+        if self.launch.mode in ("history", "replay"):
+            text = "Reading your games…"
+        elif self.launch.mode == "local":
             text = "Starting your local game…"
         elif self.launch.mode == "browse":
             text = "Looking for servers on the LAN…"
@@ -182,6 +190,13 @@ class TenPenniesApp(App[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        if self.launch.mode == "history":
+            await self.push_screen(HistoryScreen(self.launch.home / DB_FILE, style=self.launch.style),
+                                   lambda _: self.exit())
+            return
+        if self.launch.mode == "replay":
+            self.open_replay_launch()
+            return
         if self.launch.mode == "local":
             self.open_local()
             return
@@ -287,6 +302,9 @@ class TenPenniesApp(App[None]):
             if unfinished is not None:
                 start = Start("continue") if self.early_continue else await self.push_screen_wait(
                     ContinueScreen(unfinished, wanted))
+                while start.how == "history":  # the games played, then the same question again
+                    await self.push_screen_wait(HistoryScreen(local.db, style=self.launch.style))
+                    start = await self.push_screen_wait(ContinueScreen(unfinished, wanted))
             story = practice = False
             if unfinished is not None and start.how == "continue":
                 session, story, practice = local.resume(unfinished.game), True, unfinished.game.practice
@@ -310,6 +328,26 @@ class TenPenniesApp(App[None]):
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
                                            leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
                                            guide=True, story=story, hints=practice, source=str(local.db)))
+
+    @work(exclusive=True, group="launch", exit_on_error=False)
+    async def open_replay_launch(self) -> None:
+        """``play --replay GAME_ID``: the game from ``--db``'s file (the local games' by default) or, with
+        ``--server``, from that server; the viewer, then the terminal again."""
+        launch = self.launch
+        try:
+            if launch.address:
+                self.connection = ServerConnection(launch.address, launch.tls_ca)
+                record = await self.connection.game_record(launch.replay)
+            else:
+                record = read_game(launch.db or launch.home / DB_FILE, launch.replay)
+            screen = ReplayScreen(record, review=review_for(launch.address or str(launch.db or launch.home / DB_FILE),
+                                                            record.table_id, seat_of_person(record)),
+                                  style=launch.style)
+        except (NoSuchGame, LookupError, ServerError, RuleError, sqlite3.Error, OSError) as error:
+            self.exit(return_code=1, message=f"No replay: {error}")
+            return
+        await self.push_screen_wait(screen)
+        self.exit()
 
     def on_key(self, event: events.Key) -> None:
         """A ``c`` pressed on the splash, before the offer to continue the local game could be shown, is

@@ -85,6 +85,11 @@ class GameTable(Widget):
         self.frame = frame
         self.can_focus = True
 
+    def on_mount(self) -> None:
+        # the frame draws once the regions this widget composed are mounted too (the first frame, or after
+        # the table's game swapped this widget in)
+        self.call_after_refresh(self.frame.redraw)
+
     # --- the table as the frame holds it (each game's widget reads its own view from ``frame.view``) ---
 
     @property

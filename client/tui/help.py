@@ -21,8 +21,10 @@ from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
+from ..plots import running_scores
 from .cards import CardStyle
 from .common import WIDE, pennies
+from .plot import ScorePlot
 
 KEYS = (
     ("← → home end", "move along your hand"),
@@ -203,8 +205,10 @@ class RoundEndScreen(BesideTheLog):
     """Every hand shown, the points, the pennies paid for them, the scores so far."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
-                 style: CardStyle, total_rounds: str = "", *, last: bool = False) -> None:
+                 style: CardStyle, total_rounds: str = "", *, last: bool = False,
+                 rounds: Sequence[pb.RoundEnded] = ()) -> None:
         super().__init__()
+        self.rounds = rounds  # every round's end so far, this one last: the running scores' picture
         self.last = last  # the game's last round: the standings come next
         self.ended = ended
         self.spec = spec
@@ -235,6 +239,10 @@ class RoundEndScreen(BesideTheLog):
             yield Static(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
                          "Lowest score wins.", classes="dim")
+            if self.rounds:
+                # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
+                yield ScorePlot(running_scores(self.rounds, names), colour=self.style.colour,
+                                reserve=max(16, 12 + len(m.scores)))
             yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
 
 
@@ -283,6 +291,7 @@ class GameEndScreen(GameEnd):
             yield Static(table)
             if self.rounds:
                 yield Static(self.by_round(names, order))
+                yield ScorePlot(running_scores(self.rounds, names), reserve=max(18, 10 + 2 * v.seats))
             yield self.closing_hint()
 
     def by_round(self, names: list[str], order: list[int]) -> Table:

@@ -55,6 +55,7 @@ from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
 from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
+from .viewer import open_replay, review_for, seat_of_person
 
 COLUMNS = (("name", "Table"), ("seats", "Seats"), ("status", "Status"), ("preset", "Game"),
            ("timer", "Timer"), ("seed", "Seed"), ("players", "Players"))
@@ -381,6 +382,7 @@ LOBBY_HELP = """\
   [b]g[/b]      start the game                 [dim](every seat filled)[/dim]
   [b]L[/b]      leave the seat you took        [dim](marked > in Players)[/dim]
   [b]t[/b]      tournament standings           [dim](a server running one)[/dim]
+  [b]r[/b]      replay a finished game, step by step
   [b]q[/b]      quit
 
 A table you make is yours to fill: add bots, join it, start it
@@ -424,6 +426,7 @@ class LobbyScreen(Screen[None]):
         Binding("g", "start", "Start"),
         Binding("L", "leave", "Leave"),
         Binding("t", "standings", "Standings"),
+        Binding("r", "replay", "Replay"),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -740,6 +743,9 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "standings":
             return self.tournament is not None
+        if action == "replay":  # a finished table's game, in the replay viewer; shown for those alone
+            info = self.selected
+            return info is not None and info.status == pb.TABLE_STATUS_FINISHED
         if action not in HOST_ACTIONS | {"watch", "leave"}:
             return True
         info = self.selected
@@ -951,6 +957,24 @@ class LobbyScreen(Screen[None]):
             self.fail(error, "leave")
         self.redraw(info.table_id)
         self.refresh_bindings()
+
+    @work(group="lobby-actions")
+    async def action_replay(self) -> None:
+        """The selected finished table's game in the replay viewer (its record from the server)."""
+        info = self.selected
+        if info is None or info.status != pb.TABLE_STATUS_FINISHED:
+            return
+        try:
+            session = self.sessions.get(info.table_id)
+            record = await self.connection.game_record(info.table_id, token=session.token if session else "",
+                                                       password=self.passwords.get(info.table_id, ""))
+        except ServerError as error:
+            self.notify(str(error), title="No replay", severity="warning", timeout=6, markup=False)
+            return
+        session = self.sessions.get(info.table_id)
+        seat = session.seat if session is not None and session.seat is not None else seat_of_person(record)
+        open_replay(self.app, record, review=review_for(self.connection.address, record.table_id, seat),
+                    style=self.style)
 
     def action_help(self) -> None:
         self.app.push_screen(LobbyHelp())

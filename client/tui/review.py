@@ -25,6 +25,7 @@ from tenpennies.engine.review import Mark, Review, Stopped
 from tenpennies.wire.record import GameRecord
 
 from ..reviews import load_review, review_record, save_review
+from .viewer import ReplayScreen
 
 SHOWN = 8
 """The costliest decisions listed (the first three stand out)."""
@@ -67,6 +68,7 @@ class ReviewScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_or_close", "Stop / close"),
+        Binding("v", "step_through", "Step through"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -162,7 +164,19 @@ class ReviewScreen(ModalScreen[None]):
         self.query_one("#status", Static).update(Text(head + " Cost: expected points for the rest of the round "
                                                       "against the better move."))
         self.query_one("#marks", Static).update(marks_table(review))
-        self.query_one("#keys", Static).update("Escape closes.")
+        self.query_one("#keys", Static).update("v steps through the game in the replay viewer, n there to each "
+                                               "costly decision; Escape closes.")
+
+    def action_step_through(self) -> None:
+        """The game in the replay viewer, this review's marks on it, at its first costly decision."""
+        if self.review is None:
+            return
+        viewer = ReplayScreen(self.record, review=self.review)
+        first = viewer.stepper.mistake_from(0, 1)
+        if first is not None:
+            viewer.position = first
+        self.dismiss()
+        self.app.push_screen(viewer)
 
     def action_stop_or_close(self) -> None:
         if self.review is None and self.worker is not None and self.worker.is_running:

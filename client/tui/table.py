@@ -161,8 +161,9 @@ class TableScreen(Screen[None]):
                         self.say("")
                 elif isinstance(message, pb.Snapshot):
                     again = self.tv.info is not None
+                    # the table's game widget first, so that no moment holds the new view with the old widget
+                    await self.seat_game(message.table.game or DEFAULT_GAME)
                     self.tv.apply_snapshot(message)
-                    await self.seat_game(self.tv.game)
                     self.log_snapshot(again)
                 else:
                     self.fold_event(message)
@@ -188,6 +189,8 @@ class TableScreen(Screen[None]):
             await self.mount(self.game, after=self.query_one("#middle"))
         finally:
             self._swapping = False
+        if self._stale:  # a redraw came while the widgets were swapped: it waited for this
+            self.call_after_refresh(self.redraw)
         if focused:  # the keys go to the game's widget first, as they did to the one it replaced
             self.game.focus()
 
@@ -335,8 +338,10 @@ class TableScreen(Screen[None]):
         if not self.is_mounted or not self.log_region.is_attached or not self.query(SeatsStrip) \
                 or not self.query(Prompt) or not self.query("#panel"):
             return  # the screen is being taken down (its regions go one by one; a timer may fire meanwhile)
-        if self._swapping or not self.game.is_mounted:  # its regions are not composed yet (new, or swapped in)
-            self.call_after_refresh(self.redraw)
+        if self._swapping or not self.game.is_mounted:
+            # its regions are not composed yet (new, or swapped in): the game's widget asks for the redraw
+            # once it is mounted (``GameTable.on_mount``), rather than this asking again after every frame
+            self._stale = True
             return
         self._drawn_at = time.monotonic()
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \

@@ -625,7 +625,8 @@ class TenPenniesTable(GameTable):
         total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
         last = then is not None
         self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
-                                           self.seat, self.card_style, total, last=last)
+                                           self.seat, self.card_style, total, last=last,
+                                           rounds=list(tv.round_ends.values()))
         self.app.push_screen(self.round_screen, (lambda _: then()) if then is not None else None)
 
     def show_game_end(self) -> None:

@@ -47,11 +47,13 @@ from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.engine.thirty_one.view import Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from ..plots import Chart, running_deals
 from .cards import CardStyle
 from .game import Frame, GameTable
 from .hand import Hand
 from .help import BesideTheLog, Dismissable, GameEnd
 from .line import Line
+from .plot import ScorePlot
 from .seats import SeatLine, SeatsHead
 
 CHOICES = (ExchangeWidow, ExchangeMiddle, SwapHand, Renew, TableSwap, TableSwapAll)
@@ -146,6 +148,7 @@ class ThirtyOneTable(GameTable):
         self.fresh: set[int] = set()      # cards just received, marked until this seat's next move
         self.deal_screen: DealEndScreen | None = None
         self.game_screen: ThirtyOneGameEndScreen | None = None
+        self.deal_ends: dict[int, DealEnded] = {}  # every deal's end seen, by deal: the running figures' picture
 
     def compose(self) -> ComposeResult:
         yield Line(id="t31-table")
@@ -181,6 +184,9 @@ class ThirtyOneTable(GameTable):
         if kind in ("thirty_one_turn_started", "thirty_one_deal_started", "game_ended"):
             self.frame.say("")  # what the message line said was about the turn before
         if kind == "thirty_one_deal_ended":
+            last = self.tv.view.last_deal if self.tv.view is not None else None
+            if last is not None:
+                self.deal_ends[last.deal] = last
             self.frame.redraw()  # the table behind the dialog as the deal ended
             self.show_deal_end()
         elif kind == "game_ended":
@@ -482,7 +488,8 @@ class ThirtyOneTable(GameTable):
         if v is None or v.last_deal is None:
             return
         self.closing()
-        self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text)
+        self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text,
+                                         self.running(v))
         self.app.push_screen(self.deal_screen)
 
     def show_game_end(self) -> None:
@@ -491,8 +498,18 @@ class ThirtyOneTable(GameTable):
             return
         self.closing()
         self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
+                                                  self.running(v),
                                                   review=self.frame.open_review if self.seat is not None else None)
         self.app.push_screen(self.game_screen)
+
+    def running(self, v: SeatView) -> Chart | None:
+        """Each seat's lives (tokens, points) by deal, over the deals' ends seen (None before the first)."""
+        if not self.deal_ends:
+            return None
+        rules = v.rules
+        start = {"lives": rules.lives, "tokens": rules.tokens, "points": 0}[rules.scoring]
+        ends = [self.deal_ends[d] for d in sorted(self.deal_ends)]
+        return running_deals(ends, self.names(v), rules.scoring, [start] * v.seats)
 
     def names(self, v: SeatView) -> list[str]:
         return [self.who(s) for s in range(v.seats)]
@@ -684,8 +701,10 @@ def rules_text(rules: Rules) -> str:
 class DealEndScreen(BesideTheLog):
     """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won."""
 
-    def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str]) -> None:
+    def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str],
+                 running: Chart | None = None) -> None:
         super().__init__()
+        self.running = running  # each seat's figure by deal so far
         self.end = end
         self.rules = rules
         self.names = names
@@ -699,6 +718,8 @@ class DealEndScreen(BesideTheLog):
                 yield Static(showdown_table(end, rules, self.names, self.card))
             else:
                 yield Static("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
+            if self.running is not None:
+                yield ScorePlot(self.running, reserve=max(14, 9 + len(end.hands)))
             yield Static("Any key continues.", classes="dim")
 
 
@@ -737,8 +758,9 @@ class ThirtyOneGameEndScreen(GameEnd):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
     def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str],
-                 review: Callable[[], object] | None = None) -> None:
+                 running: Chart | None = None, review: Callable[[], object] | None = None) -> None:
         super().__init__(review)
+        self.running = running  # each seat's figure by deal
         self.seat_view = view
         self.winners = winners or view.winners
         self.names = names
@@ -762,4 +784,6 @@ class ThirtyOneGameEndScreen(GameEnd):
                 if v.last_deal.how != "dead":
                     yield Static(showdown_table(v.last_deal, v.rules, names, self.card))
             yield Static(table, classes="rules")
+            if self.running is not None:
+                yield ScorePlot(self.running, reserve=9 + 2 * v.seats)  # the last deal's hands, the standings
             yield self.closing_hint()

@@ -10,12 +10,12 @@ and command log (``Game.replay``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple, assert_never
+from typing import Any, NamedTuple
 
-from ..cards import Card, decks_for, shoe
+from ..cards import MAX_DECKS, Card, decks_for, shoe
 from ..interface import Result
 from . import events as ev
 from .commands import (
@@ -33,15 +33,17 @@ from .commands import (
 )
 from .melds import (
     TableSet,
+    cards_laid_off,
     check_contract_set,
     check_layoff,
     check_set,
     contract_candidates,
-    layoff_refusal,
     set_candidates,
 )
 from .results import balances
 from .rules import HouseRules, RoundSpec, RuleError
+
+_RandomState = tuple[Any, ...]  # what random.Random.getstate() returns
 
 
 class Phase(StrEnum):
@@ -62,6 +64,9 @@ class SeatState:
         self.score = 0
         self.paid = 0           # pennies paid into the pot for cards left in hand (TP-5.2)
         self.won = 0            # pennies taken from the pot at the end (TP-5.4)
+
+
+_new_tuple = tuple.__new__  # a NamedTuple made without the Python frame of its __new__
 
 
 class PlayerInfo(NamedTuple):
@@ -108,7 +113,8 @@ class Game:
         self.n = seats
         self.rules = rules
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: _RandomState | None = None
         self.log: list[Command] = []
         self.players = [SeatState(rules.buy_pennies) for _ in range(seats)]
         self.pot = 0
@@ -124,12 +130,65 @@ class Game:
         self.buy_order: list[int] = []
         self.buy_answers: dict[int, bool] = {}
         self.reshuffles_used = 0
-        self.table: list[TableSet] = []
+        self._table: list[TableSet] = []
+        self._table_shared = False  # the sets (and their list) are also a copy's, or its original's
         self._meld_cache: tuple[ev.Meld, ...] | None = None
         self.winners: tuple[int, ...] = ()
         self.opening_events: list[ev.Event] = [ev.GameStarted(seats, rules)]
         self.dealer = self._choose_dealer(self.opening_events)
         self._start_round(self.opening_events)
+
+    # --- the sets on the table -------------------------------------------------------------------
+
+    @property
+    def table(self) -> list[TableSet]:
+        """The sets on the table, numbered from 0, this game's own to change (see ``_own_table``)."""
+        return self._own_table()
+
+    @table.setter
+    def table(self, sets: list[TableSet]) -> None:
+        self._table, self._table_shared = sets, False
+
+    def _own_table(self) -> list[TableSet]:
+        """The table, made this game's own first if a copy shares it: a copy takes its original's sets as
+        they are, and whichever of the two first changes the table (or hands it out) copies them then.
+        The engine reads ``_table`` as it is."""
+        if self._table_shared:
+            table = []
+            for t in self._table:
+                u = TableSet.__new__(TableSet)
+                u.id, u.owner, u.rank, u.wilds, u._wild_ranks = t.id, t.owner, t.rank, t.wilds, t._wild_ranks
+                u.cards = t.cards.copy()
+                u.suits = t.suits.copy()
+                table.append(u)
+            self._table, self._table_shared = table, False
+        return self._table
+
+    # --- the random generator: the deal and the reshuffles --------------------------------------
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator. A copy takes a snapshot of its state (``copy``) and makes its own
+        generator from it only when it first shuffles: most copies searched on never do."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random.__new__(random.Random)  # no seeding from the OS: setstate fills it
+            assert self._rng_state is not None
+            rng.setstate(self._rng_state)
+        self._rng_state = None  # the caller may draw from it: the snapshot no longer holds
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng, self._rng_state = rng, None
+
+    def _rng_snapshot(self) -> _RandomState:
+        """The generator's state, kept until the game next draws from it (copies share the one tuple)."""
+        state = self._rng_state
+        if state is None:
+            assert self._rng is not None
+            state = self._rng_state = self._rng.getstate()
+        return state
 
     # --- who decides, and what they may do ---------------------------------------------------
 
@@ -173,15 +232,17 @@ class Game:
         phase = self.phase
         if phase is Phase.BUY:
             if seat in self.buy_order and seat not in self.buy_answers:
-                return [Buy(seat), PassBuy(seat)]
+                return [_BUY[seat], _PASS[seat]]
             return []
-        if seat != self.turn_seat or phase is Phase.GAME_OVER:
+        if seat != self.turn_seat:
             return []
+        if phase is Phase.MELD:
+            return self._meld_phase_commands(seat)
         if phase is Phase.PICK_UP:
-            return [TakeDiscard(seat), DeclineDiscard(seat)]
+            return [_TAKE[seat], _DECLINE[seat]]
         if phase is Phase.DRAW:
-            return [Draw(seat)]
-        return self._meld_phase_commands(seat)
+            return [_DRAW[seat]]
+        return []  # the game is over
 
     def _meld_phase_commands(self, seat: int) -> list[Command]:
         player = self.players[seat]
@@ -197,12 +258,10 @@ class Game:
                 if self._leaves_a_discard(player, len(cards)):
                     commands.append(LaySet(seat, cards))
             if self._leaves_a_discard(player, 1):
-                for target in self.table:
-                    for card in hand:
-                        if layoff_refusal(card, target, spec, rules) is None:
-                            commands.append(LayOff(seat, card, target.id))
-        discards = _DISCARDS[seat]
-        commands.extend(discards[card.id] for card in hand)
+                for target in self._table:
+                    set_id = target.id
+                    commands += [LayOff(seat, card, set_id) for card in cards_laid_off(hand, target, spec, rules)]
+        commands += map(_DISCARD_OF[seat], hand)
         return commands
 
     def is_legal(self, command: Command) -> bool:
@@ -222,99 +281,101 @@ class Game:
         if not trusted:
             self._check(command)
         events: list[ev.Event] = []
-        match command:
-            case Discard():
-                self._discard(command, events)
-            case TakeDiscard():
-                self._take(command, events)
-            case DeclineDiscard():
-                self._decline(command, events)
-            case Draw():
-                self._draw(command, events)
-            case Buy() | PassBuy():
-                self._answer(command, events)
-            case LayOff():
-                self._lay_off(command, events)
-            case LaySet():
-                self._lay_set(command, events)
-            case LayContract():
-                self._lay_contract(command, events)
-            case _:
-                assert_never(command)
+        _APPLIERS[type(command)](self, command, events)
         self.log.append(command)
         return events
 
     def _check(self, command: Command) -> None:
         """Every check, no change. The appliers below may then assume the command is legal.
         Each refusal cites the most specific rule; a command out of turn cites the rule of its step."""
-        if not isinstance(command, COMMAND_TYPES):
+        if type(command) is Discard:  # the commonest command: when legal, said at once
+            seat, card = command.seat, command.card
+            if type(seat) is int and seat == self.turn_seat and self.phase is Phase.MELD and type(card) is Card \
+                    and card in self.players[seat].hand:
+                return
+        check = _CHECKS.get(type(command))
+        if check is None:
             raise TypeError(f"not a command: {command!r}")
         seat = command.seat
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)) or not 0 <= seat < self.n:
             raise RuleError("TP-1.1", f"there is no seat {seat!r} at this table of {self.n}")
         phase = self.phase
         if phase is Phase.GAME_OVER:
             raise RuleError("TP-5.4", "the game is over")
-        match command:
-            case Buy() | PassBuy():
-                if phase is not Phase.BUY:
-                    raise RuleError("TP-4.3", "no card is being offered to buy now")
-                if seat not in self.buy_order:
-                    if seat == self.turn_seat:
-                        raise RuleError("TP-4.3", "the player who declined the card cannot buy it")
-                    raise RuleError("TP-4.3", f"seat {seat} has no buy penny left, so it is not offered the card")
-                if seat in self.buy_answers:
-                    raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
-            case TakeDiscard() | DeclineDiscard():
-                self._check_turn(seat, "TP-4.2", "take or decline the live discard")
-                if phase is Phase.BUY:
-                    raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
-                if phase is Phase.DRAW:
-                    raise RuleError("TP-4.5", "the declined card is no longer live: draw from the stock")
-                if phase is Phase.MELD:
-                    raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
-            case Draw():
-                self._check_turn(seat, "TP-4.6", "draw")
-                if phase is Phase.PICK_UP:
-                    raise RuleError("TP-4.6", "take or decline the live discard before drawing")
-                if phase is Phase.BUY:
-                    raise RuleError("TP-4.6", "the player draws once the buy offer is settled")
-                if phase is Phase.MELD:
-                    raise RuleError("TP-4.2", "the player has already picked up this turn: taking the discard "
-                                              "replaces drawing, and a turn has one pick-up")
-            case Discard(card=card):
-                player = self._check_meld_step(seat, "TP-4.15", "discard")
-                self._check_in_hand(player, (card,), "TP-4.15")
-            case LayContract(sets=sets):
-                player = self._check_meld_step(seat, "TP-4.11", "lay a contract")
-                if player.down:
-                    raise RuleError("TP-4.12", "this seat is already down: lay further sets one at a time")
-                spec = self.spec
-                contract = spec.contract
-                if not isinstance(sets, tuple) or len(sets) != contract.sets:
-                    raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
-                                               f"lay exactly {contract.sets} set(s) at once")
-                cards = [c for s in sets for c in s]
-                self._check_in_hand(player, cards, "TP-4.11")
-                for cards_of_set in sets:
-                    check_contract_set(cards_of_set, spec, self.rules)
-                self._check_leaves_a_discard(player, len(cards))
-            case LaySet(cards=cards):
-                player = self._check_meld_step(seat, "TP-4.12", "lay a set")
-                self._check_down(player)
-                self._check_in_hand(player, cards, "TP-4.12")
-                check_set(cards, self.spec, self.rules, further=True)
-                self._check_leaves_a_discard(player, len(cards))
-            case LayOff(card=card, set_id=set_id):
-                player = self._check_meld_step(seat, "TP-4.12", "lay off")
-                self._check_down(player)
-                self._check_in_hand(player, (card,), "TP-4.13")
-                if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self.table):
-                    raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
-                check_layoff(card, self.table[set_id], self.spec, self.rules)
-                self._check_leaves_a_discard(player, 1)
-            case _:
-                assert_never(command)
+        check(self, command, seat, phase)
+
+    # Each command's own checks (``_check`` has judged the seat and that the game goes on).
+
+    def _check_answer(self, command: Buy | PassBuy, seat: int, phase: Phase) -> None:
+        if phase is not Phase.BUY:
+            raise RuleError("TP-4.3", "no card is being offered to buy now")
+        if seat not in self.buy_order:
+            if seat == self.turn_seat:
+                raise RuleError("TP-4.3", "the player who declined the card cannot buy it")
+            raise RuleError("TP-4.3", f"seat {seat} has no buy penny left, so it is not offered the card")
+        if seat in self.buy_answers:
+            raise RuleError("TP-4.3", f"seat {seat} has already answered this offer")
+
+    def _check_pick_up(self, command: TakeDiscard | DeclineDiscard, seat: int, phase: Phase) -> None:
+        if phase is Phase.PICK_UP and seat == self.turn_seat:  # legal: said at once
+            return
+        self._check_turn(seat, "TP-4.2", "take or decline the live discard")
+        if phase is Phase.BUY:
+            raise RuleError("TP-4.3", "the player declined the card: it is offered to the other seats")
+        if phase is Phase.DRAW:
+            raise RuleError("TP-4.5", "the declined card is no longer live: draw from the stock")
+        if phase is Phase.MELD:
+            raise RuleError("TP-4.1", "the pick-up is over: the discard is taken only at its start")
+
+    def _check_draw(self, command: Draw, seat: int, phase: Phase) -> None:
+        if phase is Phase.DRAW and seat == self.turn_seat:  # legal: said at once
+            return
+        self._check_turn(seat, "TP-4.6", "draw")
+        if phase is Phase.PICK_UP:
+            raise RuleError("TP-4.6", "take or decline the live discard before drawing")
+        if phase is Phase.BUY:
+            raise RuleError("TP-4.6", "the player draws once the buy offer is settled")
+        if phase is Phase.MELD:
+            raise RuleError("TP-4.2", "the player has already picked up this turn: taking the discard "
+                                      "replaces drawing, and a turn has one pick-up")
+
+    def _check_discard(self, command: Discard, seat: int, phase: Phase) -> None:
+        player = self._check_meld_step(seat, "TP-4.15", "discard")
+        self._check_in_hand(player, (command.card,), "TP-4.15")
+
+    def _check_contract(self, command: LayContract, seat: int, phase: Phase) -> None:
+        player = self._check_meld_step(seat, "TP-4.11", "lay a contract")
+        if player.down:
+            raise RuleError("TP-4.12", "this seat is already down: lay further sets one at a time")
+        sets = command.sets
+        spec = self.spec
+        contract = spec.contract
+        if not isinstance(sets, tuple) or len(sets) != contract.sets:
+            raise RuleError("TP-4.11", f"the contract of round {spec.number} is {contract}: "
+                                       f"lay exactly {contract.sets} set(s) at once")
+        cards = [c for s in sets for c in s]
+        self._check_in_hand(player, cards, "TP-4.11")
+        for cards_of_set in sets:
+            check_contract_set(cards_of_set, spec, self.rules)
+        self._check_leaves_a_discard(player, len(cards))
+
+    def _check_set(self, command: LaySet, seat: int, phase: Phase) -> None:
+        player = self._check_meld_step(seat, "TP-4.12", "lay a set")
+        self._check_down(player)
+        cards = command.cards
+        self._check_in_hand(player, cards, "TP-4.12")
+        check_set(cards, self.spec, self.rules, further=True)
+        self._check_leaves_a_discard(player, len(cards))
+
+    def _check_lay_off(self, command: LayOff, seat: int, phase: Phase) -> None:
+        player = self._check_meld_step(seat, "TP-4.12", "lay off")
+        self._check_down(player)
+        card, set_id = command.card, command.set_id
+        self._check_in_hand(player, (card,), "TP-4.13")
+        if not isinstance(set_id, int) or isinstance(set_id, bool) or not 0 <= set_id < len(self._table):
+            raise RuleError("TP-4.13", f"there is no set {set_id!r} on the table")
+        check_layoff(card, self._table[set_id], self.spec, self.rules)
+        self._check_leaves_a_discard(player, 1)
 
     def _check_turn(self, seat: int, rule: str, doing: str) -> None:
         if seat != self.turn_seat:
@@ -365,9 +426,8 @@ class Game:
         events.append(ev.DiscardTaken(command.seat, card))
 
     def _decline(self, command: DeclineDiscard, events: list[ev.Event]) -> None:
-        n, seat = self.n, command.seat
-        order = [(seat + i) % n for i in range(1, n)]
-        self.buy_order = [s for s in order if self.players[s].pennies > 0]
+        seat, players = command.seat, self.players
+        self.buy_order = [s for s in _LEFT_OF[self.n][seat] if players[s].pennies > 0]
         self.buy_answers = {}
         events.append(ev.DiscardDeclined(seat, self.pile[-1], tuple(self.buy_order)))
         self.phase = Phase.BUY
@@ -456,13 +516,14 @@ class Game:
         hand = self.players[seat].hand
         for card in cards:
             hand.remove(card)
-        table_set = TableSet(len(self.table), seat, cards, self.spec.wild_ranks)
-        self.table.append(table_set)
+        table = self._own_table()
+        table_set = TableSet(len(table), seat, cards, self.spec.wild_ranks)
+        table.append(table_set)
         self._meld_cache = None
         return ev.Meld(table_set.id, seat, tuple(cards), table_set.rank)
 
     def _lay_off(self, command: LayOff, events: list[ev.Event]) -> None:
-        card, target = command.card, self.table[command.set_id]
+        card, target = command.card, self._own_table()[command.set_id]
         self.players[command.seat].hand.remove(card)
         target.add(card)
         self._meld_cache = None
@@ -584,27 +645,29 @@ class Game:
         """What ``seat`` may know; ``None`` is a spectator. Never another seat's cards nor the stock."""
         if seat is not None and not 0 <= seat < self.n:
             raise RuleError("TP-1.1", f"there is no seat {seat} at this table")
+        phase = self.phase
+        pile = self.pile
+        # SeatView's fields in their order, positionally (a view is built for every decision)
         return SeatView(
-            seat=seat, seats=self.n, rules=self.rules, round=self.spec.number,
-            dealer=self.dealer, turn_seat=self.turn_seat, turn=self.turn,
-            phase=self.phase, to_act=self.to_act(),
-            hand=tuple(self.players[seat].hand) if seat is not None else (),
-            players=tuple(PlayerInfo(s, len(p.hand), p.pennies, p.score, p.down, p.paid, p.won)
-                          for s, p in enumerate(self.players)),
-            table=self._melds(),
-            discard_top=self.pile[-1] if self.pile else None,
-            discard_live=self.pile_live and self.phase is not Phase.GAME_OVER,
-            pile_size=len(self.pile), stock_size=len(self.stock), pot=self.pot,
-            reshuffles_left=self.rules.reshuffles - self.reshuffles_used,
-            buy_offer=tuple(self.buy_order),
-            legal=tuple(self.legal_commands(seat)) if seat is not None else (),
-            spec=self.spec,
+            seat, self.n, self.rules, self.spec.number, self.dealer, self.turn_seat, self.turn, phase,
+            self.to_act(),
+            tuple(self.players[seat].hand) if seat is not None else (),
+            tuple([_new_tuple(PlayerInfo, (s, len(p.hand), p.pennies, p.score, p.down, p.paid, p.won))
+                   for s, p in enumerate(self.players)]),
+            self._melds(),
+            pile[-1] if pile else None,
+            self.pile_live and phase is not Phase.GAME_OVER,
+            len(pile), len(self.stock), self.pot,
+            self.rules.reshuffles - self.reshuffles_used,
+            tuple(self.buy_order),
+            tuple(self.legal_commands(seat)) if seat is not None else (),
+            self.spec,
         )
 
     def _melds(self) -> tuple[ev.Meld, ...]:
         """The table as everybody sees it, cached until a set is laid or grows."""
         if self._meld_cache is None:
-            self._meld_cache = tuple(ev.Meld(t.id, t.owner, tuple(t.cards), t.rank) for t in self.table)
+            self._meld_cache = tuple(ev.Meld(t.id, t.owner, tuple(t.cards), t.rank) for t in self._table)
         return self._meld_cache
 
     # --- storage and replay ------------------------------------------------------------------
@@ -622,7 +685,7 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON-able data (it holds the stock and the seed: server-side only)."""
         from .commands import format_command
-        version, internal, gauss = self.rng.getstate()
+        version, internal, gauss = self._rng_snapshot()
         return {
             "seats": self.n, "rules": self.rules.to_dict(), "seed": self.seed,
             "rng": [version, list(internal), gauss],
@@ -635,52 +698,39 @@ class Game:
             "pile_live": self.pile_live, "buy_order": list(self.buy_order),
             "buy_answers": [[s, a] for s, a in self.buy_answers.items()],
             "reshuffles_used": self.reshuffles_used,
-            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards]} for t in self.table],
+            "table": [{"owner": t.owner, "cards": [c.id for c in t.cards]} for t in self._table],
             "winners": list(self.winners),
         }
 
     def copy(self) -> Game:
-        """An independent copy of the whole state: it shares no mutable object with this game (hands,
-        stock, pile, table sets, seats, the random generator's state, the log), so either can be played
-        on without touching the other, and both play identically from here. Cards, commands, events,
-        rules and round specs are immutable values and are shared. Much faster than
-        ``from_dict(to_dict())`` (``bench/engine_bench.py`` measures the ratio)."""
+        """An independent copy of the whole state: either can be played on without touching the other, and
+        both play identically from here. It has its own hands, stock, pile, seats, log and buy offer; two
+        things are shared until one of the two games changes them, which then makes its own: the random
+        generator (a snapshot of its state, ``rng``) and the sets on the table (``table``). Cards, commands,
+        events, rules and round specs are immutable values and are shared. Much faster than
+        ``from_dict(to_dict())`` (``bench/engine_bench.py`` measures the ratio), and the engine's speed
+        for search: a searcher copies a world for every rollout."""
         game = Game.__new__(Game)
-        game.n = self.n
-        game.rules = self.rules
-        game.seed = self.seed
-        rng = random.Random.__new__(random.Random)  # no fresh seeding from the OS: setstate fills it
-        rng.setstate(self.rng.getstate())
-        game.rng = rng
+        # every attribute at once (numbers, flags, immutable values), then fresh containers for the mutable ones
+        game.__dict__.update(self.__dict__)
+        game._rng, game._rng_state = None, self._rng_snapshot()  # its generator is made when it first draws
         game.log = self.log.copy()
+        new_seat = SeatState.__new__
         players = []
         for p in self.players:
-            q = SeatState.__new__(SeatState)
+            q = new_seat(SeatState)
             q.hand = p.hand.copy()
             q.down, q.pennies, q.score, q.paid, q.won = p.down, p.pennies, p.score, p.paid, p.won
             players.append(q)
         game.players = players
-        game.pot = self.pot
-        game.round_index = self.round_index
-        game.spec = self.spec
-        game.dealer, game.turn_seat, game.turn = self.dealer, self.turn_seat, self.turn
-        game.phase = self.phase
         game.stock = self.stock.copy()
         game.pile = self.pile.copy()
-        game.pile_live = self.pile_live
         game.buy_order = self.buy_order.copy()
         game.buy_answers = self.buy_answers.copy()
-        game.reshuffles_used = self.reshuffles_used
-        table = []
-        for t in self.table:
-            u = TableSet.__new__(TableSet)
-            u.id, u.owner, u.rank, u.wilds, u._wild_ranks = t.id, t.owner, t.rank, t.wilds, t._wild_ranks
-            u.cards = t.cards.copy()
-            u.suits = t.suits.copy()
-            table.append(u)
-        game.table = table
-        game._meld_cache = self._meld_cache  # a tuple of immutable melds
-        game.winners = self.winners
+        if self._table:  # the sets are shared until either game lays a set or lays off (``_own_table``)
+            self._table_shared = game._table_shared = True
+        else:
+            game._table = []
         game.opening_events = self.opening_events.copy()
         return game
 
@@ -691,9 +741,11 @@ class Game:
         game.n = data["seats"]
         game.rules = HouseRules.from_dict(data["rules"])
         game.seed = data["seed"]
-        game.rng = random.Random()
         version, internal, gauss = data["rng"]
-        game.rng.setstate((version, tuple(internal), gauss))
+        state = (version, tuple(internal), gauss)
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(state)  # a bad state is refused here, not at the next shuffle
+        game._rng, game._rng_state = rng, state
         game.log = [parse_command(line) for line in data["log"]]
         game.players = []
         for p in data["players"]:
@@ -720,16 +772,24 @@ class Game:
         return game
 
 
-class _Interned(dict[int, Discard]):
-    """Discard commands are plain values: build each (seat, card) once, as the listing hot path asks."""
+# Commands are plain values: the listing hot path hands out one object per (seat, card) or seat, built once.
+_DISCARD_OF = tuple({card: Discard(seat, card) for card in shoe(MAX_DECKS)}.__getitem__ for seat in range(8))
+_TAKE = tuple(TakeDiscard(seat) for seat in range(8))
+_DECLINE = tuple(DeclineDiscard(seat) for seat in range(8))
+_BUY = tuple(Buy(seat) for seat in range(8))
+_PASS = tuple(PassBuy(seat) for seat in range(8))
+_DRAW = tuple(Draw(seat) for seat in range(8))
+_LEFT_OF = [[tuple((seat + i) % n for i in range(1, n)) for seat in range(n)] for n in range(9)]
+"""``_LEFT_OF[n][seat]``: the other seats of an ``n``-seat table, nearest to the seat's left first."""
 
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-
-    def __missing__(self, card_id: int) -> Discard:
-        command = self[card_id] = Discard(self.seat, Card.from_id(card_id))
-        return command
-
-
-_DISCARDS = [_Interned(seat) for seat in range(8)]
+_APPLIERS: dict[type, Callable[[Game, Any, list[ev.Event]], None]] = {
+    Discard: Game._discard, TakeDiscard: Game._take, DeclineDiscard: Game._decline, Draw: Game._draw,
+    Buy: Game._answer, PassBuy: Game._answer, LayOff: Game._lay_off, LaySet: Game._lay_set,
+    LayContract: Game._lay_contract,
+}
+_CHECKS: dict[type, Callable[[Game, Any, int, Phase], None]] = {
+    Discard: Game._check_discard, TakeDiscard: Game._check_pick_up, DeclineDiscard: Game._check_pick_up,
+    Draw: Game._check_draw, Buy: Game._check_answer, PassBuy: Game._check_answer, LayOff: Game._check_lay_off,
+    LaySet: Game._check_set, LayContract: Game._check_contract,
+}
+assert set(_APPLIERS) == set(_CHECKS) == set(COMMAND_TYPES), "every command is checked and applied"

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import Card
+from ..cards import CARDS_PER_DECK, Card
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .game import Game, Phase, SeatView
 from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates
@@ -46,7 +46,7 @@ def _usable_counts(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> 
     """Naturals per rank that one set may hold together (one per suit under TP-4.9), and the wild count."""
     wild_ranks = spec.wild_ranks
     counts: dict[int, int] = {}
-    suits: dict[int, set[str]] = {}
+    faces: set[int] = set()  # rank and suit, as the id of the first deck's card (a rollout's hot path)
     wilds = 0
     distinct = rules.distinct_suits
     for card in hand:
@@ -55,10 +55,10 @@ def _usable_counts(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> 
             wilds += 1
             continue
         if distinct and card.suit is not None:
-            seen = suits.setdefault(rank, set())
-            if card.suit in seen:
+            face = card.id % CARDS_PER_DECK
+            if face in faces:
                 continue
-            seen.add(card.suit)
+            faces.add(face)
         counts[rank] = counts.get(rank, 0) + 1
     return counts, wilds
 

@@ -27,6 +27,10 @@ HOME_VARIABLE = "TENPENNIES_HOME"
 VISITOR_VARIABLE = "TENPENNIES_VISITOR"
 VISITOR_METADATA = "tp-visitor"
 VISITORS_PER_ADDRESS = 16
+# A server of several worker processes (serve --workers) names, in the trailing metadata of the answers that
+# bring a client to a table (CreateTable, JoinTable, GetSnapshot), the port of the worker that holds it, at the
+# host the client reached: a client may take that table's requests there directly, skipping the front's hop.
+WORKER_PORT_METADATA = "tp-worker-port"
 APP_NAME = "tenpennies"
 
 SERVICE_TYPE = "_tenpennies._tcp.local."  # DNS-SD: what a server announces and a client browses for

@@ -1344,6 +1344,50 @@ class SendCommandResponse(_message.Message):
     sequence: int
     def __init__(self, sequence: _Optional[int] = ...) -> None: ...
 
+class PlayRequest(_message.Message):
+    __slots__ = ("table_id", "token", "password", "from_sequence", "id", "command", "decision")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    password: str
+    from_sequence: int
+    id: int
+    command: Command
+    decision: int
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., password: _Optional[str] = ..., from_sequence: _Optional[int] = ..., id: _Optional[int] = ..., command: _Optional[_Union[Command, _Mapping]] = ..., decision: _Optional[int] = ...) -> None: ...
+
+class PlayResult(_message.Message):
+    __slots__ = ("id", "code", "sequence", "message", "rule", "open_decision")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    OPEN_DECISION_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    code: int
+    sequence: int
+    message: str
+    rule: str
+    open_decision: int
+    def __init__(self, id: _Optional[int] = ..., code: _Optional[int] = ..., sequence: _Optional[int] = ..., message: _Optional[str] = ..., rule: _Optional[str] = ..., open_decision: _Optional[int] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("snapshot", "events", "results")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    snapshot: Snapshot
+    events: EventBatch
+    results: _containers.RepeatedCompositeFieldContainer[PlayResult]
+    def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., results: _Optional[_Iterable[_Union[PlayResult, _Mapping]]] = ...) -> None: ...
+
 class GetSnapshotRequest(_message.Message):
     __slots__ = ("table_id", "token", "password")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -96,6 +96,11 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/tenpennies.v1.TenPenniesService/Play',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
+                _registered_method=True)
         self.GetGameRecord = channel.unary_unary(
                 '/tenpennies.v1.TenPenniesService/GetGameRecord',
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
@@ -201,6 +206,18 @@ class TenPenniesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One seat's stream with its commands on it (bidirectional): the first request opens it (table_id, token,
+        and from_sequence to resume, as Subscribe's); every request may carry a command with an id the client
+        chooses. Down come the snapshot, the events and decision requests (as Subscribe's), and each command's
+        result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
+        a command in the same message as the events it caused. Without a token it is a spectator's stream (its
+        commands are refused as UNAUTHENTICATED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetGameRecord(self, request, context):
         """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
         replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
@@ -297,6 +314,11 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.SendChat,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.SerializeToString,
             ),
             'GetGameRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGameRecord,
@@ -645,6 +667,33 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/SendChat',
             tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/tenpennies.v1.TenPenniesService/Play',
+            tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -58,6 +58,14 @@ class TenPenniesServiceStub:
     SendCommand: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]
     GetSnapshot: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]
     SendChat: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]
+    Play: _grpc.StreamStreamMultiCallable[_tenpennies_pb2.PlayRequest, _tenpennies_pb2.PlayResponse]
+    """One seat's stream with its commands on it (bidirectional): the first request opens it (table_id, token,
+    and from_sequence to resume, as Subscribe's); every request may carry a command with an id the client
+    chooses. Down come the snapshot, the events and decision requests (as Subscribe's), and each command's
+    result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
+    a command in the same message as the events it caused. Without a token it is a spectator's stream (its
+    commands are refused as UNAUTHENTICATED).
+    """
     GetGameRecord: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]
     """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
     replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
@@ -100,6 +108,14 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     SendCommand: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendCommandRequest, _tenpennies_pb2.SendCommandResponse]  # type: ignore[assignment]
     GetSnapshot: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetSnapshotRequest, _tenpennies_pb2.GetSnapshotResponse]  # type: ignore[assignment]
     SendChat: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.SendChatRequest, _tenpennies_pb2.SendChatResponse]  # type: ignore[assignment]
+    Play: _aio.StreamStreamMultiCallable[_tenpennies_pb2.PlayRequest, _tenpennies_pb2.PlayResponse]  # type: ignore[assignment]
+    """One seat's stream with its commands on it (bidirectional): the first request opens it (table_id, token,
+    and from_sequence to resume, as Subscribe's); every request may carry a command with an id the client
+    chooses. Down come the snapshot, the events and decision requests (as Subscribe's), and each command's
+    result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
+    a command in the same message as the events it caused. Without a token it is a spectator's stream (its
+    commands are refused as UNAUTHENTICATED).
+    """
     GetGameRecord: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.GetGameRecordRequest, _tenpennies_pb2.GetGameRecordResponse]  # type: ignore[assignment]
     """A finished game's record (its seed, rules, seat names and every command in the game's notation), for a
     replay or a review. Refused (FAILED_PRECONDITION, in words) for a game not finished and for a game of a
@@ -211,6 +227,20 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tenpennies_pb2.SendChatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tenpennies_pb2.SendChatResponse, _abc.Awaitable[_tenpennies_pb2.SendChatResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_tenpennies_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_tenpennies_pb2.PlayResponse], _abc.AsyncIterator[_tenpennies_pb2.PlayResponse]]:
+        """One seat's stream with its commands on it (bidirectional): the first request opens it (table_id, token,
+        and from_sequence to resume, as Subscribe's); every request may carry a command with an id the client
+        chooses. Down come the snapshot, the events and decision requests (as Subscribe's), and each command's
+        result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
+        a command in the same message as the events it caused. Without a token it is a spectator's stream (its
+        commands are refused as UNAUTHENTICATED).
+        """
 
     @_abc_1.abstractmethod
     def GetGameRecord(

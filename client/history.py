@@ -1,0 +1,79 @@
+"""Your history: the local games played, newest first, each as a row a person reads (date, game, opponents,
+result or place, your score, pennies left for Ten Pennies), from the file of the local games (read-only, through
+``client.local``: ``played_games``).
+
+"You" is the seat a person held at the table (the local game seats its player last, the bots first).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+
+from .arguments import game_title
+from .local import PlayedGame, played_games
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One game as the history lists it. ``place``: 1 the best (tied seats share); ``score``: Ten Pennies'
+    score, Thirty-One's lives, tokens or points as its preset counts them; ``pennies``: Ten Pennies' pennies
+    left at the end (None for a game without them)."""
+
+    table_id: str
+    date: str
+    game: str
+    seat: int
+    opponents: tuple[str, ...]
+    place: int
+    seats: int
+    won: bool
+    score: int
+    pennies: int | None
+
+    @property
+    def against(self) -> str:
+        """The opponents in a few words: the same name once, counted (``Ann, greedy bot ×2``)."""
+        counts: dict[str, int] = {}
+        for name in self.opponents:
+            counts[name] = counts.get(name, 0) + 1
+        return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
+    @property
+    def result(self) -> str:
+        if self.won:
+            return "won"
+        return f"{ORDINALS.get(self.place, f'{self.place}th')} of {self.seats}"
+
+
+def history_row(played: PlayedGame) -> HistoryRow:
+    """The row of one finished game (its end worked out from its stored state: ``PlayedGame.final``)."""
+    game = played.final()
+    result = game.result
+    assert result is not None, f"{played.table_id} is not over"
+    seat = played.people[0] if played.people else played.seats - 1
+    if played.game == TEN_PENNIES.name:
+        scores = result.scores
+        place = 1 + sum(1 for s in scores if s < scores[seat])
+        score: int = scores[seat]
+        pennies: int | None = game.view(None).players[seat].pennies
+    else:  # Thirty-One's scores are the places; its figure is the tally its preset keeps
+        place = result.scores[seat]
+        figure = str(played.rules.scoring)
+        score, pennies = result.tallies[figure][seat], None
+    opponents = tuple(played.names[s] or f"seat {s}" for s in range(played.seats) if s != seat)
+    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(played.created))
+    return HistoryRow(played.table_id, date, game_title(played.game), seat, opponents, place, played.seats,
+                      seat in result.winners, score, pennies)
+
+
+def history(db: str | Path, *, limit: int = 500) -> list[HistoryRow]:
+    """The local games played, newest first ([] when there is no file yet)."""
+    if not Path(db).is_file():
+        return []
+    return [history_row(played) for played in played_games(db, limit=limit)]

@@ -1,0 +1,54 @@
+"""A picture on a screen (``client.plots``): drawn in text to the width it is given, again when that changes,
+and only then (it keeps the chart and the size it drew)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.widgets import Static
+
+from ..plots import Chart, chart
+
+MOST = 14   # lines a picture takes at most
+LEAST = 6   # fewer than this and it is not shown: no room for it
+
+
+class ScorePlot(Static):
+    """``data`` drawn in the widget's width. Its height: what the terminal has left once ``reserve`` lines
+    (the rest of its screen) are taken, ``MOST`` at most; hidden when that is under ``LEAST``."""
+
+    DEFAULT_CSS = "ScorePlot { height: auto; }"
+
+    def __init__(self, data: Chart, *, colour: bool = True, reserve: int = 14, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.data = data
+        self.colour = colour
+        self.reserve = reserve
+        self.drawn: tuple[Chart, int, int] | None = None
+        self.wanted = True  # shown when there is room (False: hidden whatever the room)
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit()
+
+    def show(self, data: Chart) -> None:
+        """Draw ``data`` instead (nothing if it is the one drawn)."""
+        self.data = data
+        self.wanted = True
+        self.fit()
+
+    def hide(self) -> None:
+        self.wanted = False
+        self.display = False
+
+    def fit(self) -> None:
+        height = min(MOST, self.app.size.height - self.reserve)
+        width = self.content_size.width or self.app.size.width - 4
+        self.display = self.wanted and height >= LEAST
+        if not self.display or self.drawn == (self.data, width, height):
+            return
+        self.drawn = (self.data, width, height)
+        self.styles.height = height
+        self.update(Text.from_ansi(chart(self.data, width, height, colour=self.colour), no_wrap=True))

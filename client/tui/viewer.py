@@ -1,0 +1,293 @@
+"""The replay viewer: a finished game (Ten Pennies or Thirty-One) step by step, forwards and back, every hand
+shown, the narrator's words for each step, a review's marks on the reviewed seat's costly decisions.
+
+``ReplayScreen(record, review=None)``: ← → a step, ↑ ↓ (or [ ]) a round, home / end the deal and the end,
+``n`` / ``N`` the next / previous costly decision of the review, ``g`` each seat's running score by round,
+escape back. The game is rebuilt once (``client.stepper.Stepper``); a step is a copy of a kept game and a
+few commands at most. Each region is a widget that keeps what it drew and redraws only on a change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+
+from tenpennies.engine.cards import sort_key
+from tenpennies.engine.interface import Game, RuleError
+from tenpennies.engine.review import Mark, Review
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.wire.games import THIRTY_ONE
+from tenpennies.wire.record import GameRecord
+
+from ..reviews import load_review
+from ..stepper import Stepper
+from .cards import CardStyle
+from .footer import KeysFooter
+from .line import Line
+from .plot import ScorePlot
+from .thirty_one import standing, worth
+
+BEFORE = 6  # earlier steps whose words stay above the step's own, dim
+Board = Callable[[Game, GameRecord, CardStyle, int], Text]
+Row = tuple[list[Text], list[Text]]  # a row's cells, then its last column as pieces (cards) to wrap
+
+
+def grid(head: list[str], rows: list[Row], width: int, right: frozenset[int] = frozenset()) -> Text:
+    """Rows in columns as one unwrapped text (so that its height is its lines, known without drawing it):
+    each column as wide as its widest cell (``right``: aligned right), the last one's pieces wrapped within
+    ``width``, a wrapped line starting under the column."""
+    cells = [[Text(h, style="bold") for h in head[:-1]], *([*c] for c, _ in rows)]
+    widths = [max(row[i].cell_len for row in cells) for i in range(len(head) - 1)]
+    start = sum(widths) + len(widths)
+    room = max(width - start, 12)
+    out = Text(no_wrap=True)
+    lines: list[tuple[list[Text], list[Text]]] = [(cells[0], [Text(head[-1], style="bold")])]
+    lines += [(c, pieces) for (_, pieces), c in zip(rows, cells[1:], strict=True)]
+    for n, (row, pieces) in enumerate(lines):
+        if n:
+            out.append("\n")
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - cell.cell_len)
+            out.append_text(Text(pad) + cell if i in right else cell + Text(pad))
+            out.append(" ")
+        used = 0
+        for piece in pieces:
+            if used and used + 1 + piece.cell_len > room:
+                out.append("\n" + " " * start)
+                used = 0
+            elif used:
+                out.append(" ")
+                used += 1
+            out.append_text(piece)
+            used += piece.cell_len
+    return out
+
+
+def _names(record: GameRecord) -> list[str]:
+    return [record.seat_name(s)[:14] for s in range(record.seats)]
+
+
+def ten_pennies_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
+    """Ten Pennies: each seat's score, pennies and hand (wild cards marked), whose turn, the sets on the table,
+    the discard and the stock."""
+    public = game.view(None)
+    wild = public.spec.wild_ranks
+    rows: list[Row] = []
+    for s, name in enumerate(_names(record)):
+        p = public.players[s]
+        hand = sorted(game.view(s).hand, key=sort_key)
+        turn = style.turn_mark if not game.over and s in game.to_act() else " "
+        pieces = [style.rich(c, wild=c.rank in wild) for c in hand] or [Text("-", style="dim")]
+        if p.down:
+            pieces.append(Text("(down)", style="dim"))
+        rows.append(([Text(turn), Text(name), Text(str(p.score)), Text(str(p.pennies))], pieces))
+    sets = [Text("Sets:", style="bold")]
+    for meld in public.table:
+        sets.append(Text(f"{meld.id}:", style="dim") + style.cards(meld.cards, wild, sep=""))
+    if not public.table:
+        sets.append(Text("none yet", style="dim"))
+    top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
+    pile = [Text("Discard"), top, Text(f"· stock {public.stock_size} · pot {public.pot}", style="dim")]
+    blank = [Text(), Text(), Text(), Text()]
+    rows += [(blank, sets), (blank, pile)]
+    return grid(["", "Player", "Score", "Pen.", "Hand"], rows, width, frozenset({2, 3}))
+
+
+def thirty_one_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
+    """Thirty-One: each seat's lives (tokens, points), hand and its worth, whose turn, the discard pile's top,
+    the stock and the cards in the middle."""
+    public = game.view(None)
+    rules = public.rules
+    rows: list[Row] = []
+    for s, name in enumerate(_names(record)):
+        hand = game.view(s).hand
+        turn = style.turn_mark if not game.over and s in game.to_act() else " "
+        knocked = " (knocked)" if public.knocker == s else ""
+        cards = style.cards(hand) if hand else Text("-", style="dim")
+        rows.append(([Text(turn), Text(name), Text(standing(public.players[s], rules)), cards],
+                     [Text(worth(hand, rules) + knocked)]))
+    top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
+    middle = [Text("Discard"), top, Text(f"· stock {public.stock_size}", style="dim")]
+    shown = [c for c in public.widow if c is not None] + list(public.table_cards)
+    if shown:
+        middle += [Text("· middle"), style.cards(shown)]
+    rows.append(([Text(), Text(), Text(), Text()], middle))
+    head = {"lives": "Lives", "tokens": "Tokens", "points": "Points"}[rules.scoring]
+    return grid(["", "Player", head, "Hand", "Worth"], rows, width, frozenset({2}))
+
+
+BOARDS: dict[str, Board] = {TEN_PENNIES.name: ten_pennies_board, THIRTY_ONE: thirty_one_board}
+
+
+def mark_text(mark: Mark, name: str, style: CardStyle) -> Text:
+    """A reviewed decision: what was chosen, what it cost against the best option, the best options."""
+    text = Text()
+    if mark.loss > 0:
+        text.append(f"Review: {name} chose {style.words(mark.chosen)}, costing {mark.loss:.1f} points",
+                    style="bold yellow" if style.colour else "bold")
+    else:
+        text.append(f"Review: {name} chose {style.words(mark.chosen)}, the best option", style="bold")
+    for option in mark.options[:3]:
+        chosen = " (chosen)" if option.command == mark.chosen else ""
+        text.append(f"\n  {option.points:6.1f}  {style.words(option.command)}{chosen}")
+    return text
+
+
+class ReplayScreen(Screen[None]):
+    """A finished game's replay (see the module). ``review``: a seat's review of it, whose marks show on their
+    steps and ``n`` jumps between; ``style``: how cards are drawn."""
+
+    CSS_PATH = "viewer.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Step", key_display="←→"),
+        Binding("right", "step(1)", "Step", show=False),
+        Binding("up", "round(-1)", "Round", key_display="↑↓"),
+        Binding("down", "round(1)", "Round", show=False),
+        Binding("left_square_bracket", "round(-1)", "Round back", show=False),
+        Binding("right_square_bracket", "round(1)", "Round on", show=False),
+        Binding("home", "to(0)", "Start/end", key_display="home/end"),
+        Binding("end", "to(-1)", "End", show=False),
+        Binding("n", "mistake(1)", "Mistake"),
+        Binding("N", "mistake(-1)", "Mistake back", show=False),
+        Binding("g", "plot", "Scores"),
+        Binding("escape", "close", "Back"),
+    ]
+
+    def __init__(self, record: GameRecord, *, review: Review | None = None, style: CardStyle | None = None,
+                 position: int = 0) -> None:
+        super().__init__()
+        self.style = style or CardStyle()
+        self.stepper = Stepper(record, review=review, card=self.style.text)
+        self.record = record
+        self.review = review
+        self.board = BOARDS[record.game]
+        self.position = max(0, min(position, self.stepper.last))
+        self.plotting = False
+
+    def compose(self) -> ComposeResult:
+        yield Line(id="replay-head")
+        yield Line(id="replay-board")
+        with VerticalScroll(id="replay-story", can_focus=False):  # the arrows are the steps' keys
+            yield Line(id="replay-mark")
+            yield Line(id="replay-words")
+        yield ScorePlot(self.stepper.chart(self.position), colour=self.style.colour, reserve=13, id="replay-plot")
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(ScorePlot).hide()
+        self.redraw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "mistake":
+            return bool(self.stepper.mistakes())  # no review (or nothing costly): hidden (False)
+        return True
+
+    # --- what is drawn ---
+
+    def where(self) -> str:
+        """Where the step is: the round (deal) of how many, the step's number of how many."""
+        st = self.stepper
+        word = st.how.word
+        step = st.steps[self.position]
+        rounds = len(st.rounds)
+        at = f"{word} {step.round}" if step.round else "the deal"
+        count = f" ({st.round_of(self.position)} of {rounds})" if word == "round" and step.round else ""
+        return f"{at}{count} · step {self.position}/{st.last}"
+
+    def redraw(self) -> None:
+        st, record = self.stepper, self.record
+        step = st.steps[self.position]
+        head = Text(record.name or record.table_id, style="bold")
+        head.append(f" · {self.where()}")
+        if self.review is not None:
+            costly = st.mistakes()
+            passed = sum(1 for p in costly if p <= self.position)
+            head.append(f" · mistakes ({record.seat_name(self.review.seat)}): {passed}/{len(costly)}", style="dim")
+        self.query_one("#replay-head", Line).show(head)
+        game = st.game_at(self.position)
+        width = (self.size.width or self.app.size.width) - 2  # (the board's padding)
+        self.query_one("#replay-board", Line).show(self.board(game, record, self.style, width))
+        words = Text()
+        for earlier in st.steps[max(0, self.position - BEFORE):self.position]:  # the story so far, dim
+            if earlier.lines:
+                words.append("\n".join(earlier.lines) + "\n", style="dim")
+        words.append("\n".join(step.lines) or "(nothing to tell)", style="bold")
+        if game.over and self.position == st.last:
+            words.append("\nThe end of the game.", style="bold")
+        self.query_one("#replay-words", Line).show(words)
+        self.query_one("#replay-story", VerticalScroll).scroll_end(animate=False)
+        mark = st.marks.get(self.position)
+        mark_line = self.query_one("#replay-mark", Line)
+        mark_line.show(mark_text(mark, record.seat_name(self.review.seat), self.style)
+                       if mark is not None and self.review is not None else Text())
+        mark_line.display = mark is not None
+        if self.plotting:
+            self.query_one(ScorePlot).show(self.stepper.chart(self.position))
+
+    # --- keys ---
+
+    def go(self, position: int) -> None:
+        position = max(0, min(position, self.stepper.last))
+        if position != self.position:
+            self.position = position
+            self.redraw()
+
+    def action_step(self, step: int) -> None:
+        self.go(self.position + step)
+
+    def action_round(self, step: int) -> None:
+        self.go(self.stepper.round_from(self.position, step))
+
+    def action_to(self, position: int) -> None:
+        self.go(self.stepper.last if position < 0 else position)
+
+    def action_mistake(self, step: int) -> None:
+        found = self.stepper.mistake_from(self.position, step)
+        if found is None:
+            self.notify("No more costly decisions that way.", timeout=3)
+            return
+        self.go(found)
+
+    def action_plot(self) -> None:
+        self.plotting = not self.plotting
+        plot = self.query_one(ScorePlot)
+        if self.plotting:
+            plot.show(self.stepper.chart(self.position))
+        else:
+            plot.hide()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def review_for(source: str, game_id: str, seat: int) -> Review | None:
+    """The kept review of ``seat`` in the game ``game_id`` of ``source`` (the local games' file or a server's
+    address), if one was made (``client.reviews.load_review``); a reviews file that cannot be read is no
+    review: the game is shown without marks."""
+    try:
+        return load_review(source, game_id, seat)
+    except (sqlite3.Error, OSError):
+        return None
+
+
+def seat_of_person(record: GameRecord) -> int:
+    """The seat a review is looked for: the local game seats its player last (the bots first)."""
+    return record.seats - 1
+
+
+def open_replay(app: Any, record: GameRecord, *, review: Review | None = None, style: CardStyle | None = None) -> None:
+    """Push the viewer for ``record`` on ``app``, or say why it cannot be shown (a game the viewer does not
+    know, a log that does not replay)."""
+    try:
+        screen = ReplayScreen(record, review=review, style=style)
+    except (LookupError, RuleError) as error:
+        app.notify(str(error), title="No replay", severity="warning", timeout=6, markup=False)
+        return
+    app.push_screen(screen)

@@ -1,0 +1,633 @@
+"""``tenpennies serve --workers N``: a front process that owns the public port, the lobby and the LAN record, and
+N worker processes (``workers.py``) that hold the tables, each table in exactly one of them.
+
+The front answers the lobby itself (``ListTables``, ``WatchTables``: the union of the workers' lobbies, which it
+follows with one WatchTables stream per worker), places each new table on the worker with the fewest open
+tables, and passes every other request to the worker that holds its table as raw bytes: it reads the
+request's top-level ``table_id`` (for a stream of requests, the first message's) and never decodes an answer.
+Requests that name no table (a tournament's) go to worker 0. Which worker holds which table (the directory) is
+read from the workers' stores at start and kept as tables are made, so table ids map to their worker across
+restarts of either.
+
+The front keeps what must count every worker: the request budgets (``--rate``, ``--address-rate``), the open
+tables per client address and per server, the lobby streams. It passes the client's address to the worker
+(``forwarded.PEER_METADATA``), so the worker's own limits and checks see the client, not the front.
+
+A worker that exits (killed, crashed) is started again at once; meanwhile only its tables pause: a request for
+one waits for it (up to the request's deadline, ``WORKER_WAIT`` without one), a stream of it ends with
+UNAVAILABLE (the client resumes from its last sequence, as after any drop). Each worker's store commits before
+it answers, and the front answers only once the worker has: no acknowledged command is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import gc
+import logging
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA, fingerprint, pem_to_der
+
+from . import app
+from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
+from .certs import CERT_FILE, KEY_FILE, ServerCertificate, server_certificate, tls_directory
+from .forwarded import PEER_METADATA
+from .lobby import Lobby, TableWatcher, address_of
+from .service import REFUSAL, TOO_MANY, RateLimiter, client_of, list_cost
+from .workers import command, known_workers, worker_options
+
+log = logging.getLogger(__name__)
+
+SERVICE = app.SERVICE
+WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for its table's worker to be back
+WORKER_START = 60.0  # seconds the front waits for its workers at start
+QUICK_EXIT = 2.0  # a worker that exits within this long after its start is started again after a pause
+# headers of the call itself, which the front's own call to the worker sets (and a client may not name the peer)
+NOT_FORWARDED = ("user-agent", "content-type", "te", "grpc-accept-encoding", "grpc-encoding", PEER_METADATA)
+CHANNEL_OPTIONS = [
+    # a worker started again answers within a second: the front's channel tries again soon
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 500),
+    ("grpc.max_receive_message_length", -1),
+]
+OPEN = (pb.TABLE_STATUS_WAITING, pb.TABLE_STATUS_PLAYING)
+OPEN_WORDS = ("waiting", "playing")
+
+
+@dataclass(eq=False)
+class Worker:
+    """One worker process as the front knows it: its socket, its channel, its part of the lobby."""
+
+    index: int
+    options: app.Options
+    socket: str
+    channel: grpc.aio.Channel
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+    port: int = 0  # its own port at the server's host, for clients that come straight to its tables
+    up: asyncio.Event = field(default_factory=asyncio.Event)  # answering, its lobby known
+    tables: dict[str, pb.TableInfo] = field(default_factory=dict)  # its tables in memory, as its lobby shows them
+    calls: dict[str, Any] = field(default_factory=dict)  # method path -> the channel's multicallable, raw bytes
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+
+class FrontLobby:
+    """The lobby over every worker: what ListTables and WatchTables show, the directory (table id -> worker),
+    and the open tables counted by creator (the limits a client may not dodge by its tables landing on
+    several workers). Its watchers (WatchTables streams, the LAN record) are ``lobby.TableWatcher``s."""
+
+    def __init__(self, workers: list[Worker], tables_per_address: int) -> None:
+        self.workers = workers
+        self.tables_per_address = tables_per_address
+        self.where: dict[str, Worker] = {}  # every table, open or finished
+        self.open: dict[str, str] = {}  # open table -> its creator (client_of)
+        self.open_by: Counter[str] = Counter()
+        self.open_by_address: Counter[str] = Counter()
+        self.creating: list[str] = []
+        self.placing: Counter[int] = Counter()  # tables being made, by worker index
+        self.watchers: dict[TableWatcher, str] = {}
+
+    # --- the directory and the open tables ---
+
+    def read_stores(self, workers: list[Worker]) -> None:
+        """Every table each worker's store holds (its id, creator, status): the directory survives restarts."""
+        for worker in workers:
+            db = sqlite3.connect(worker.options.db)
+            try:
+                for table_id, creator, status in db.execute("SELECT id, creator, status FROM tables"):
+                    self.where[table_id] = worker
+                    if status in OPEN_WORDS:
+                        self.count(table_id, creator)
+            finally:
+                db.close()
+
+    def count(self, table_id: str, creator: str) -> None:
+        if table_id not in self.open:
+            self.open[table_id] = creator
+            self.open_by[creator] += 1
+            self.open_by_address[address_of(creator)] += 1
+
+    def uncount(self, table_id: str) -> None:
+        creator = self.open.pop(table_id, None)
+        if creator is None:
+            return
+        for counter, key in ((self.open_by, creator), (self.open_by_address, address_of(creator))):
+            counter[key] -= 1
+            if not counter[key]:
+                del counter[key]
+
+    def check_room(self, creator: str) -> str | None:
+        """Why ``creator`` may not make a table now (the same limits, and words, as ``Lobby``), or None."""
+        if len(self.open) + len(self.creating) >= Lobby.MAX_TABLES:
+            return "this server has as many open tables as it can hold"
+        mine = self.open_by[creator] + self.creating.count(creator)
+        if mine >= self.tables_per_address:
+            return f"you already have {mine} open tables here: finish or leave some first"
+        address = address_of(creator)
+        ours = self.open_by_address[address] + sum(1 for c in self.creating if address_of(c) == address)
+        if ours >= self.tables_per_address * VISITORS_PER_ADDRESS:
+            return f"your address already has {ours} open tables here: finish or leave some first"
+        return None
+
+    def place(self, workers: list[Worker]) -> Worker:
+        """The worker a new table goes to: of those answering (all, if none is), the one with the fewest open
+        tables (those being made there count: tables made at once spread too), the lowest index among equals."""
+        load = Counter(self.where[t].index for t in self.open if t in self.where) + self.placing
+        candidates = [w for w in workers if w.up.is_set()] or workers
+        return min(candidates, key=lambda w: (load[w.index], w.index))
+
+    # --- the lobby ---
+
+    def listed(self) -> list[pb.TableInfo]:
+        return [info for worker in self.workers for info in worker.tables.values()]
+
+    def changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
+        """What a worker's lobby stream said: (``everything``: its first message, the whole of its lobby now)."""
+        if everything:
+            now = {info.table_id for info in tables}
+            removed = [*removed, *(t for t in worker.tables if t not in now)]
+        for table_id in removed:  # gone from its memory: expired (no longer open), or finished and read on demand
+            self.uncount(table_id)
+            if worker.tables.pop(table_id, None) is not None:
+                for watcher in self.watchers:
+                    watcher.put(table_id, None)
+        for info in tables:
+            worker.tables[info.table_id] = info
+            self.where.setdefault(info.table_id, worker)
+            if info.status not in OPEN:
+                self.uncount(info.table_id)
+            for watcher in self.watchers:
+                watcher.put(info.table_id, info)
+
+    def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
+        """Every listed table now, and a watcher for the changes (the limits of ``Lobby.watch``)."""
+        if len(self.watchers) >= Lobby.MAX_WATCHERS:
+            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"this server already serves {Lobby.MAX_WATCHERS} lobby streams")
+        if sum(1 for c in self.watchers.values() if c == client) >= Lobby.WATCHERS_PER_ADDRESS:
+            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"you already watch the lobby {Lobby.WATCHERS_PER_ADDRESS} times")
+        address = address_of(client)
+        most = Lobby.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS
+        if sum(1 for c in self.watchers.values() if address_of(c) == address) >= most:
+            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, f"this address already watches the lobby {most} times")
+        watcher = TableWatcher()
+        self.watchers[watcher] = client
+        return self.listed(), watcher
+
+    def unwatch(self, watcher: TableWatcher) -> None:
+        self.watchers.pop(watcher, None)
+
+
+class _Refused(Exception):
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _refuse(context: Any, code: grpc.StatusCode, message: str) -> None:
+    context.set_code(code)
+    context.set_details(message)
+    context.set_trailing_metadata((REFUSAL,))
+
+
+def _relay(context: Any, error: grpc.aio.AioRpcError) -> None:
+    """The worker's refusal (or the link's trouble with it), as the worker said it."""
+    context.set_code(error.code())
+    context.set_details(error.details() or "")
+    context.set_trailing_metadata(tuple(error.trailing_metadata() or ()))
+
+
+def _worker_gone(error: grpc.aio.AioRpcError) -> bool:
+    """The worker's connection broke under the call (it died): not a refusal of its own."""
+    return error.code() == grpc.StatusCode.UNAVAILABLE and REFUSAL not in tuple(error.trailing_metadata() or ())
+
+
+def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
+    """The client's metadata for the worker, and who the client is (``PEER_METADATA``, set by the front alone)."""
+    kept = tuple((key, value) for key, value in context.invocation_metadata() or ()
+                 if key not in NOT_FORWARDED and not key.startswith((":", "grpc-")))
+    return (*kept, (PEER_METADATA, context.peer()))
+
+
+MALFORMED = "the request is not a well-formed message"
+# A read whose worker died under it is asked again once the worker is back (a write is not: it may have been
+# stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
+READS = ("GetSnapshot",)
+READ_TRIES = 3
+DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
+
+
+class Front:
+    """The front and its workers; ``port`` is the public port bound."""
+
+    def __init__(self, options: app.Options) -> None:
+        self.options = options
+        self.lan_name = clean_lan_name(options.name) if options.name is not None else default_lan_name()
+        self.lan: Plan | str = plan(options.host, options.interface) if options.advertise else "not advertised"
+        self.count = max(options.workers, known_workers(options.db))
+        self.certificate: ServerCertificate | None = None
+        tls: tuple[str, str] | None = None
+        if options.tls and not options.tls_cert:
+            self.certificate = server_certificate(tls_directory(options.db), options.host)
+            tls = (str(self.certificate.directory / CERT_FILE), str(self.certificate.directory / KEY_FILE))
+        elif options.tls_cert and options.tls_key:
+            tls = (options.tls_cert, options.tls_key)
+        self.sockets = tempfile.mkdtemp(prefix="tenpennies-")  # 0700: only this user reaches the workers
+        self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
+                               f"{self.sockets}/w{k}.sock",
+                               grpc.aio.insecure_channel(f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
+                        for k in range(self.count)]
+        self.lobby = FrontLobby(self.workers, options.tables_per_address)
+        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
+        self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
+        self.port = 0
+        self.closing = False
+        self.advertiser: Advertiser | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    @property
+    def fingerprint(self) -> str | None:
+        if self.certificate is not None:
+            return self.certificate.fingerprint
+        if self.options.tls_cert:
+            return fingerprint(pem_to_der(Path(self.options.tls_cert).read_bytes()))
+        return None
+
+    # --- the workers ---
+
+    async def _keep_running(self, worker: Worker) -> None:
+        """Run the worker; start it again whenever it exits (after a pause if it did not last)."""
+        while not self.closing:
+            started = time.monotonic()
+            worker.process = await asyncio.create_subprocess_exec(
+                *command(worker.options), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                env={**os.environ, "TENPENNIES_FRONT": str(os.getpid())},
+                start_new_session=True)  # a Ctrl-C at the terminal is the front's to handle: it stops them
+            worker.starts += 1
+            assert worker.process.stdout is not None  # stdout=PIPE
+            listening = re.search(rb"listening on .*:(\d+) ", await worker.process.stdout.readline())
+            if listening and not worker.port:  # its port for good: started again, it listens there again
+                worker.port = int(listening.group(1))
+                worker.options = dataclasses.replace(worker.options, port=worker.port)
+            while await worker.process.stdout.readline():  # what else it says (nothing it says must block it)
+                pass
+            code = await worker.process.wait()
+            worker.up.clear()
+            if self.closing:
+                return
+            log.warning("worker %d exited (status %s): starting it again", worker.index, code)
+            if time.monotonic() - started < QUICK_EXIT:
+                await asyncio.sleep(QUICK_EXIT)
+
+    async def _follow_lobby(self, worker: Worker) -> None:
+        """Follow the worker's lobby, again after each of its restarts."""
+        watch = pb_grpc.TenPenniesServiceStub(worker.channel).WatchTables
+        while not self.closing:
+            try:
+                everything = True
+                async for message in watch(pb.WatchTablesRequest(), wait_for_ready=True):
+                    self.lobby.changed(worker, list(message.tables), list(message.removed), everything)
+                    if everything:
+                        worker.up.set()
+                    everything = False
+            except grpc.aio.AioRpcError:
+                pass
+            worker.up.clear()
+            await asyncio.sleep(0.05)  # a worker gone: its channel waits for it (wait_for_ready)
+
+    # --- the requests ---
+
+    def _call(self, worker: Worker, kind: str, path: str) -> Any:
+        call = worker.calls.get(path)
+        if call is None:
+            call = worker.calls[path] = getattr(worker.channel, kind)(path)
+        return call
+
+    def _worker_of(self, parse: Callable[[bytes], Any], request: bytes, context: Any) -> Worker | None:
+        try:
+            table_id = parse(request).table_id
+        except DecodeError:
+            _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+            return None
+        worker = self.lobby.where.get(table_id)
+        if worker is None:
+            _refuse(context, grpc.StatusCode.NOT_FOUND, f"no table {table_id!r}")
+        return worker
+
+    def _allowed(self, context: Any, cost: float = 1.0) -> bool:
+        if self.limiter.allow(context.peer(), cost):
+            return True
+        _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+        return False
+
+    @staticmethod
+    def _timeout(context: Any) -> float:
+        left = context.time_remaining()
+        return WORKER_WAIT if left is None else max(0.0, left)
+
+    def _routed_unary(self, path: str, parse: Callable[[bytes], Any]) -> Any:
+        directs = path.rsplit("/", 1)[-1] in DIRECTING
+        reads = path.rsplit("/", 1)[-1] in READS
+
+        async def handler(request: bytes, context: Any) -> bytes | None:
+            if not self._allowed(context):
+                return None
+            worker = self._worker_of(parse, request, context)
+            if worker is None:
+                return None
+            call = self._call(worker, "unary_unary", path)
+            for attempt in range(READ_TRIES if reads else 1):
+                try:
+                    response: bytes = await call(request, metadata=forwarded_metadata(context),
+                                                 timeout=self._timeout(context), wait_for_ready=True)
+                    break
+                except grpc.aio.AioRpcError as error:
+                    if attempt + 1 == READ_TRIES or not (reads and _worker_gone(error)):
+                        _relay(context, error)
+                        return None
+            if directs and worker.port:
+                context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+            return response
+        return grpc.unary_unary_rpc_method_handler(handler)
+
+    def _routed_stream(self, path: str, parse: Callable[[bytes], Any]) -> Any:
+        async def handler(request: bytes, context: Any) -> AsyncIterator[bytes]:
+            if not self._allowed(context):
+                return
+            worker = self._worker_of(parse, request, context)
+            if worker is None:
+                return
+            call = self._call(worker, "unary_stream", path)(request, metadata=forwarded_metadata(context),
+                                                           timeout=context.time_remaining(), wait_for_ready=True)
+            try:
+                async for response in call:
+                    yield response
+            except grpc.aio.AioRpcError as error:
+                _relay(context, error)
+            finally:
+                call.cancel()
+        return grpc.unary_stream_rpc_method_handler(handler)
+
+    def _routed_bidi(self, path: str, parse: Callable[[bytes], Any]) -> Any:
+        """A stream of requests (``Play``): to the worker its first message's ``table_id`` names."""
+        async def handler(requests: AsyncIterator[bytes], context: Any) -> AsyncIterator[bytes]:
+            if not self._allowed(context):
+                return
+            incoming = requests.__aiter__()
+            try:
+                first = await incoming.__anext__()
+            except StopAsyncIteration:
+                return
+            worker = self._worker_of(parse, first, context)
+            if worker is None:
+                return
+
+            async def upstream() -> AsyncIterator[bytes]:
+                yield first
+                async for request in incoming:
+                    yield request
+            call = self._call(worker, "stream_stream", path)(upstream(), metadata=forwarded_metadata(context),
+                                                            timeout=context.time_remaining(), wait_for_ready=True)
+            try:
+                async for response in call:
+                    yield response
+            except grpc.aio.AioRpcError as error:
+                _relay(context, error)
+            finally:
+                call.cancel()
+        return grpc.stream_stream_rpc_method_handler(handler)
+
+    def _to_first(self, path: str, streaming: bool) -> Any:
+        """A request that names no table (a tournament's): worker 0's to answer."""
+        first = self.workers[0]
+
+        async def unary(request: bytes, context: Any) -> bytes | None:
+            if not self._allowed(context):
+                return None
+            try:
+                response: bytes = await self._call(first, "unary_unary", path)(
+                    request, metadata=forwarded_metadata(context), timeout=self._timeout(context),
+                    wait_for_ready=True)
+            except grpc.aio.AioRpcError as error:
+                _relay(context, error)
+                return None
+            return response
+
+        async def stream(request: bytes, context: Any) -> AsyncIterator[bytes]:
+            if not self._allowed(context):
+                return
+            call = self._call(first, "unary_stream", path)(request, metadata=forwarded_metadata(context),
+                                                          timeout=context.time_remaining(), wait_for_ready=True)
+            try:
+                async for response in call:
+                    yield response
+            except grpc.aio.AioRpcError as error:
+                _relay(context, error)
+            finally:
+                call.cancel()
+        return grpc.unary_stream_rpc_method_handler(stream) if streaming else grpc.unary_unary_rpc_method_handler(unary)
+
+    async def _create_table(self, request: bytes, context: Any) -> bytes | None:
+        """A new table, on the worker ``FrontLobby.place`` picks; the directory learns it before the client
+        hears of it."""
+        if not self._allowed(context):
+            return None
+        creator = client_of(context)
+        refusal = self.lobby.check_room(creator)
+        if refusal is not None:
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
+            return None
+        worker = self.lobby.place(self.workers)
+        self.lobby.creating.append(creator)
+        self.lobby.placing[worker.index] += 1
+        try:
+            response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
+                request, metadata=forwarded_metadata(context), timeout=self._timeout(context), wait_for_ready=True)
+        except grpc.aio.AioRpcError as error:
+            _relay(context, error)
+            return None
+        finally:
+            self.lobby.creating.remove(creator)
+            self.lobby.placing[worker.index] -= 1
+        table_id = pb.CreateTableResponse.FromString(response).table.table_id
+        self.lobby.where[table_id] = worker
+        self.lobby.count(table_id, creator)
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        return response
+
+    async def _list_tables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse | None:
+        tables = self.lobby.listed()
+        if not self._allowed(context, list_cost(len(tables))):
+            return None
+        return pb.ListTablesResponse(tables=tables)
+
+    async def _watch_tables(self, request: pb.WatchTablesRequest, context: Any
+                            ) -> AsyncIterator[pb.WatchTablesResponse]:
+        if not self._allowed(context, list_cost(sum(len(w.tables) for w in self.workers))):
+            return
+        try:
+            tables, watcher = self.lobby.watch(client_of(context))
+        except _Refused as refused:
+            _refuse(context, refused.code, str(refused))
+            return
+        try:
+            yield pb.WatchTablesResponse(tables=tables)
+            while True:
+                changed, removed = await watcher.next()
+                yield pb.WatchTablesResponse(tables=changed, removed=removed)
+        finally:
+            self.lobby.unwatch(watcher)
+
+    def _handlers(self) -> grpc.GenericRpcHandler:
+        handlers: dict[str, Any] = {}
+        for method in pb.DESCRIPTOR.services_by_name["TenPenniesService"].methods:
+            path = f"/{SERVICE}/{method.name}"
+            request_class = getattr(pb, method.input_type.name)
+            if method.name == "CreateTable":
+                handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._create_table)
+            elif method.name == "ListTables":
+                handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString)
+            elif method.name == "WatchTables":
+                handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString)
+            elif "table_id" not in method.input_type.fields_by_name:
+                handlers[method.name] = self._to_first(path, method.server_streaming)
+            elif method.client_streaming:
+                handlers[method.name] = self._routed_bidi(path, request_class.FromString)
+            elif method.server_streaming:
+                handlers[method.name] = self._routed_stream(path, request_class.FromString)
+            else:
+                handlers[method.name] = self._routed_unary(path, request_class.FromString)
+        return grpc.method_handlers_generic_handler(SERVICE, handlers)
+
+    # --- start and stop ---
+
+    async def start(self) -> None:
+        """Start the workers, learn their tables, then open the public port."""
+        for worker in self.workers:
+            self._tasks.append(asyncio.ensure_future(self._keep_running(worker)))
+            self._tasks.append(asyncio.ensure_future(self._follow_lobby(worker)))
+        try:
+            await asyncio.wait_for(asyncio.gather(*(w.up.wait() for w in self.workers)), WORKER_START)
+        except TimeoutError:
+            await self.stop()
+            raise RuntimeError(f"the workers did not start within {WORKER_START:.0f} s") from None
+        self.lobby.read_stores(self.workers)
+        self.grpc.add_generic_rpc_handlers((self._handlers(),))
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
+        reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
+        address = f"{self.options.host}:{self.options.port}"
+        if self.certificate is not None:
+            self.port = self.grpc.add_secure_port(address, grpc.ssl_server_credentials(
+                [(self.certificate.key, self.certificate.cert)]))
+        elif self.options.tls_cert and self.options.tls_key:
+            self.port = self.grpc.add_secure_port(address, grpc.ssl_server_credentials(
+                [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())]))
+        else:
+            self.port = self.grpc.add_insecure_port(address)
+        await self.grpc.start()
+        if isinstance(self.lan, Plan):
+            self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,
+                                         tls=self.fingerprint is not None)
+            self.advertiser.start()
+        await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        self._tasks.append(asyncio.ensure_future(self._keep_house()))
+        self._tasks.append(asyncio.ensure_future(app.collect_young()))
+
+    async def _keep_house(self) -> None:
+        while True:
+            await asyncio.sleep(app.HOUSEKEEPING_SECONDS)
+            self.limiter.forget_idle()
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Stop taking requests, then stop the workers (each finishes the changes under way and closes its
+        store), then the rest."""
+        self.closing = True
+        if self.advertiser is not None:
+            await self.advertiser.close()
+        await self.grpc.stop(grace)
+        for worker in self.workers:
+            if worker.process is not None and worker.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    worker.process.send_signal(signal.SIGTERM)
+        for worker in self.workers:
+            if worker.process is not None:
+                try:
+                    await asyncio.wait_for(worker.process.wait(), 10)
+                except TimeoutError:
+                    worker.process.kill()
+                    await worker.process.wait()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for worker in self.workers:
+            await worker.channel.close()
+        shutil.rmtree(self.sockets, ignore_errors=True)
+
+
+async def serve(options: app.Options) -> None:
+    """``tenpennies serve``: one process (``app.serve``) with one worker or a tournament; else a front and its
+    workers, until Ctrl-C or SIGTERM."""
+    if options.tournament is not None or (options.workers <= 1 and known_workers(options.db) <= 1):
+        if options.workers > 1:
+            print("a tournament runs in one process: --workers is set aside (docs/SCALING.md)", file=sys.stderr)
+        await app.serve(options)
+        return
+    try:
+        front = Front(options)
+    except ValueError as error:
+        print(f"tenpennies serve: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    await front.start()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
+    scheme = "TLS" if front.fingerprint else "plaintext"
+    print(f"Ten Pennies server listening on {options.host}:{front.port} ({scheme}), "
+          f"{len(front.lobby.where)} table(s) on {front.count} workers ({options.db} and beside it)", flush=True)
+    if front.fingerprint:
+        kept = f", {'made now and ' if front.certificate.made else ''}kept in {front.certificate.directory}" \
+            if front.certificate else ""
+        print(f"certificate fingerprint {front.fingerprint}{kept}: players check it when they first connect",
+              flush=True)
+    if front.advertiser is not None:
+        where = ", ".join(f"{address}:{front.port}" for address in front.advertiser.where.addresses)
+        print(f"advertising on the LAN as {front.lan_name!r} ({where})", flush=True)
+    elif options.advertise:
+        print(front.lan, flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("shutting down", flush=True)
+    await front.stop()

@@ -111,31 +111,59 @@ def score_decision(kind: Kind[Any], game: Game, seat: int, chosen: Command, inde
     return Mark(index, game.round_number, kind.format_command(chosen), ranked, max(0.0, loss))
 
 
+REFINE = 12
+"""How many of the costliest decisions of the first look a review scores again, at ``REFINE_FACTOR`` times the
+budget: a decision's loss is the chosen option's mean less the best option's, and the noise of a few dozen
+rollouts makes some other option look better than it is, so the first look's costliest are partly luck; the
+second look keeps those that are costly indeed (the ones a player reads first) for a third more time."""
+REFINE_FACTOR = 8
+
+
 def review_game(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
                 seat: int, *, budget: int | None = None, seed: int = 0,
                 progress: Callable[[int, int], object] | None = None, stop: Callable[[], bool] | None = None,
-                game_id: str = "") -> Review:
+                game_id: str = "", refine: int = REFINE) -> Review:
     """``seat``'s play in the game of ``kind`` dealt from ``game_seed`` and played by ``commands``, reviewed
     decision by decision (``score_decision``) by the kind's searcher at ``budget`` (None: the searcher's
-    default). Deterministic: decision ``i`` of the log is searched with seed ``seed * 1_000_003 + i``.
-    ``progress(done, total)`` is called before the first decision and after each; ``stop()`` is asked
-    before each, and True raises ``Stopped`` with the review so far. Raises RuleError for a log that does
-    not replay."""
+    default), then the ``refine`` costliest of them again at ``REFINE_FACTOR`` times the budget (their marks
+    replaced). Deterministic: decision ``i`` of the log is searched with seed ``seed * 1_000_003 + i`` (the
+    second time, ``+ 1`` to the seed). ``progress(done, total)`` is called before the first decision and after
+    each (``total`` counts the second looks); ``stop()`` is asked before each, and True raises ``Stopped``
+    with the review so far. Raises RuleError for a log that does not replay."""
     searcher, default = kind.searcher
     spend = default if budget is None else budget
     wanted = set(decisions(kind, seats, rules, game_seed, commands, seat))
-    total = len(wanted)
+    total = len(wanted) + min(refine, len(wanted))
     marks: list[Mark] = []
+    done = 0
+
+    def scored(game: Game, command: Command, index: int, times: int, salt: int) -> Mark:
+        nonlocal done
+        if stop is not None and stop():
+            raise Stopped(Review(game_id, seat, searcher, spend, tuple(marks), complete=False))
+        mark = score_decision(kind, game, seat, command, index, budget=spend * times,
+                              seed=(seed + salt) * 1_000_003 + index)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        return mark
+
     if progress is not None:
         progress(0, total)
     game = kind.new(seats, rules, game_seed)
     for index, command in enumerate(commands):
         if index in wanted:
-            if stop is not None and stop():
-                raise Stopped(Review(game_id, seat, searcher, spend, tuple(marks), complete=False))
-            marks.append(score_decision(kind, game, seat, command, index, budget=spend,
-                                        seed=seed * 1_000_003 + index))
-            if progress is not None:
-                progress(len(marks), total)
+            marks.append(scored(game, command, index, 1, 0))
         game.apply(command)
+    costly = sorted((i for i, m in enumerate(marks) if m.loss > 0), key=lambda i: (-marks[i].loss, i))[:refine]
+    again = {marks[i].index: i for i in costly}
+    if again:
+        game = kind.new(seats, rules, game_seed)
+        last = max(again)
+        for index, command in enumerate(commands[:last + 1]):
+            if index in again:
+                marks[again[index]] = scored(game, command, index, REFINE_FACTOR, 1)
+            game.apply(command, trusted=True)
+    if progress is not None and done < total:
+        progress(total, total)
     return Review(game_id, seat, searcher, spend, tuple(marks))

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tenpennies.engine.cards import Card
-from tenpennies.engine.review import Review, Stopped, decisions, review_game, score_decision
+from tenpennies.engine.review import REFINE_FACTOR, Review, Stopped, decisions, review_game, score_decision
 from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
 from tenpennies.engine.ten_pennies.commands import Discard, LayOff
@@ -104,7 +104,7 @@ def played() -> Game:
 def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None:
     calls: list[tuple[int, int]] = []
     review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1,
-                         progress=lambda done, total: calls.append((done, total)), game_id="t1")
+                         progress=lambda done, total: calls.append((done, total)), game_id="t1", refine=0)
     wanted = decisions(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
     assert [m.index for m in review.marks] == wanted and len(wanted) > 10
     assert calls == [(i, len(wanted)) for i in range(len(wanted) + 1)]
@@ -120,8 +120,29 @@ def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None
     assert costly and all(a.loss >= b.loss for a, b in zip(costly, costly[1:], strict=False))
     assert costly[0].loss == max(m.loss for m in review.marks)
     assert review.total_loss == pytest.approx(sum(m.loss for m in review.marks))
-    assert review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, game_id="t1") == review
+    assert review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, game_id="t1",
+                       refine=0) == review
     assert Review.from_dict(review.to_dict()) == review
+
+
+def test_the_costliest_decisions_are_scored_again_at_a_larger_budget(played: Game) -> None:
+    first = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=0)
+    calls: list[tuple[int, int]] = []
+    review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=3,
+                         progress=lambda done, total: calls.append((done, total)))
+    total = len(first.marks) + 3
+    assert calls == [(i, total) for i in range(total + 1)]
+    again = {m.index for m in sorted(first.marks, key=lambda m: (-m.loss, m.index))[:3]}
+    game = Game(4, played.rules, 21)
+    for index, command in enumerate(played.log):
+        if index in again:
+            was = next(m for m in first.marks if m.index == index)
+            now = score_decision(TEN_PENNIES, game, 2, command, index, budget=8 * REFINE_FACTOR,
+                                 seed=2 * 1_000_003 + index)
+            assert now in review.marks and was not in review.marks
+        game.apply(command)
+    assert [m for m in review.marks if m.index not in again] == [m for m in first.marks if m.index not in again]
+    assert [m.index for m in review.marks] == [m.index for m in first.marks]
 
 
 def test_a_review_stops_when_asked(played: Game) -> None:

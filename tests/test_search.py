@@ -13,7 +13,6 @@ from tenpennies.engine.cards import Card, decks_for, shoe
 from tenpennies.engine.ten_pennies import Game, HouseRules, SeatView, parse_cards
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
 from tenpennies.engine.ten_pennies.commands import Command, Discard, LayOff
-from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.search import SearchBot, option_values, pick, seat_memory
 from tenpennies.engine.ten_pennies.strategies import fast_choice
 from tenpennies.engine.ten_pennies.worlds import SeatMemory
@@ -181,13 +180,16 @@ def test_the_searcher_plays_only_listed_commands_and_is_deterministic() -> None:
 
 
 def test_a_searched_decision_of_the_default_budget_is_within_a_second() -> None:
-    game = Game(4, HouseRules(rounds=(1,)), 12)
-    while game.phase is not Phase.MELD:
-        game.apply(fast_choice(game, game.to_act()[0]))
-    seat = game.to_act()[0]
+    """In the last round, whose hands are the largest (the README gives the figures)."""
+    game = Game(4, HouseRules(rounds=(7,)), 12)
     bot = SearchBot(1)
-    view = game.view(seat)
-    assert len(bot.candidates(view)) > 1
-    started = time.process_time()
-    bot.choose(view)
-    assert time.process_time() - started < 1.0
+    timed = 0
+    while timed < 2:
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        if len(bot.candidates(view)) > 1:
+            started = time.process_time()
+            bot.choose(view)
+            assert time.process_time() - started < 1.0
+            timed += 1
+        game.apply(fast_choice(game, seat))

@@ -22,6 +22,7 @@ from tenpennies.engine.review import Mark, Option, Review
 from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.record import GameRecord
 
@@ -134,7 +135,8 @@ def made_review() -> Review:
         ranked = tuple(Option(c, p) for c, p in sorted(options, key=lambda o: o[1]))
         return Mark(index, round, chosen, ranked, dict(options)[chosen] - ranked[0].points)
 
-    return Review("0000abcd", 1, "search", 96, (
+    searcher, budget = TEN_PENNIES.searcher  # (the kept review a screen at the default budget finds)
+    return Review("0000abcd", 1, searcher, budget, (
         mark(12, 1, "1 take", ("1 take", 41.5), ("1 decline", 30.25)),
         mark(40, 1, "1 discard 9H", ("1 discard 9H", 22.0), ("1 discard KS", 14.5), ("1 discard 5C", 23.0)),
         mark(95, 2, "1 buy", ("1 buy", 35.0), ("1 pass", 35.0)),

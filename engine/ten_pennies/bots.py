@@ -144,8 +144,8 @@ def _builtin() -> dict[str, Callable[[int], Bot]]:
 
 BOTS: dict[str, Callable[[int], Bot]] = _builtin()
 """The built-in bots by name, each made from a seed (the greedy and plan bots make no random choice):
-``random``, ``greedy``, the penny plans ``averaging``, ``early``, ``holdout`` and the searching
-``sampler`` (see ``strategies``)."""
+``random``, ``greedy``, the penny plans ``averaging``, ``early``, ``holdout``, the searching
+``sampler`` (see ``strategies``) and ``searcher`` (see ``search``)."""
 
 
 def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,

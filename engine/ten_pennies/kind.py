@@ -29,9 +29,10 @@ from .rules import HouseRules
 from .search import option_values as search_values
 from .strategies import ranked_discards
 
-REVIEW_BUDGET = 96
+REVIEW_BUDGET = 48
 """Rollouts a review spends on a decision by default, over all its options (``search.option_values``'s
-unit): a whole game's review for one seat in well under a minute of one core (README, *Reviews*)."""
+unit; its costliest decisions get ``review.REFINE_FACTOR`` times as many): a whole game's review for one
+seat within a minute of one core (README, *Reviewing your play*)."""
 REVIEW_DISCARDS = 4
 """A review scores the chosen command and at most this many other discards (the policy's best, one per face)."""
 REVIEW_MELDS = 3

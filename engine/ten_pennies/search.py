@@ -129,7 +129,7 @@ def seat_memory(game: Game, seat: int) -> SeatMemory | None:
 
 # --- the searching bot -------------------------------------------------------------------------------
 
-DEFAULT_WORLDS = 48
+DEFAULT_WORLDS = 64
 """Worlds a searched decision samples by default; every candidate is played out in each of them."""
 
 
@@ -153,7 +153,7 @@ class SearchBot:
     ``worlds.SeatMemory`` per seat, fed by ``observe`` and by the views it decides on."""
 
     def __init__(self, seed: int = 0, *, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
-                 max_discards: int = 4, penny_points: float = 2.0, margin: float = 1.0) -> None:
+                 max_discards: int = 1, penny_points: float = 2.0, margin: float = 1.0) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
         self.seconds = seconds
@@ -180,8 +180,7 @@ class SearchBot:
         choice = self.policy.choose(view)
         card = view.discard_top
         if view.phase is Phase.PICK_UP:
-            other: Command = DeclineDiscard(seat) if isinstance(choice, TakeDiscard) else TakeDiscard(seat)
-            return [choice, other]
+            return [choice, DeclineDiscard(seat)] if isinstance(choice, TakeDiscard) else [choice]
         if view.phase is Phase.BUY:
             if Buy(seat) not in view.legal or card is None or not fits(view, card):
                 return [choice]

@@ -6,6 +6,7 @@ as the command line reads them."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from tenpennies.client.settings import LocalGame, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.history import HistoryScreen
 from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
@@ -99,6 +101,17 @@ async def test_the_history_lists_each_finished_game_as_it_ended(
         assert viewer.stepper.game_at(viewer.position).over
         await pilot.press("escape")
         assert isinstance(app.screen, HistoryScreen)
+
+        # r reviews your play in the game under the cursor: a review kept by the game's searcher opens at once
+        searcher, budget = kind("ten_pennies").searcher
+        kept = replace(review_of(read_game(db, second), 2, {0: 4.0}), searcher=searcher, budget=budget)
+        save_review(db, kept)
+        await pilot.press("up", "r")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
+                    "the kept review")
+        shown = app.screen
+        assert isinstance(shown, ReviewScreen) and shown.record.table_id == second and shown.seat == 2
+        assert shown.review == kept
 
 
 class HistoryApp(App[None]):
@@ -186,8 +199,9 @@ async def test_the_local_start_screen_shows_your_games_and_play_replay_opens_one
     assert nothing.return_code == 1
 
 
-async def test_r_in_the_lobby_replays_a_finished_table_from_the_server(server: Server, connection: Connection,
-                                                                        tmp_path: Path) -> None:
+async def test_r_in_the_lobby_replays_and_R_reviews_a_finished_table_from_the_server(
+        server: Server, connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path / "home"))  # where the reviews are kept
     finished = await finished_game(connection, 8)
     waiting = await connection.create_table("waiting", 3)
     app = TenPenniesApp(Launch("server", address=f"127.0.0.1:{server.port}", name="ann", home=tmp_path))
@@ -212,6 +226,20 @@ async def test_r_in_the_lobby_replays_a_finished_table_from_the_server(server: S
         assert viewer.stepper.game_at(viewer.position).over
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+
+        # R reviews it: the person's seat (ann holds none here), a review kept for this server opens at once
+        searcher, budget = kind("ten_pennies").searcher
+        kept = replace(review_of(stored, 2, {0: 4.0}), searcher=searcher, budget=budget)
+        save_review(f"127.0.0.1:{server.port}", kept)
+        await until(pilot, lambda: lobby.check_action("review", ()) is True, "the review offered")
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
+                    "the kept review")
+        shown = app.screen
+        assert isinstance(shown, ReviewScreen) and shown.record.commands == stored.commands
+        assert shown.review == kept
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby again")
 
     # play --replay GAME_ID --server HOST:PORT: the same record, from the server
     launched = TenPenniesApp(Launch("replay", address=f"127.0.0.1:{server.port}", home=tmp_path, replay=finished))

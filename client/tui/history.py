@@ -1,5 +1,5 @@
 """Your history: the local games played (``client.history``), newest first, each opening the replay viewer
-(enter). Reached from the local start screen with ``h``."""
+(enter), or its review of your play (r). Reached from the local start screen with ``h``."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from tenpennies.wire.record import GameRecord
+
 from ..history import HistoryRow, history
 from ..local import NoSuchGame, read_game
 from .cards import CardStyle
 from .footer import KeysFooter
+from .review import ReviewScreen
 from .viewer import open_replay, review_for
 
 COLUMNS = ("Date", "Game", "Opponents", "Result", "Score", "Pennies")
@@ -28,6 +31,7 @@ class HistoryScreen(Screen[None]):
     CSS_PATH = "history.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", priority=True),
+        Binding("r", "review", "Review"),
         Binding("escape", "close", "Back"),
     ]
 
@@ -62,17 +66,28 @@ class HistoryScreen(Screen[None]):
         self.query_one("#history-note", Static).update(note)
         table.focus()
 
-    def action_replay(self) -> None:
-        table = self.query_one(DataTable)
+    def chosen(self, what: str) -> tuple[HistoryRow, GameRecord] | None:
+        """The game under the cursor and its record (None: no game, or said why it cannot be read)."""
         if not self.rows:
-            return
-        row = self.rows[table.cursor_row]
+            return None
+        row = self.rows[self.query_one(DataTable).cursor_row]
         try:
-            record = read_game(self.db, row.table_id)
+            return row, read_game(self.db, row.table_id)
         except (sqlite3.Error, NoSuchGame) as error:
-            self.notify(str(error), title="No replay", severity="warning", markup=False)
-            return
-        open_replay(self.app, record, review=review_for(str(self.db), record.table_id, row.seat), style=self.style)
+            self.notify(str(error), title=f"No {what}", severity="warning", markup=False)
+            return None
+
+    def action_replay(self) -> None:
+        if (chosen := self.chosen("replay")) is not None:
+            row, record = chosen
+            open_replay(self.app, record, review=review_for(str(self.db), record.table_id, row.seat),
+                        style=self.style)
+
+    def action_review(self) -> None:
+        """Your play in the game under the cursor, reviewed (a kept review opens at once)."""
+        if (chosen := self.chosen("review")) is not None:
+            row, record = chosen
+            self.app.push_screen(ReviewScreen(record, row.seat, str(self.db)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_replay()

@@ -35,6 +35,7 @@ from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.mapping import rules_to_pb
+from tenpennies.wire.record import GameRecord
 from tenpennies.wire.thirty_one import rules_to_pb as thirty_one_rules_to_pb
 from tenpennies.wire.words import (
     DECISION_SECONDS,
@@ -52,6 +53,7 @@ from ..settings import ServerMemory, TablePrefs
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
 from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
+from .review import ReviewScreen
 from .standings import StandingsScreen, progress
 from .table import TableScreen
 from .trust import PasswordScreen
@@ -383,6 +385,7 @@ LOBBY_HELP = """\
   [b]L[/b]      leave the seat you took        [dim](marked > in Players)[/dim]
   [b]t[/b]      tournament standings           [dim](a server running one)[/dim]
   [b]r[/b]      replay a finished game, step by step
+  [b]R[/b]      review your play in a finished game, costliest first
   [b]q[/b]      quit
 
 A table you make is yours to fill: add bots, join it, start it
@@ -427,6 +430,7 @@ class LobbyScreen(Screen[None]):
         Binding("L", "leave", "Leave"),
         Binding("t", "standings", "Standings"),
         Binding("r", "replay", "Replay"),
+        Binding("R", "review", "Review"),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -743,7 +747,7 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "standings":
             return self.tournament is not None
-        if action == "replay":  # a finished table's game, in the replay viewer; shown for those alone
+        if action in ("replay", "review"):  # a finished table's game, replayed or reviewed; shown for those alone
             info = self.selected
             return info is not None and info.status == pb.TABLE_STATUS_FINISHED
         if action not in HOST_ACTIONS | {"watch", "leave"}:
@@ -958,23 +962,36 @@ class LobbyScreen(Screen[None]):
         self.redraw(info.table_id)
         self.refresh_bindings()
 
-    @work(group="lobby-actions")
-    async def action_replay(self) -> None:
-        """The selected finished table's game in the replay viewer (its record from the server)."""
+    async def finished_game(self, what: str) -> tuple[GameRecord, int] | None:
+        """The selected finished table's record from the server and the seat to look at (this client's, or
+        the person's), or None (no finished table selected, or said why not)."""
         info = self.selected
         if info is None or info.status != pb.TABLE_STATUS_FINISHED:
-            return
+            return None
+        session = self.sessions.get(info.table_id)
         try:
-            session = self.sessions.get(info.table_id)
             record = await self.connection.game_record(info.table_id, token=session.token if session else "",
                                                        password=self.passwords.get(info.table_id, ""))
         except ServerError as error:
-            self.notify(str(error), title="No replay", severity="warning", timeout=6, markup=False)
-            return
-        session = self.sessions.get(info.table_id)
+            self.notify(str(error), title=f"No {what}", severity="warning", timeout=6, markup=False)
+            return None
         seat = session.seat if session is not None and session.seat is not None else seat_of_person(record)
-        open_replay(self.app, record, review=review_for(self.connection.address, record.table_id, seat),
-                    style=self.style)
+        return record, seat
+
+    @work(group="lobby-actions")
+    async def action_replay(self) -> None:
+        """The selected finished table's game in the replay viewer (its record from the server)."""
+        if (found := await self.finished_game("replay")) is not None:
+            record, seat = found
+            open_replay(self.app, record, review=review_for(self.connection.address, record.table_id, seat),
+                        style=self.style)
+
+    @work(group="lobby-actions")
+    async def action_review(self) -> None:
+        """The selected finished table's game reviewed for this client's seat (or the person's)."""
+        if (found := await self.finished_game("review")) is not None:
+            record, seat = found
+            self.app.push_screen(ReviewScreen(record, seat, self.connection.address))
 
     def action_help(self) -> None:
         self.app.push_screen(LobbyHelp())

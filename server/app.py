@@ -68,28 +68,16 @@ class Options:
     behind_front: bool = False         # a worker: the client is the one the front names (forwarded.py)
 
 
-class Server:
-    """A running server; ``port`` is the one bound (useful with port 0)."""
+class Listener:
+    """What the process on the public address shows the world, a one-process server's or the front of
+    ``serve --workers``: its certificate and fingerprint, its name and plan on the LAN (a bad --name or
+    --interface: ValueError, before anything is opened), and how it says so as it starts."""
 
     def __init__(self, options: Options) -> None:
         self.options = options
-        # a config with a mistake stops the server before it opens anything (ValueError says what)
-        config = TournamentConfig.load(options.tournament) if options.tournament else None
-        # where the server is announced on the LAN, or why not (a bad --name or --interface: ValueError, before
-        # anything is opened)
         self.lan_name = clean_lan_name(options.name) if options.name is not None else default_lan_name()
         self.lan: Plan | str = plan(options.host, options.interface) if options.advertise else "not advertised"
         self.advertiser: Advertiser | None = None
-        self.store = Store(options.db)
-        self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
-                           waiting_table_ttl=options.waiting_table_ttl,
-                           tables_per_address=options.tables_per_address)
-        self.tournament = Tournament(config, self.lobby, self.store) if config else None
-        interceptors = [ForwardedPeer(), RejectMalformed()] if options.behind_front else [RejectMalformed()]
-        self.grpc = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
-        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
-        self._housekeeping: asyncio.Task[None] | None = None
-        self._held_most = 0  # the most tables held in memory since memory was last given back (housekeeping)
         self.port = 0
         self.certificate: ServerCertificate | None = None  # the self-signed one, when the server made or kept it
         if options.tls and not options.tls_cert:
@@ -103,6 +91,51 @@ class Server:
         if self.options.tls_cert:
             return fingerprint(pem_to_der(Path(self.options.tls_cert).read_bytes()))
         return None
+
+    def announce(self, holding: str) -> None:
+        """Say where it listens (``holding``: the tables it holds, in words), its fingerprint, and where it is
+        advertised on the LAN or why not."""
+        scheme = "TLS" if self.fingerprint else "plaintext"
+        print(f"Ten Pennies server listening on {self.options.host}:{self.port} ({scheme}), {holding}", flush=True)
+        if self.fingerprint:
+            kept = f", {'made now and ' if self.certificate.made else ''}kept in {self.certificate.directory}" \
+                if self.certificate else ""
+            print(f"certificate fingerprint {self.fingerprint}{kept}: players check it when they first connect",
+                  flush=True)
+        if self.advertiser is not None:
+            where = ", ".join(f"{address}:{self.port}" for address in self.advertiser.where.addresses)
+            print(f"advertising on the LAN as {self.lan_name!r} ({where})", flush=True)
+        elif self.options.advertise:
+            print(self.lan, flush=True)
+
+
+async def until_stopped() -> None:
+    """Return once the process is asked to stop (Ctrl-C or SIGTERM), saying so."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("shutting down", flush=True)
+
+
+class Server(Listener):
+    """A running server; ``port`` is the one bound (useful with port 0)."""
+
+    def __init__(self, options: Options) -> None:
+        # a config with a mistake stops the server before it opens anything (ValueError says what)
+        config = TournamentConfig.load(options.tournament) if options.tournament else None
+        super().__init__(options)
+        self.store = Store(options.db)
+        self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
+                           waiting_table_ttl=options.waiting_table_ttl,
+                           tables_per_address=options.tables_per_address)
+        self.tournament = Tournament(config, self.lobby, self.store) if config else None
+        interceptors = [ForwardedPeer(), RejectMalformed()] if options.behind_front else [RejectMalformed()]
+        self.grpc = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
+        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
+        self._housekeeping: asyncio.Task[None] | None = None
+        self._held_most = 0  # the most tables held in memory since memory was last given back (housekeeping)
 
     async def start(self) -> None:
         """Serve at once: only the tables' rows are read before the port opens; each game is read when
@@ -250,28 +283,11 @@ async def serve(options: Options) -> None:
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
     collector = asyncio.ensure_future(collect_young())
-    scheme = "TLS" if server.fingerprint else "plaintext"
-    print(f"Ten Pennies server listening on {options.host}:{server.port} ({scheme}), "
-          f"{len(server.lobby.tables)} table(s) from {options.db}", flush=True)
-    if server.fingerprint:
-        kept = f", {'made now and ' if server.certificate.made else ''}kept in {server.certificate.directory}" \
-            if server.certificate else ""
-        print(f"certificate fingerprint {server.fingerprint}{kept}: players check it when they first connect",
-              flush=True)
-    if server.advertiser is not None:
-        where = ", ".join(f"{address}:{server.port}" for address in server.advertiser.where.addresses)
-        print(f"advertising on the LAN as {server.lan_name!r} ({where})", flush=True)
-    elif options.advertise:
-        print(server.lan, flush=True)
+    server.announce(f"{len(server.lobby.tables)} table(s) from {options.db}")
     if server.tournament is not None:
         report = server.tournament.report()
         print(f"tournament {report.name!r}: {len(report.records)} bot(s) registered, "
               f"{report.games_played} of {report.games_total} games played", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    print("shutting down", flush=True)
+    await until_stopped()
     collector.cancel()
     await server.stop()

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,11 +47,11 @@ from grpc_reflection.v1alpha import reflection
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA, fingerprint, pem_to_der
+from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA
 
 from . import app
-from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
-from .certs import CERT_FILE, KEY_FILE, ServerCertificate, server_certificate, tls_directory
+from .advertise import Advertiser, Plan
+from .certs import CERT_FILE, KEY_FILE
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
 from .service import REFUSAL, TOO_MANY, RateLimiter, client_of, list_cost
@@ -223,6 +223,18 @@ def _relay(context: Any, error: grpc.aio.AioRpcError) -> None:
     context.set_trailing_metadata(tuple(error.trailing_metadata() or ()))
 
 
+async def _relayed(call: Any, context: Any) -> AsyncGenerator[bytes, None]:
+    """A worker's streamed answers as they come; its error is relayed to the client, and the call ends
+    either way (a client gone cancels the worker's side too)."""
+    try:
+        async for response in call:
+            yield response
+    except grpc.aio.AioRpcError as error:
+        _relay(context, error)
+    finally:
+        call.cancel()
+
+
 def _worker_gone(error: grpc.aio.AioRpcError) -> bool:
     """The worker's connection broke under the call (it died): not a refusal of its own."""
     return error.code() == grpc.StatusCode.UNAVAILABLE and REFUSAL not in tuple(error.trailing_metadata() or ())
@@ -243,18 +255,14 @@ READ_TRIES = 3
 DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
 
 
-class Front:
+class Front(app.Listener):
     """The front and its workers; ``port`` is the public port bound."""
 
     def __init__(self, options: app.Options) -> None:
-        self.options = options
-        self.lan_name = clean_lan_name(options.name) if options.name is not None else default_lan_name()
-        self.lan: Plan | str = plan(options.host, options.interface) if options.advertise else "not advertised"
+        super().__init__(options)
         self.count = max(options.workers, known_workers(options.db))
-        self.certificate: ServerCertificate | None = None
         tls: tuple[str, str] | None = None
-        if options.tls and not options.tls_cert:
-            self.certificate = server_certificate(tls_directory(options.db), options.host)
+        if self.certificate is not None:
             tls = (str(self.certificate.directory / CERT_FILE), str(self.certificate.directory / KEY_FILE))
         elif options.tls_cert and options.tls_key:
             tls = (options.tls_cert, options.tls_key)
@@ -266,18 +274,8 @@ class Front:
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
         self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
-        self.port = 0
         self.closing = False
-        self.advertiser: Advertiser | None = None
         self._tasks: list[asyncio.Task[Any]] = []
-
-    @property
-    def fingerprint(self) -> str | None:
-        if self.certificate is not None:
-            return self.certificate.fingerprint
-        if self.options.tls_cert:
-            return fingerprint(pem_to_der(Path(self.options.tls_cert).read_bytes()))
-        return None
 
     # --- the workers ---
 
@@ -385,13 +383,9 @@ class Front:
                 return
             call = self._call(worker, "unary_stream", path)(request, metadata=forwarded_metadata(context),
                                                            timeout=context.time_remaining(), wait_for_ready=True)
-            try:
-                async for response in call:
+            async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
+                async for response in answers:
                     yield response
-            except grpc.aio.AioRpcError as error:
-                _relay(context, error)
-            finally:
-                call.cancel()
         return grpc.unary_stream_rpc_method_handler(handler)
 
     def _routed_bidi(self, path: str, parse: Callable[[bytes], Any]) -> Any:
@@ -414,13 +408,9 @@ class Front:
                     yield request
             call = self._call(worker, "stream_stream", path)(upstream(), metadata=forwarded_metadata(context),
                                                             timeout=context.time_remaining(), wait_for_ready=True)
-            try:
-                async for response in call:
+            async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
+                async for response in answers:
                     yield response
-            except grpc.aio.AioRpcError as error:
-                _relay(context, error)
-            finally:
-                call.cancel()
         return grpc.stream_stream_rpc_method_handler(handler)
 
     def _to_first(self, path: str, streaming: bool) -> Any:
@@ -444,13 +434,9 @@ class Front:
                 return
             call = self._call(first, "unary_stream", path)(request, metadata=forwarded_metadata(context),
                                                           timeout=context.time_remaining(), wait_for_ready=True)
-            try:
-                async for response in call:
+            async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
+                async for response in answers:
                     yield response
-            except grpc.aio.AioRpcError as error:
-                _relay(context, error)
-            finally:
-                call.cancel()
         return grpc.unary_stream_rpc_method_handler(stream) if streaming else grpc.unary_unary_rpc_method_handler(unary)
 
     async def _create_table(self, request: bytes, context: Any) -> bytes | None:
@@ -612,23 +598,6 @@ async def serve(options: app.Options) -> None:
     await front.start()
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
-    scheme = "TLS" if front.fingerprint else "plaintext"
-    print(f"Ten Pennies server listening on {options.host}:{front.port} ({scheme}), "
-          f"{len(front.lobby.where)} table(s) on {front.count} workers ({options.db} and beside it)", flush=True)
-    if front.fingerprint:
-        kept = f", {'made now and ' if front.certificate.made else ''}kept in {front.certificate.directory}" \
-            if front.certificate else ""
-        print(f"certificate fingerprint {front.fingerprint}{kept}: players check it when they first connect",
-              flush=True)
-    if front.advertiser is not None:
-        where = ", ".join(f"{address}:{front.port}" for address in front.advertiser.where.addresses)
-        print(f"advertising on the LAN as {front.lan_name!r} ({where})", flush=True)
-    elif options.advertise:
-        print(front.lan, flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    print("shutting down", flush=True)
+    front.announce(f"{len(front.lobby.where)} table(s) on {front.count} workers ({options.db} and beside it)")
+    await app.until_stopped()
     await front.stop()

@@ -24,7 +24,7 @@ from .commands import Buy, Command, DeclineDiscard, Discard, PassBuy, TakeDiscar
 from .game import Game, Phase, SeatView
 from .rules import RuleError
 from .strategies import PlanBot, fast_choice, fits, ranked_discards, view_table
-from .worlds import SeatMemory, sample_world
+from .worlds import Remembering, SeatMemory, sample_world
 
 
 def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: int, seed: int,
@@ -133,7 +133,7 @@ DEFAULT_WORLDS = 64
 """Worlds a searched decision samples by default; every candidate is played out in each of them."""
 
 
-class SearchBot:
+class SearchBot(Remembering):
     """The shared policy with a determinized search over the decisions that shape a round: whether to
     take the live discard, whether to buy a card that goes with its hand, and which card to discard.
 
@@ -154,24 +154,16 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, *, worlds: int = DEFAULT_WORLDS, seconds: float | None = None,
                  max_discards: int = 1, penny_points: float = 2.0, margin: float = 1.0) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
         self.worlds = worlds
         self.seconds = seconds
         self.max_discards = max_discards
         self.penny_points = penny_points
         self.margin = margin
-        self.memories: dict[int, SeatMemory] = {}
         self.policy = PlanBot("early")
         self.decisions = 0
         self.overruled = 0
-
-    def observe(self, view: SeatView) -> None:
-        if view.seat is None:
-            return
-        memory = self.memories.get(view.seat)
-        if memory is None:
-            memory = self.memories[view.seat] = SeatMemory(view.seat)
-        memory.observe(view)
 
     def candidates(self, view: SeatView) -> list[Command]:
         """The commands searched, the policy's own choice first; one command alone is played unsearched."""

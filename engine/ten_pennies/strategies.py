@@ -37,7 +37,7 @@ from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, 
 from .game import Game, Phase, SeatView
 from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates
 from .rules import HouseRules, RoundSpec
-from .worlds import SeatMemory, sample_world
+from .worlds import Remembering, sample_world
 
 # --- hand judgement ----------------------------------------------------------------------------------
 
@@ -337,7 +337,7 @@ takes longer by the clock). ``bench/engine_bench.py`` measures decisions per sec
 not a time, so that the bot is deterministic from its seed (``seconds=`` trades that for a clock)."""
 
 
-class SamplerBot:
+class SamplerBot(Remembering):
     """The shared policy, searching the decisions where it would take the live discard or buy it, and its
     discards: samples worlds consistent with its view and its memory, plays each on to the end of the
     round (or ``horizon`` commands) with ``fast_choice`` for every seat, once per candidate command on the
@@ -371,6 +371,7 @@ class SamplerBot:
                  margin: float = 2.0, min_worlds: int = 8) -> None:
         if samples is not None and seconds is not None:
             raise ValueError("give samples or seconds, not both")
+        super().__init__()
         self.rng = random.Random(seed)
         self.samples = DEFAULT_SAMPLES if samples is None and seconds is None else samples
         self.seconds = seconds
@@ -379,17 +380,8 @@ class SamplerBot:
         self.penny_points = penny_points
         self.margin = margin
         self.min_worlds = min_worlds
-        self.memories: dict[int, SeatMemory] = {}
         self.decisions = 0
         self.rollouts = 0
-
-    def observe(self, view: SeatView) -> None:
-        if view.seat is None:
-            return
-        memory = self.memories.get(view.seat)
-        if memory is None:
-            memory = self.memories[view.seat] = SeatMemory(view.seat)
-        memory.observe(view)
 
     def candidates(self, view: SeatView) -> list[Command]:
         """The commands searched, the policy's own choice first (see the class docstring); one command

@@ -132,6 +132,22 @@ class SeatMemory:
             self.known[seat].add(card)
 
 
+class Remembering:
+    """A searching bot's memory: a ``SeatMemory`` per seat it plays, fed by ``observe(view)`` (a driver calls it
+    after every command, as ``bots.play_game`` does) and by the views it decides on."""
+
+    def __init__(self) -> None:
+        self.memories: dict[int, SeatMemory] = {}
+
+    def observe(self, view: SeatView) -> None:
+        if view.seat is None:
+            return
+        memory = self.memories.get(view.seat)
+        if memory is None:
+            memory = self.memories[view.seat] = SeatMemory(view.seat)
+        memory.observe(view)
+
+
 def sample_world(view: SeatView, rng: random.Random, memory: SeatMemory | None = None) -> Game:
     """A whole game consistent with ``view`` (and with ``memory``, which must have observed ``view`` last):
     the seat's own hand, the table, the pile's top and every public number are the view's; the cards the

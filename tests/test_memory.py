@@ -137,7 +137,8 @@ async def test_after_a_hundred_tables_come_and_go_the_server_is_back_near_its_wa
     env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE_QUICKLY, "serve", "--port", "0", "--db", str(tmp_path / "rss.db"),
-         "--no-advertise", "--allow-seeds", "--tables-per-address", "1000", "--address-rate", "0"],
+         "--no-advertise", "--allow-seeds", "--tables-per-address", "1000", "--address-rate", "0",
+         "--workers", "1"],  # one process, whose memory this is (with workers its tables are in theirs)
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
         assert process.stdout is not None

@@ -115,7 +115,7 @@ class ReviewScreen(ModalScreen[None]):
             self.show(kept)
             return
         self.query_one("#status", Static).update(
-            f"The {self.searcher} searcher scores each of {self.record.seat_name(self.seat)}'s decisions from "
+            f"The searcher ({self.searcher}) scores each of {self.record.seat_name(self.seat)}'s decisions from "
             f"what the seat knew then ({self.budget} rollouts a decision)...")
         self.worker = self.run_worker(self._review, thread=True, exclusive=True, exit_on_error=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from tenpennies.engine.games import UnknownGame, kind
+from tenpennies.engine.games import GAMES, UnknownGame, kind
 from tenpennies.engine.interface import Rules
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
@@ -38,6 +38,23 @@ GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
 def game_title(game: str) -> str:
     """A game as a screen names it (``Thirty-One``), from its engine name ("": the default, Ten Pennies)."""
     return GAME_TITLES.get(game or "ten_pennies", game)
+
+
+def no_bot(game: str, strategies: Iterable[str]) -> str:
+    """Why a game (its engine name) cannot seat bots of ``strategies``: they named, the game's own bots, and
+    which other game has them (``unknown bot greedy: Thirty-One has no greedy bot (Ten Pennies has it); its
+    bots are ...``)."""
+    names = sorted(set(strategies))
+    elsewhere = []
+    for other, other_kind in GAMES.items():
+        theirs = [s for s in names if s in other_kind.bots]
+        if other != game and theirs:
+            which = " and ".join(theirs) if len(theirs) < len(names) else "it" if len(names) == 1 else "them"
+            elsewhere.append(f"{game_title(other)} has {which}")
+    whose = f" ({'; '.join(elsewhere)})" if elsewhere else ""
+    plural = "s" if len(names) > 1 else ""
+    return (f"unknown bot{plural} {', '.join(names)}: {game_title(game)} has no {' or '.join(names)} bot{whose}; "
+            f"its bots are {', '.join(kind(game).bots)}")
 
 
 def game_name(text: str) -> str:

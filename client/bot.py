@@ -1,7 +1,8 @@
 """The bot SDK: one bot interface for everywhere, and ``tenpennies bot``.
 
-A bot is any object with ``choose(view: SeatView) -> Command`` (``tenpennies.engine.ten_pennies.bots.Bot``, or a
-Thirty-One ``SeatView`` and command at a Thirty-One table: the SDK follows the game the table names): it sees
+A bot is any object with ``choose(view: SeatView) -> Command`` (``engine.interface.Bot``: a Ten Pennies
+``SeatView`` and command, or a Thirty-One one at a Thirty-One table: the SDK follows the game the table names,
+and knows each game only through its ``Kind``: its bots, its safe default, its end): it sees
 what its seat may know and picks from ``view.legal``. The same object plays in-process
 (``engine.bots.play_game``) and over gRPC against any server (``play_seat``), where ``view`` is the
 engine ``SeatView`` the seat's stream folds into (``client.view.TableView``), with the server's legal
@@ -31,14 +32,14 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
 
-from tenpennies.client.arguments import address, player_name
+from tenpennies.client.arguments import address, game_title, no_bot, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
 from tenpennies.client.trust import (
     TrustError,
@@ -50,27 +51,20 @@ from tenpennies.client.trust import (
 )
 from tenpennies.client.view import TableView
 from tenpennies.engine import seats
+from tenpennies.engine.games import DEFAULT_GAME, GAMES, kind, kind_of
+from tenpennies.engine.interface import Bot, Command, View
 from tenpennies.engine.seats import Answer, Fault
-from tenpennies.engine.ten_pennies import Command, Discard, LayContract, LaySet, SeatView
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot
-from tenpennies.engine.ten_pennies.bots import safe_default as ten_pennies_default
-from tenpennies.engine.thirty_one import view as thirty_one_view
-from tenpennies.engine.thirty_one.bots import BOTS as THIRTY_ONE_BOTS
-from tenpennies.engine.thirty_one.bots import safe_default as thirty_one_default
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import thirty_one as thirty_one_wire
 from tenpennies.wire.games import wire
 
-STRATEGIES = sorted(set(BOTS) | set(THIRTY_ONE_BOTS))
+STRATEGIES = sorted({strategy for game in GAMES.values() for strategy in game.bots})
 """Every game's built-in bots by name (``random`` is both games'): ``load_bot`` gives the one of the game
 the seat turns out to play."""
 
 
 def safe_default(view: Any) -> Any:
-    """What the server's timer would do for the seat (its game's ``safe_default``)."""
-    if isinstance(view, thirty_one_view.SeatView):
-        return thirty_one_default(view)
-    return ten_pennies_default(view)
+    """What the server's timer would do for the seat (its game's ``Kind.safe_default``)."""
+    return kind_of(view).safe_default(view)
 
 
 class GameBot:
@@ -84,11 +78,10 @@ class GameBot:
 
     def choose(self, view: Any) -> Any:
         if self.bot is None:
-            bots: Mapping[str, Callable[[int], Any]] = \
-                THIRTY_ONE_BOTS if isinstance(view, thirty_one_view.SeatView) else BOTS
-            if self.strategy not in bots:
-                raise BotLoadError(f"this game has no {self.strategy} bot (it has {', '.join(sorted(bots))})")
-            self.bot = bots[self.strategy](self.seed)
+            game = kind_of(view)
+            if self.strategy not in game.bots:
+                raise BotLoadError(f"this game has no {self.strategy} bot (it has {', '.join(sorted(game.bots))})")
+            self.bot = game.bots[self.strategy](self.seed)
         return self.bot.choose(view)
 
 MARGIN = 0.8
@@ -148,10 +141,10 @@ class SeatStats:
 class FunctionBot:
     """A bot made of a function ``choose(view) -> Command``."""
 
-    def __init__(self, choose: Callable[[SeatView], Command]) -> None:
+    def __init__(self, choose: Callable[[View], Command]) -> None:
         self._choose = choose
 
-    def choose(self, view: SeatView) -> Command:
+    def choose(self, view: View) -> Command:
         return self._choose(view)
 
 
@@ -163,7 +156,7 @@ class SerialBot:
         self.bot = bot
         self._lock = threading.Lock()
 
-    def choose(self, view: SeatView) -> Command:
+    def choose(self, view: View) -> Command:
         with self._lock:
             return self.bot.choose(view)
 
@@ -176,7 +169,7 @@ class _Thinker:
         self.bot = bot
         self.busy = False
 
-    def think(self, view: SeatView) -> asyncio.Future[Answer[Command]]:
+    def think(self, view: View) -> asyncio.Future[Answer[Command]]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Answer[Command]] = loop.create_future()
 
@@ -208,7 +201,7 @@ class _Thinker:
 
 @dataclass(eq=False)
 class _Decision:
-    view: SeatView
+    view: View
     legal: tuple[Command, ...]
     budget: float | None  # seconds the bot may think; None: no timer
     sequence: int = 0     # its DecisionRequest's sequence, named in the answer (0: not known)
@@ -278,14 +271,14 @@ class SeatPlayer:
         if self.table.game_end is not None:
             return self.table.game_end
         view = self.table.view
-        if view is None or view.phase != "game_over":  # (each game's Phase says game_over so)
+        if view is None:
             return None
-        # a snapshot of a game that ended meanwhile
-        if isinstance(view, thirty_one_view.SeatView):
-            return pb.GameEnded(winners=list(self.table.winners),
-                                thirty_one_players=[thirty_one_wire.player(p) for p in view.players])
-        return pb.GameEnded(scores=[p.score for p in view.players], winners=list(self.table.winners),
-                            shares=[p.won for p in view.players])
+        # a snapshot of a game that ended meanwhile: its end as the game's kind reads it from the view
+        end = kind(self.table.game).game_end(view, self.table.winners)
+        if end is None:
+            return None
+        ended: pb.GameEnded = wire(self.table.game).event_to_pb(end, self.table.rules).game_ended
+        return ended
 
     # --- decisions ---------------------------------------------------------------------------------
 
@@ -399,11 +392,11 @@ class SeatPlayer:
             decision.sending = False
 
 
-def _own_meld(view: SeatView) -> Callable[[Command], bool]:
-    """Beyond what the view lists, worth sending: a meld of the bot's own making while the seat may meld
-    (Ten Pennies: the server lists bounded meld candidates and accepts any legal meld named; it judges it)."""
-    may_meld = isinstance(view, SeatView) and any(isinstance(c, Discard) for c in view.legal)
-    return lambda command: may_meld and isinstance(command, LayContract | LaySet)
+def _own_meld(view: View) -> Callable[[Command], bool]:
+    """Beyond what the view lists, worth sending (the game's ``Kind.unlisted``: Ten Pennies' melds of the
+    bot's own making while the seat may meld; the server judges them)."""
+    game = kind_of(view)
+    return lambda command: game.unlisted(view, command)
 
 
 async def play_seat(bot: Bot, session: SeatSession, *, on_event: OnEvent | None = None,
@@ -451,14 +444,15 @@ def load_script(path: str | Path, seed: int = 0) -> Bot:
 
 
 def load_bot(strategy: str | None = None, script: str | Path | None = None, seed: int = 0) -> Bot:
-    """A built-in strategy by name (``STRATEGIES``: each game's ``bots.BOTS``; a Ten Pennies one as it is, one
-    of Thirty-One's as a ``GameBot`` of the game the seat plays) or a script's bot."""
+    """A built-in strategy by name (``STRATEGIES``: each game's ``Kind.bots``; one the default game alone has,
+    Ten Pennies', as it is; any other as a ``GameBot`` of the game the seat plays) or a script's bot."""
     if script is not None:
         return load_script(script, seed)
     if strategy is None or strategy not in STRATEGIES:
         raise BotLoadError(f"strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
-    if strategy in BOTS and strategy not in THIRTY_ONE_BOTS:
-        return BOTS[strategy](seed)
+    if [name for name, game in GAMES.items() if strategy in game.bots] == [DEFAULT_GAME]:
+        bot: Bot = kind(DEFAULT_GAME).bots[strategy](seed)
+        return bot
     return GameBot(strategy, seed)
 
 
@@ -556,8 +550,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "with --tournament: the bot's token, to take up its name again")
     how = parser.add_mutually_exclusive_group(required=True)
     how.add_argument("--strategy", metavar="NAME",
-                     help=f"a built-in bot: {', '.join(STRATEGIES)} (Ten Pennies': {', '.join(sorted(BOTS))}; "
-                          f"Thirty-One's: {', '.join(sorted(THIRTY_ONE_BOTS))})")
+                     help=f"a built-in bot: {', '.join(STRATEGIES)} (" + "; ".join(
+                         f"{game_title(name)}: {', '.join(sorted(game.bots))}" for name, game in GAMES.items()) + ")")
     how.add_argument("--script", metavar="FILE.py",
                      help="a Python file defining class Bot (choose(self, view)) or a function choose(view)")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (random strategies)")
@@ -593,7 +587,7 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
     connection = Connection(args.server, args.tls_ca, pinned=pinned)
     try:
         if args.tournament is not None:
-            return await _tournament(connection, name, bot, args.tournament, args.token or "")
+            return await _tournament(connection, name, bot, args.tournament, args.token or "", args.strategy)
         return await _table(connection, name, bot, args.table, args.seat, args.token, args.password)
     except NoTournamentMode as error:
         print(error, file=sys.stderr)
@@ -683,7 +677,26 @@ def standing_line(standing: pb.Standing, game: str) -> str:
             f"± {standing.rating_sigma:.2f}")
 
 
-async def _tournament(connection: Connection, name: str, bot: Bot, tournament: str, token: str) -> int:
+async def tournament_game(connection: Connection, tournament: str = "") -> str | None:
+    """The game a server's tournament plays (``GetStandings``' ``game``; an older server's that names none:
+    Ten Pennies), or None when the server does not say (no tournament, not that one, out of reach: registering
+    then tells why)."""
+    try:
+        standings: pb.GetStandingsResponse = await connection.service.GetStandings(
+            pb.GetStandingsRequest(tournament=tournament))
+    except grpc.aio.AioRpcError:
+        return None
+    return standings.game or DEFAULT_GAME
+
+
+async def _tournament(connection: Connection, name: str, bot: Bot, tournament: str, token: str,
+                      strategy: str | None = None) -> int:
+    if strategy is not None:  # a built-in strategy the tournament's game has not is refused before registering
+        game = await tournament_game(connection, tournament)
+        if game is not None and game in GAMES and strategy not in kind(game).bots:
+            print(f"this tournament plays {game_title(game)}: {no_bot(game, [strategy])}", file=sys.stderr)
+            return 2
+
     def seated(seat: pb.WaitForSeatResponse) -> None:
         print(f"game {seat.game}: seated at table {seat.table_id}, seat {seat.seat}", flush=True)
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenpennies.client.arguments import GAME_TITLES, add_rule_option, game_name, game_rules
+from tenpennies.client.arguments import GAME_TITLES, add_rule_option, game_name, game_rules, no_bot
 from tenpennies.client.plots import Chart, chart, ratings_over_games, score_distribution, svg
 from tenpennies.engine import games as game_kinds
 from tenpennies.engine import seats as seat_loop
@@ -118,12 +118,14 @@ class TournamentConfig:
 
     def validate(self) -> None:
         """ValueError (or the engine's RuleError for the table) for a tournament that cannot be played."""
-        registry = self.bot_registry
         if self.game not in GAME_TITLES:
             raise ValueError(f"no game {self.game!r} (the games: {', '.join(GAME_TITLES)})")
+        registry = self.bot_registry
         if not self.bots:
             raise ValueError("name at least one bot")
         unknown = sorted({base_name(b) for b in self.bots} - set(registry))
+        if unknown and self.registry is None:  # the game's own bots: say whose the strangers are
+            raise ValueError(no_bot(self.game, unknown))
         if unknown:
             raise ValueError(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(registry)}")
         if len(self.bots) < self.seats:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .interface import Kind
+from .interface import Kind, View
 from .ten_pennies.kind import TEN_PENNIES
 from .thirty_one.kind import THIRTY_ONE
 
@@ -25,3 +25,12 @@ def kind(name: str) -> Kind[Any]:
         return GAMES[name]
     except KeyError:
         raise UnknownGame(f"no game {name!r} here (there are {', '.join(sorted(GAMES))})") from None
+
+
+def kind_of(view: View) -> Kind[Any]:
+    """The game whose seat's view ``view`` is (each kind's ``view_type``); UnknownGame for a view of none here."""
+    for game in GAMES.values():
+        if isinstance(view, game.view_type):
+            return game
+    raise UnknownGame(f"no game here has a view like {type(view).__name__} (there are {', '.join(sorted(GAMES))})")
+

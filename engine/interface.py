@@ -177,6 +177,29 @@ class Kind(Protocol[G]):
         Pennies: decline the pick-up, then draw once the buy offer is settled), unless the player acts first."""
         ...
 
+    def safe_default(self, view: View) -> Command:
+        """What the timer plays for the seat of ``view`` (one the game waits for), from its view alone: what a
+        bot client sends in place of a late, failing or illegal answer (``timed_out`` starts with it)."""
+        ...
+
+    def unlisted(self, view: View, command: Command) -> bool:
+        """Whether ``command`` of the view's seat, one that ``view.legal`` does not list, is worth sending all
+        the same, for the rules to judge (Ten Pennies: a meld of the seat's own making while it may meld, as
+        the server lists a bounded choice of melds; Thirty-One lists every command: never)."""
+        ...
+
+    def game_end(self, view: View, winners: Sequence[int]) -> Event | None:
+        """The game's end (the event that tells it) as a seat's view of the finished game shows it, the
+        ``winners`` as the table names them; None while the game goes on. What a client that finds the game
+        over when it comes back (a snapshot, not the event) is told."""
+        ...
+
+    @property
+    def view_type(self) -> type:
+        """The class of a seat's view: how a view met alone (a bot's ``choose``) tells its game
+        (``games.kind_of``)."""
+        ...
+
     def timer_audience(self, game: G, command: Command) -> int | None:
         """Who may see that the timer made ``command`` for its seat (asked once it is applied): None for
         everybody, or the seat alone."""

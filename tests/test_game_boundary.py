@@ -300,6 +300,17 @@ class HighCardKind:
     def timed_out(self, game: HighCard, seat: int) -> Sequence[Play]:
         return (game.legal_commands(seat)[0],)  # the lowest card
 
+    def safe_default(self, view: HighView) -> Play:
+        return view.legal[0]  # the lowest card, as the timer plays it
+
+    def unlisted(self, view: HighView, command: Play) -> bool:
+        return False
+
+    def game_end(self, view: HighView, winners: Sequence[int]) -> Over | None:
+        return None if any(view.cards_left) else Over(view.scores, tuple(winners))
+
+    view_type = HighView
+
     def timer_audience(self, game: HighCard, command: Play) -> int | None:
         """A card played face down by the timer stays the seat's own until the trick is shown."""
         return command.seat if game.view(command.seat).face_down is not None else None
@@ -759,3 +770,43 @@ async def test_a_client_that_names_no_game_plays_ten_pennies(server: Server, con
     game = server.lobby.tables[table_id].game
     assert game is not None and game.over and view.winners == game.winners
     assert view.log[0] == "The game starts: 2 seats" and view.log[-1].startswith("Game over: ")
+
+
+async def test_the_bot_sdk_plays_a_second_game_it_was_never_told_of(high_card: None, server: Server) -> None:
+    """The SDK (client/bot.py) knows games only through the interface: its ``play_seat`` plays a high-card seat
+    with the game's own bot, a bot that fails gets the game's safe default, and a seat that comes back to the
+    game after its end is told the end the game's kind reads from the view, through the game's wire."""
+    from tenpennies.client.bot import GameBot, SeatStats, play_seat
+
+    class Failing:
+        def choose(self, view: HighView) -> Play:
+            raise RuntimeError("no idea")
+
+    address = f"127.0.0.1:{server.port}"
+    host, ann, bob = (Connection(address) for _ in range(3))
+    try:
+        rules = wire_games.wire("high_card").rules_to_pb(HighRules(hands=3))
+        hosted = await host.create_table("high", 2, rules, decision_seconds=0, takeover_seconds=0, seed=11,
+                                         game="high_card")
+        sessions = [await ann.join(hosted.table_id, "Ann"), await bob.join(hosted.table_id, "Bob")]
+        stats = [SeatStats(), SeatStats()]
+        playing = [asyncio.ensure_future(play_seat(GameBot("high", 0), sessions[0], stats=stats[0])),
+                   asyncio.ensure_future(play_seat(Failing(), sessions[1], stats=stats[1]))]
+        await host.start(hosted.table_id, hosted.host_token)
+        ends = await asyncio.wait_for(asyncio.gather(*playing), 30)
+        game = server.lobby.tables[hosted.table_id].game
+        assert game is not None and game.over and game.result is not None
+        assert all(end is not None and tuple(end.scores) == game.result.scores for end in ends)
+        ann_cards = [c.card for c in game.log if c.seat == 0]
+        bob_cards = [c.card for c in game.log if c.seat == 1]
+        assert ann_cards == sorted(ann_cards, reverse=True)  # the game's own "high" bot, from the highest down
+        assert bob_cards == sorted(bob_cards)  # the game's safe default for the failing bot: the lowest card
+        assert stats[0].played == 3 and stats[0].defaults == 0
+        assert stats[1].defaults == stats[1].errors == 3 and "no idea" in stats[1].last_error
+        # back after the end: the snapshot's view of a finished game, read by the game's kind
+        again = await play_seat(Failing(), ann.seat(hosted.table_id, 0, sessions[0].token))
+        assert again is not None and tuple(again.scores) == game.result.scores
+        assert tuple(again.winners) == game.result.winners
+    finally:
+        for connection in (host, ann, bob):
+            await connection.close()

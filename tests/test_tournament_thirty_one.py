@@ -209,3 +209,52 @@ def test_a_config_names_its_game_and_that_games_rules(settings: dict[str, Any], 
                                          "rules": {"preset": "banking"}})
     assert (config.game, config.rules, config.tallies) == ("thirty_one", Rules.of("banking"), ("tokens",))
     assert TournamentConfig.from_dict({"name": "cup", "games": 4}).game == "ten_pennies"
+
+
+@pytest.mark.parametrize(("game", "bots", "says"), [
+    ("thirty_one", ("greedy", "heuristic", "random"),
+     "unknown bot greedy: Thirty-One has no greedy bot (Ten Pennies has it); its bots are random, heuristic, "
+     "searcher"),
+    ("ten_pennies", ("heuristic", "greedy", "random"),
+     "unknown bot heuristic: Ten Pennies has no heuristic bot (Thirty-One has it); its bots are greedy, random, "),
+])
+def test_another_games_strategy_is_refused_as_the_tournament_is_configured(
+        game: str, bots: tuple[str, ...], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """In-process (and over gRPC and Ray, which check the same config first): before any game is played."""
+    with pytest.raises(ValueError) as refused:
+        HeadlessConfig(bots=bots, seats=3, games=3, game=game, rules=Rules() if game == "thirty_one" else
+                       tn.rules_from_args(None)).validate()
+    assert str(refused.value).startswith(says)
+    parser = argparse.ArgumentParser()
+    tn.add_arguments(parser)
+    assert tn.run(parser.parse_args(["--game", game.replace("_", "-"), "--bots", ",".join(bots), "--seats", "3",
+                                     "--games", "3"])) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tournament: {says}")
+
+
+async def test_tenpennies_bot_with_another_games_strategy_is_refused_before_it_registers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A server's tournament config names the game; ``tenpennies bot --tournament --strategy`` asks it first,
+    and a strategy of another game registers no bot (it would only ever play the safe default)."""
+    config = tmp_path / "cup.json"
+    config.write_text(json.dumps({"name": "cup", "game": "thirty_one", "seats": 3, "games": 3}))
+    server = Server(Options(port=0, db=str(tmp_path / "cup.db"), tournament=str(config)))
+    await server.start()
+    try:
+        address = f"127.0.0.1:{server.port}"
+        code = await asyncio.wait_for(asyncio.to_thread(sdk.run, sdk_args(
+            "--server", address, "--tournament", "--strategy", "greedy", "--name", "gus")), 60)
+        assert code == 2
+        err = capsys.readouterr().err
+        assert "this tournament plays Thirty-One: unknown bot greedy: Thirty-One has no greedy bot" in err, err
+        assert "its bots are random, heuristic, searcher" in err
+        connection = Connection(address)
+        try:
+            standings = await connection.standings()
+        finally:
+            await connection.close()
+        assert standings is not None and list(standings.standings) == []  # nobody registered
+        assert server.tournament is not None and not server.tournament.bots
+    finally:
+        await server.stop(0)

@@ -21,7 +21,7 @@ from .commands import (
     parse_command,
 )
 from .events import Event as TenPenniesEvent
-from .events import GameStarted
+from .events import GameEnded, GameStarted
 from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
 from .narrate import Narrator, card_text
@@ -78,6 +78,23 @@ class TenPennies:
         for it too, once the buy offer is settled."""
         command = safe_default(game.view(seat))
         return (command, Draw(seat)) if isinstance(command, DeclineDiscard) else (command,)
+
+    def safe_default(self, view: SeatView) -> Command:
+        """``bots.safe_default``: pass, decline, draw, or discard the costliest natural card."""
+        return safe_default(view)
+
+    def unlisted(self, view: SeatView, command: Command) -> bool:
+        """A contract or set of the seat's own making while it may meld: the server lists a bounded choice of
+        melds and accepts any legal one named (the rules judge it)."""
+        return isinstance(command, LayContract | LaySet) and any(isinstance(c, Discard) for c in view.legal)
+
+    def game_end(self, view: SeatView, winners: Sequence[int]) -> GameEnded | None:
+        """The scores and each seat's share of the pot (TP-5.4), from the view of the finished game."""
+        if view.phase is not Phase.GAME_OVER:
+            return None
+        return GameEnded(tuple(p.score for p in view.players), tuple(winners), tuple(p.won for p in view.players))
+
+    view_type = SeatView
 
     def timer_audience(self, game: Game, command: Command) -> int | None:
         """Public, but for a pass on a buy offer still open: that stays the seat's own (TP-4.7)."""

@@ -9,12 +9,12 @@ from ..cards import Card
 from ..interface import Bot, Kind, Rules
 from .bots import BOTS, REVIEW_BUDGET, option_values, review_options, safe_default
 from .commands import Command, format_command, parse_command
-from .events import Event
+from .events import Event, GameEnded
 from .fold import Known, fold, opening
 from .game import Game
 from .narrate import Narrator, card_text
 from .rules import Rules as ThirtyOneRules
-from .view import SeatView
+from .view import Phase, SeatView
 
 
 class ThirtyOne:
@@ -55,6 +55,22 @@ class ThirtyOne:
     def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
         """The safe default (``bots.safe_default``), one command: a draw's discard is a decision of its own."""
         return (safe_default(game.view(seat)),)
+
+    def safe_default(self, view: SeatView) -> Command:
+        """``bots.safe_default``: stand after a knock, else draw from the stock, else the heuristic's move."""
+        return safe_default(view)
+
+    def unlisted(self, view: SeatView, command: Command) -> bool:
+        """Never: a seat's every legal command is listed."""
+        return False
+
+    def game_end(self, view: SeatView, winners: Sequence[int]) -> GameEnded | None:
+        """The winners and every seat's lives, tokens and points, from the view of the finished game."""
+        if view.phase is not Phase.GAME_OVER:
+            return None
+        return GameEnded(tuple(winners), view.players)
+
+    view_type = SeatView
 
     def timer_audience(self, game: Game, command: Command) -> int | None:
         """Every move of Thirty-One is seen by all (the cards a draw brings come to the seat alone anyway)."""

@@ -26,7 +26,7 @@ from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import THIRTY_ONE
 
-from .reviews import reviewed
+from .reviews import move_words, reviewed
 from .view import bot_plays, timed_out
 
 if TYPE_CHECKING:
@@ -271,8 +271,8 @@ def seat_of(stored: StoredGame, text: str) -> int | None:
 
 
 def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
-    """A review in words: the costliest decisions first, each with what it cost and the better option, then
-    the total."""
+    """A review in words: the costliest decisions first, each with what it cost and the better option (each
+    move in the narrator's words, as the replay tells the game: ``discard the 6C``), then the total."""
     who = stored.seat_name(review.seat)
     costly = review.costliest(top)
     yield (f"Review of {who} (seat {review.seat}) in table {stored.table_id} ({stored.name!r}): "
@@ -287,8 +287,9 @@ def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
         yield f"The costliest decisions{'' if len(costly) < top else f' (first {top})'}:"
         for place, mark in enumerate(costly, 1):
             chosen = next(o.points for o in mark.options if o.command == mark.chosen)
-            yield (f"{place:>3}. round {mark.round}, move {mark.index + 1}: {mark.chosen} cost {mark.loss:.1f} "
-                   f"points ({chosen:.1f}); better: {mark.best.command} ({mark.best.points:.1f})")
+            played, better = (move_words(stored.game, stored.rules, m) for m in (mark.chosen, mark.best.command))
+            yield (f"{place:>3}. round {mark.round}, move {mark.index + 1}: {played} cost {mark.loss:.1f} "
+                   f"points ({chosen:.1f}); better: {better} ({mark.best.points:.1f})")
     costing = sum(1 for m in review.marks if m.loss > 0)
     yield ""
     yield (f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)} decisions "

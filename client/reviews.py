@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tenpennies.engine.cards import Card
 from tenpennies.engine.games import kind
+from tenpennies.engine.interface import Rules
 from tenpennies.engine.review import Review, review_game
 from tenpennies.wire.common import data_dir
 from tenpennies.wire.record import GameRecord
@@ -27,6 +29,19 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS reviews (
     source TEXT NOT NULL, game_id TEXT NOT NULL, seat INTEGER NOT NULL, searcher TEXT NOT NULL,
     budget INTEGER NOT NULL, made REAL NOT NULL, review TEXT NOT NULL,
     PRIMARY KEY (source, game_id, seat, searcher, budget))"""
+
+
+def move_words(game: str, rules: Rules, notation: str, card: Callable[[Card], str] | None = None) -> str:
+    """A reviewed move (its notation, as a ``Mark`` keeps it: ``3 discard 6C.1``) in its game's narrator's
+    words (``Narrator.move``: ``discard the 6C``), each card written by ``card`` (None: the narrator's own);
+    a notation that is no command of the game (a review written by hand) as it is, without its seat."""
+    game_kind = kind(game)
+    try:
+        command = game_kind.parse_command(notation)
+    except (ValueError, KeyError, IndexError):
+        seat, _, rest = notation.partition(" ")
+        return rest if seat.isdigit() and rest else notation
+    return game_kind.narrator(rules, str, card=card).move(command)
 
 
 def source_key(source: str | Path) -> str:

@@ -60,6 +60,11 @@ class Narrator(Protocol):
         """The event in words; None for one that another event's words already tell."""
         ...
 
+    def move(self, command: Any) -> str:  # Any: each game words its own commands
+        """A command in words, as its seat would say it before making it ("discard the K♥"), cards written as
+        the narrator writes them: a review's choice and the options it was weighed against."""
+        ...
+
 
 class Bot(Protocol):
     """Plays a seat from its view alone. It may also have ``observe(view)``, shown its seat's view after

@@ -360,6 +360,9 @@ class HighCardNarrator:
                 return f"Game over: {' and '.join(name(s) for s in winners)} won"
         raise TypeError(event)
 
+    def move(self, command: Play) -> str:
+        return f"play {command.card}"
+
 
 HIGH_CARD: Kind[HighCard] = HighCardKind()
 

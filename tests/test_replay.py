@@ -181,7 +181,7 @@ async def test_the_timers_moves_and_the_takeover_are_told_where_they_happened(
 async def test_a_review_prints_the_costliest_decisions_and_is_kept(
         server: Server, connection: Connection, capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tenpennies.client.reviews import load_review, save_review
+    from tenpennies.client.reviews import load_review, move_words, save_review
 
     monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
     table_id = await finished_game(connection, server)
@@ -194,9 +194,12 @@ async def test_a_review_prints_the_costliest_decisions_and_is_kept(
     assert lines[0].startswith(f"Review of Ann (seat 0) in table {table_id}")
     costly = [line for line in lines if re.match(r"\s+\d+\. round", line)]
     assert len(costly) == len(review.costliest(4))
-    for line, mark in zip(costly, review.costliest(4), strict=True):
-        assert f"move {mark.index + 1}: {mark.chosen} cost {mark.loss:.1f}" in line
-        assert f"better: {mark.best.command} ({mark.best.points:.1f})" in line
+    stored = read_game(db, table_id)
+    for line, mark in zip(costly, review.costliest(4), strict=True):  # each move in the narrator's words
+        played, better = (move_words(stored.game, stored.rules, m) for m in (mark.chosen, mark.best.command))
+        assert f"move {mark.index + 1}: {played} cost {mark.loss:.1f}" in line
+        assert f"better: {better} ({mark.best.points:.1f})" in line
+        assert f": {mark.chosen} cost" not in line  # not the notation ("3 discard 6C.1")
     assert lines[-1].startswith(f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)}")
 
     # The second look reads the kept review (a changed one shows), by the seat's number this time.

@@ -12,15 +12,19 @@ from pathlib import Path
 import pytest
 from replays import played, review_of
 from rich.console import Console
+from rich.text import Text
 from textual.app import App
 
 from tenpennies.client.stepper import Stepper
+from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.line import Line
 from tenpennies.client.tui.plot import ScorePlot
-from tenpennies.client.tui.viewer import ReplayScreen
+from tenpennies.client.tui.viewer import ReplayScreen, drawn_move
+from tenpennies.engine.cards import Card
 from tenpennies.engine.games import kind
 from tenpennies.engine.review import Review
 from tenpennies.engine.ten_pennies import events as tp
+from tenpennies.engine.ten_pennies.commands import Discard
 from tenpennies.engine.thirty_one import events as t31
 from tenpennies.wire.record import GameRecord
 
@@ -34,13 +38,14 @@ class ViewerApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [("q", "quit", "Quit")]
 
-    def __init__(self, record: GameRecord, review: Review | None = None) -> None:
+    def __init__(self, record: GameRecord, review: Review | None = None, style: CardStyle | None = None) -> None:
         super().__init__()
         self.record = record
         self.review = review
+        self.style = style
 
     async def on_mount(self) -> None:
-        await self.push_screen(ReplayScreen(self.record, review=self.review))
+        await self.push_screen(ReplayScreen(self.record, review=self.review, style=self.style))
 
 
 def viewer(app: App[None]) -> ReplayScreen:
@@ -269,3 +274,77 @@ async def test_v_on_a_review_steps_through_the_game_from_its_first_costly_decisi
         assert viewer.position == mine[4] + 1 and "costing 2.0 points" in text(viewer, "#replay-mark")
         await pilot.press("n")
         assert viewer.position == mine[9] + 1
+
+
+@pytest.mark.parametrize("game", ["ten_pennies", "thirty_one"])
+def test_every_command_a_game_lists_has_the_narrators_words_with_its_cards_as_written(game: str) -> None:
+    """``Narrator.move``, which a review's moves are shown in: every command listed in a played game (for
+    every seat it waited for), each of its cards written by the narrator's card writer, no notation left."""
+    record = played(game, seats=3, seed=9, rules=SHORT if game == "ten_pennies" else None)
+    k = kind(game)
+    narrator = k.narrator(record.rules, record.seat_name, card=lambda c: f"<{c.id}>")
+    replay = k.new(record.seats, record.rules, record.seed)
+    told = 0
+    for command in record.commands:
+        for seat in replay.to_act():
+            for listed in replay.legal_commands(seat):
+                words = narrator.move(listed)
+                assert words and words[0].islower() and str(seat) != words.split()[0], words
+                cards = [c for c in vars_of(listed) if isinstance(c, Card)]
+                assert all(f"<{c.id}>" in words for c in cards), (words, listed)
+                assert not any(str(c) in words.split() or c.text in words.split() for c in cards), words
+                told += 1
+        replay.apply(command)
+    assert told > 100
+
+
+def vars_of(command: object) -> list[object]:
+    """A command's values, a group of cards (a set, a contract's sets) opened up."""
+    found: list[object] = []
+    for name in getattr(command, "__slots__", ()):
+        value = getattr(command, name)
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, tuple):
+                stack.extend(item)
+            else:
+                found.append(item)
+    return found
+
+
+@pytest.mark.parametrize("style", [CardStyle(), CardStyle(ascii=True), CardStyle(colour=False)],
+                         ids=["symbols", "ascii", "no-colour"])
+async def test_a_marks_moves_are_shown_as_the_table_shows_moves(style: CardStyle) -> None:
+    """The review's mark on a step: the move chosen and each option in the narrator's words, each card drawn
+    as the table draws it in the player's style (its text and colour), never the notation."""
+    record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
+    mine = [i for i, c in enumerate(record.commands) if c.seat == 3]
+    discards = [n for n, i in enumerate(mine)
+                if isinstance(c := record.commands[i], Discard) and c.card.suit in ("D", "H")]
+    review = review_of(record, 3, {discards[1]: 3.5})  # a red card: coloured, where the style has colour
+    app = ViewerApp(record, review, style)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = viewer(app)
+        await pilot.press("n")
+        assert screen.position == mine[discards[1]] + 1
+        mark = screen.stepper.marks[screen.position]
+        shown = screen.query_one("#replay-mark", Line).text
+        assert isinstance(shown, Text)
+        discarded = record.commands[mine[discards[1]]]
+        assert isinstance(discarded, Discard)
+        card = style.rich(discarded.card)
+        assert f"chose to discard the {card.plain}, costing 3.5 points" in shown.plain
+        assert drawn_move(record, mark.chosen, style).plain == f"discard the {card.plain}"
+        assert f"discard {discarded.card}" not in shown.plain  # (the notation)
+        at = shown.plain.index(card.plain)
+        drawn = [span for span in shown.spans if span.start <= at < span.end and span.style == card.style]
+        assert bool(drawn) == style.colour, shown.spans  # the card's own style (its colour) on it
+        await pilot.press("n")
+
+
+def test_picture_a_reviewed_decision_in_cards(snap_compare: SnapCompare) -> None:
+    """The first costly decision at 80x24: the mark's moves in words, the cards drawn as the table draws them."""
+    record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
+    assert snap_compare(ViewerApp(record, review_of(record, 3, {2: 3.5, 9: 1.25})), terminal_size=(80, 24),
+                        press=["n"])

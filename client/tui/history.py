@@ -87,7 +87,7 @@ class HistoryScreen(Screen[None]):
         """Your play in the game under the cursor, reviewed (a kept review opens at once)."""
         if (chosen := self.chosen("review")) is not None:
             row, record = chosen
-            self.app.push_screen(ReviewScreen(record, row.seat, str(self.db)))
+            self.app.push_screen(ReviewScreen(record, row.seat, str(self.db), style=self.style))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_replay()

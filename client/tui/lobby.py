@@ -991,7 +991,7 @@ class LobbyScreen(Screen[None]):
         """The selected finished table's game reviewed for this client's seat (or the person's)."""
         if (found := await self.finished_game("review")) is not None:
             record, seat = found
-            self.app.push_screen(ReviewScreen(record, seat, self.connection.address))
+            self.app.push_screen(ReviewScreen(record, seat, self.connection.address, style=self.style))
 
     def action_help(self) -> None:
         self.app.push_screen(LobbyHelp())

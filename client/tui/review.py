@@ -8,6 +8,7 @@ the table, the lobby's finished tables and the local games' history open it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -25,21 +26,23 @@ from tenpennies.engine.review import Mark, Review, Stopped
 from tenpennies.wire.record import GameRecord
 
 from ..reviews import load_review, review_record, save_review
-from .viewer import ReplayScreen
+from .cards import CardStyle
+from .viewer import ReplayScreen, drawn_move
 
 SHOWN = 8
 """The costliest decisions listed (the first three stand out)."""
 
 
 def move_text(command: str) -> str:
-    """A command's notation without its seat (the review is one seat's): ``3 discard KS`` -> ``discard KS``."""
+    """A command's notation without its seat (the review is one seat's): ``3 discard KS`` -> ``discard KS``
+    (the screen shows moves as the table does: ``viewer.drawn_move``)."""
     seat, _, rest = command.partition(" ")
     return rest if seat.isdigit() and rest else command
 
 
-def marks_table(review: Review, count: int = SHOWN) -> Table | Text:
-    """The ``count`` costliest decisions: where, the move made, what it cost, the better move; the first
-    three in bold."""
+def marks_table(review: Review, count: int = SHOWN, move: Callable[[str], str | Text] = move_text) -> Table | Text:
+    """The ``count`` costliest decisions: where, the move made, what it cost, the better move (each as
+    ``move`` writes it from its notation; the screen's: ``viewer.drawn_move``); the first three in bold."""
     costly = review.costliest(count)
     if not costly:
         return Text("No decision cost anything: every choice was as good as the best the searcher found.")
@@ -50,8 +53,8 @@ def marks_table(review: Review, count: int = SHOWN) -> Table | Text:
     table.add_column("Cost", justify="right", no_wrap=True)
     table.add_column("Better", ratio=1)
     for place, mark in enumerate(costly, 1):
-        table.add_row(f"{place}.", where(mark), move_text(mark.chosen), f"{mark.loss:.1f}",
-                      move_text(mark.best.command), style="bold" if place <= 3 else "")
+        table.add_row(f"{place}.", where(mark), move(mark.chosen), f"{mark.loss:.1f}", move(mark.best.command),
+                      style="bold" if place <= 3 else "")
     return table
 
 
@@ -64,7 +67,8 @@ class ReviewScreen(ModalScreen[None]):
     address the record came from: where a kept review is found). A kept review shows at once; else it is
     made in a thread worker, its progress shown, Escape stopping it (what was scored so far is shown, not
     kept). ``budget``: the searcher's (None: the game's default); ``home``: where reviews are kept (None:
-    the data directory)."""
+    the data directory); ``style``: how the player's cards are drawn (the moves are shown as the table shows
+    them: the narrator's words, the cards in that style)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_or_close", "Stop / close"),
@@ -83,8 +87,9 @@ class ReviewScreen(ModalScreen[None]):
     """
 
     def __init__(self, record: GameRecord, seat: int, source: str | Path, *, budget: int | None = None,
-                 home: Path | None = None) -> None:
+                 home: Path | None = None, style: CardStyle | None = None) -> None:
         super().__init__()
+        self.style = style or CardStyle()
         self.record = record
         self.seat = seat
         self.source = source
@@ -163,15 +168,19 @@ class ReviewScreen(ModalScreen[None]):
                     f"far, {review.total_loss:.1f} points expected lost.")
         self.query_one("#status", Static).update(Text(head + " Cost: expected points for the rest of the round "
                                                       "against the better move."))
-        self.query_one("#marks", Static).update(marks_table(review))
+        self.query_one("#marks", Static).update(marks_table(review, move=self.move))
         self.query_one("#keys", Static).update("v steps through the game in the replay viewer, n there to each "
                                                "costly decision; Escape closes.")
+
+    def move(self, notation: str) -> Text:
+        """A move of the review as the table shows moves (``viewer.drawn_move``)."""
+        return drawn_move(self.record, notation, self.style)
 
     def action_step_through(self) -> None:
         """The game in the replay viewer, this review's marks on it, at its first costly decision."""
         if self.review is None:
             return
-        viewer = ReplayScreen(self.record, review=self.review)
+        viewer = ReplayScreen(self.record, review=self.review, style=self.style)
         first = viewer.stepper.mistake_from(0, 1)
         if first is not None:
             viewer.position = first

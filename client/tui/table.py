@@ -558,7 +558,7 @@ class TableScreen(Screen[None]):
         except ServerError as error:
             self.say(error.words, error=True)
             return
-        self.app.push_screen(ReviewScreen(record, seat, self.source))
+        self.app.push_screen(ReviewScreen(record, seat, self.source, style=self.card_style))
 
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""

@@ -19,14 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from tenpennies.engine.cards import sort_key
+from tenpennies.engine.cards import Card, sort_key
 from tenpennies.engine.interface import Game, RuleError
 from tenpennies.engine.review import Mark, Review
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
-from ..reviews import load_review
+from ..reviews import load_review, move_words
 from ..stepper import Stepper
 from .cards import CardStyle
 from .footer import KeysFooter
@@ -126,17 +126,39 @@ def thirty_one_board(game: Game, record: GameRecord, style: CardStyle, width: in
 BOARDS: dict[str, Board] = {TEN_PENNIES.name: ten_pennies_board, THIRTY_ONE: thirty_one_board}
 
 
-def mark_text(mark: Mark, name: str, style: CardStyle) -> Text:
-    """A reviewed decision: what was chosen, what it cost against the best option, the best options."""
-    text = Text()
+def drawn_move(record: GameRecord, notation: str, style: CardStyle) -> Text:
+    """A reviewed move (its notation, as a ``Mark`` keeps it) as the table shows a move: in the narrator's
+    words (``client.reviews.move_words``: ``discard the 6♣``), each card drawn as the table draws it in the
+    player's style (``CardStyle.rich``: its colour, a second deck's copy raised)."""
+    cards: list[Card] = []
+
+    def marked(card: Card) -> str:
+        cards.append(card)
+        return f"\0{len(cards) - 1}\0"
+
+    out = Text()
+    for i, piece in enumerate(move_words(record.game, record.rules, notation, marked).split("\0")):
+        out.append_text(style.rich(cards[int(piece)]) if i % 2 else Text(piece))
+    return out
+
+
+def mark_text(mark: Mark, name: str, move: Callable[[str], Text], colour: bool = True) -> Text:
+    """A reviewed decision: what was chosen, what it cost against the best option, the best options (each
+    move as ``move`` draws it from its notation: ``drawn_move``)."""
+    head = Text(f"Review: {name} chose to ")
+    head.append_text(move(mark.chosen))
     if mark.loss > 0:
-        text.append(f"Review: {name} chose {style.words(mark.chosen)}, costing {mark.loss:.1f} points",
-                    style="bold yellow" if style.colour else "bold")
+        head.append(f", costing {mark.loss:.1f} points")
+        head.stylize_before("bold yellow" if colour else "bold")
     else:
-        text.append(f"Review: {name} chose {style.words(mark.chosen)}, the best option", style="bold")
+        head.append(", the best option")
+        head.stylize_before("bold")
+    text = head
     for option in mark.options[:3]:
-        chosen = " (chosen)" if option.command == mark.chosen else ""
-        text.append(f"\n  {option.points:6.1f}  {style.words(option.command)}{chosen}")
+        text.append(f"\n  {option.points:6.1f}  ")
+        text.append_text(move(option.command))
+        if option.command == mark.chosen:
+            text.append(" (chosen)")
     return text
 
 
@@ -175,8 +197,8 @@ class ReplayScreen(Screen[None]):
         yield Line(id="replay-head")
         yield Line(id="replay-board")
         with VerticalScroll(id="replay-story", can_focus=False):  # the arrows are the steps' keys
-            yield Line(id="replay-mark")
             yield Line(id="replay-words")
+            yield Line(id="replay-mark")  # under the step's words: in view where the story scrolls to its end
         yield ScorePlot(self.stepper.chart(self.position), colour=self.style.colour, reserve=13, id="replay-plot")
         yield KeysFooter()
 
@@ -225,11 +247,15 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-story", VerticalScroll).scroll_end(animate=False)
         mark = st.marks.get(self.position)
         mark_line = self.query_one("#replay-mark", Line)
-        mark_line.show(mark_text(mark, record.seat_name(self.review.seat), self.style)
+        mark_line.show(mark_text(mark, record.seat_name(self.review.seat), self.move, self.style.colour)
                        if mark is not None and self.review is not None else Text())
         mark_line.display = mark is not None
         if self.plotting:
             self.query_one(ScorePlot).show(self.stepper.chart(self.position))
+
+    def move(self, notation: str) -> Text:
+        """A reviewed move as the table shows moves (``drawn_move``)."""
+        return drawn_move(self.record, notation, self.style)
 
     # --- keys ---
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
+from . import commands as cmd
 from .events import (
     BuyAnswered,
     CardBought,
@@ -146,6 +147,31 @@ class Narrator:
         if isinstance(event, RoundEnded):
             told += self.hands(event)
         return told
+
+    def move(self, command: cmd.Command) -> str:
+        """A command in words, as its seat would say it before making it ("discard the K♥"), in the words its
+        events are told in: a review's choice and the options it is weighed against."""
+        card = self.card
+        match command:
+            case cmd.TakeDiscard():
+                return "take the discard"
+            case cmd.DeclineDiscard():
+                return "decline the discard"
+            case cmd.Buy():
+                return "ask to buy"
+            case cmd.PassBuy():
+                return "pass"
+            case cmd.Draw():
+                return "draw from the stock"
+            case cmd.LayContract(sets=sets):
+                return f"lay the contract: {' / '.join(self._cards(s) for s in sets)}"
+            case cmd.LaySet(cards=cards):
+                return f"lay the set {self._cards(cards)}"
+            case cmd.LayOff(card=laid, set_id=set_id):
+                return f"lay off {card(laid)} on set {set_id}"
+            case cmd.Discard(card=discarded):
+                return f"discard the {card(discarded)}"
+        raise TypeError(f"not a command of Ten Pennies: {command!r}")
 
     def why(self, end: RoundEnded) -> str:
         """Why the round ended, in words."""

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
+from . import commands as cmd
 from .events import (
     CardsReceived,
     DealEnded,
@@ -132,6 +133,39 @@ class Narrator:
             case GameEnded(winners=winners):
                 return f"Game over: {' and '.join(name(s) for s in winners)} won"
         raise TypeError(f"not an event of Thirty-One: {event!r}")
+
+    def move(self, command: cmd.Command) -> str:
+        """A command in words, as its seat would say it before making it ("discard the K♥"), in the words its
+        events are told in: a review's choice and the options it is weighed against."""
+        card = self.card
+        match command:
+            case cmd.DrawStock():
+                return "draw from the stock"
+            case cmd.TakeDiscard():
+                return "take the discard"
+            case cmd.Discard(card=discarded):
+                return f"discard the {card(discarded)}"
+            case cmd.Knock():
+                return "knock"
+            case cmd.Stand():
+                return "stand"
+            case cmd.ExchangeWidow(give=give, take=take):
+                places = " and ".join(str(p + 1) for p in take)
+                return f"give {self._cards(give)} to the widow for its card{'s' if len(take) > 1 else ''} {places}"
+            case cmd.KeepHand(hand=hand):
+                return f"keep the {'first' if hand == 0 else 'second'} hand"
+            case cmd.ExchangeMiddle(card=given, place=place, slot=slot):
+                which = ("first", "second", "third")[slot] if slot < 3 else f"#{slot + 1}"
+                return f"give the {card(given)} for the {which} card of middle hand {place}"
+            case cmd.SwapHand(place=place):
+                return f"swap hands with middle hand {place}"
+            case cmd.Renew(place=place, face_up=up):
+                return f"renew middle hand {place} face {'up' if up else 'down'}"
+            case cmd.TableSwap(give=given, take=taken):
+                return f"give {card(given)} to the table for {card(taken)}"
+            case cmd.TableSwapAll():
+                return "give all three to the table for its three"
+        raise TypeError(f"not a command of Thirty-One: {command!r}")
 
     def why(self, end: DealEnded) -> str:
         """How the deal ended, and what it cost or paid, in words."""

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from replays import played, review_of
+from rich.console import Console
 from test_tui_app import parse
 from textual.app import App
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from tenpennies.client import cli
 from tenpennies.client.bot import SeatStats, play_seat
@@ -23,6 +24,7 @@ from tenpennies.client.local import PlayedGame, played_games, read_game
 from tenpennies.client.reviews import save_review
 from tenpennies.client.settings import LocalGame, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
+from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.history import HistoryScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.review import ReviewScreen
@@ -31,6 +33,7 @@ from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import GreedyBot
+from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Server
 from tenpennies.wire import mapping
 
@@ -254,3 +257,61 @@ async def test_r_in_the_lobby_replays_and_R_reviews_a_finished_table_from_the_se
     async with refused.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: refused.return_code is not None, "the app to end")
     assert refused.return_code == 1  # a game not finished: the server says no
+
+
+async def test_your_games_open_from_the_local_game_its_end_and_its_table(tmp_path: Path) -> None:
+    """``make play`` with no unfinished game starts a new one at once (no start screen): your games are
+    offered at the table (H, in the footer and the help) and by the game-end screen (h)."""
+    TablePrefs(guide_seen=True, offer_pause=0, bell=False).save(tmp_path)
+    app = TenPenniesApp(Launch("local", name="me", home=tmp_path, rounds=(1,), rules=("max_turns=4",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        seated = app.screen
+        assert isinstance(seated, TableScreen)
+        table: TableScreen = seated
+        assert table.history is not None and table.check_action("history", ()) is True
+        assert "Your games" in {b.binding.description for b in table.active_bindings.values()}  # the footer's
+        await pilot.press("question_mark")
+        await until(pilot, lambda: not isinstance(app.screen, TableScreen), "the help")
+        assert "your games: the local games played" in shown(app.screen)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is table, "the table again")
+        for _ in range(200):  # play by keys until the game is over
+            await until(pilot, lambda: table.legal or app.screen is not table or table.tv.game_end is not None,
+                        "a decision, a dialog or the end")
+            if table.tv.game_end is not None:
+                break
+            if isinstance(app.screen, RoundEndScreen):
+                await pilot.press("space")
+                continue
+            kinds = {type(c) for c in table.legal}
+            key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+                       if kind in kinds)
+            before = table.tv.sequence
+            await pilot.press(key)
+            await until(pilot, lambda before=before: table.tv.sequence > before, "the move told")  # type: ignore[misc]
+        await until(pilot, lambda: isinstance(app.screen, GameEndScreen | RoundEndScreen), "the game's end")
+        if isinstance(app.screen, RoundEndScreen):
+            await pilot.press("space")
+        await until(pilot, lambda: isinstance(app.screen, GameEndScreen), "the standings")
+        said = shown(app.screen)
+        assert "R reviews your play in this game, H shows your games, to replay or review" in said, said
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), "your games, from the game's end")
+        listed = app.screen
+        assert isinstance(listed, HistoryScreen)
+        await until(pilot, lambda: len(listed.rows) == 1, "the game just played")
+        assert listed.rows[0].table_id == table.session.table_id
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is table, "the table again")
+        await pilot.press("H")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), "your games, from the table")
+
+
+def shown(screen: object) -> str:
+    """What a screen's texts say, as plain text."""
+    console = Console(width=200, color_system=None)
+    with console.capture() as captured:
+        for static in screen.query(Static):  # type: ignore[attr-defined]
+            console.print(static.content)
+    return captured.get()

@@ -327,7 +327,8 @@ class TenPenniesApp(App[None]):
         home = self.launch.config or self.launch.home  # where client.json keeps the table settings
         await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
                                            leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
-                                           guide=True, story=story, hints=practice, source=str(local.db)))
+                                           guide=True, story=story, hints=practice, source=str(local.db),
+                                           history=local.db))
 
     @work(exclusive=True, group="launch", exit_on_error=False)
     async def open_replay_launch(self) -> None:

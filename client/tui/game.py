@@ -8,6 +8,7 @@ A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the fram
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from rich.console import RenderableType
@@ -60,6 +61,12 @@ class Frame(Protocol):
 
     def open_review(self) -> None:
         """Open the review of the seat's play in the finished game (the game-end screen's ``r``)."""
+        ...
+
+    @property
+    def your_games(self) -> Callable[[], object] | None:
+        """What opens the player's games (the local games played: the game-end screen's ``h``); None where the
+        table keeps none (a server's)."""
         ...
 
 

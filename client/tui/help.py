@@ -181,24 +181,29 @@ class BesideTheLog(Dismissable):
 
 class GameEnd(BesideTheLog):
     """A game-end screen: any key closes it, but ``r``, where the player may have their play reviewed
-    (``review``: what opens the review), closes it and opens the review."""
+    (``review``: what opens the review), closes it and opens the review, and ``h``, where the table keeps the
+    player's games (``history``: what opens them, the local games played), closes it and opens those."""
 
-    REVIEW_HINT = "R reviews your play in this game; any other key closes."
-
-    def __init__(self, review: Callable[[], object] | None = None) -> None:
+    def __init__(self, review: Callable[[], object] | None = None,
+                 history: Callable[[], object] | None = None) -> None:
         super().__init__()
         self.review = review
+        self.history = history
 
     def closing_hint(self) -> Static:
-        return Static(self.REVIEW_HINT if self.review is not None else "Any key closes.", classes="dim")
+        offers = (["R reviews your play in this game"] if self.review is not None else []) + \
+            (["H shows your games, to replay or review"] if self.history is not None else [])
+        hint = f"{', '.join(offers)}; any other key closes." if offers else "Any key closes."
+        return Static(hint, classes="dim")
 
     def on_key(self, event: events.Key) -> None:
         """(Textual calls ``Dismissable.on_key`` after this one, unless the default is prevented.)"""
-        if self.review is not None and event.key in ("r", "R"):
+        offered = self.review if event.key in ("r", "R") else self.history if event.key in ("h", "H") else None
+        if offered is not None:
             event.stop()
             event.prevent_default()
             self.dismiss()
-            self.review()
+            offered()
 
 
 class RoundEndScreen(BesideTheLog):
@@ -251,8 +256,8 @@ class GameEndScreen(GameEnd):
 
     def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
                  seat: int | None, *, rounds: Sequence[pb.RoundEnded] = (),
-                 review: Callable[[], object] | None = None) -> None:
-        super().__init__(review)
+                 review: Callable[[], object] | None = None, history: Callable[[], object] | None = None) -> None:
+        super().__init__(review, history)
         self.rounds = rounds  # the rounds' ends known, in the order played: the points by round
         self.seat_view = view
         self.ended = ended

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -46,6 +47,7 @@ from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
 from .help import ConfirmScreen
+from .history import HistoryScreen
 from .line import Line
 from .log import TableLog
 from .prompt import MessageLine, Prompt
@@ -79,15 +81,17 @@ class TableScreen(Screen[None]):
         Binding("c", "chat", "Chat", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("L", "leave", "Leave"),
+        Binding("H", "history", "Your games"),
         Binding("escape", "close_chat", "Close", show=False),
     ]
 
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
                  host: HostedTable | None = None, leave_to_lobby: bool = True,
                  prefs: TablePrefs | None = None, home: Path | None = None, guide: bool = False,
-                 story: bool = False, hints: bool = False, source: str = "") -> None:
+                 story: bool = False, hints: bool = False, source: str = "", history: Path | None = None) -> None:
         super().__init__()
         self.source = source or connection.address  # where the game's record is kept: a review is kept by it
+        self.history = history  # the local games' file: your games, from the table (H) and the game's end
         self.guide = guide
         self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True)
         self.home = home
@@ -296,6 +300,8 @@ class TableScreen(Screen[None]):
                 return self.host is not None and self.waiting
             case "leave":
                 return self.leave_to_lobby
+            case "history":
+                return self.history is not None
             case "close_chat":
                 return bool(self.query("#chat"))
         return True
@@ -560,6 +566,16 @@ class TableScreen(Screen[None]):
             return
         self.app.push_screen(ReviewScreen(record, seat, self.source, style=self.card_style))
 
+    @property
+    def your_games(self) -> Callable[[], object] | None:
+        """What opens your games (the local games played), where this table keeps them; None at a server's."""
+        return self.action_history if self.history is not None else None
+
+    def action_history(self) -> None:
+        """Your games (``H``, and the game-end screen's): the local games played, each to replay or review."""
+        if self.history is not None:
+            self.app.push_screen(HistoryScreen(self.history, style=self.card_style))
+
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""
         if not self.query("#chat"):
@@ -591,6 +607,8 @@ class TableScreen(Screen[None]):
         if self.host is not None and self.waiting:
             extra += [("b / B", f"add a {default_bot(self.tv.game)} / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
+        if self.history is not None:
+            extra.append(("H", "your games: the local games played, each to replay or review"))
         def closed(guide: object) -> None:
             if guide is True:
                 self.show_guide()

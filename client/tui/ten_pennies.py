@@ -636,7 +636,8 @@ class TenPenniesTable(GameTable):
         self.closing()
         self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat,
                                          rounds=list(self.tv.round_ends.values()),
-                                         review=self.frame.open_review if self.seat is not None else None)
+                                         review=self.frame.open_review if self.seat is not None else None,
+                                         history=self.frame.your_games)
         self.app.push_screen(self.game_screen)
 
     def closing(self) -> None:

@@ -499,7 +499,8 @@ class ThirtyOneTable(GameTable):
         self.closing()
         self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
                                                   self.running(v),
-                                                  review=self.frame.open_review if self.seat is not None else None)
+                                                  review=self.frame.open_review if self.seat is not None else None,
+                                                  history=self.frame.your_games)
         self.app.push_screen(self.game_screen)
 
     def running(self, v: SeatView) -> Chart | None:
@@ -758,8 +759,9 @@ class ThirtyOneGameEndScreen(GameEnd):
     """The game's end: the last deal's hands, then every seat's lives (tokens, points) and the winners."""
 
     def __init__(self, view: SeatView, winners: tuple[int, ...], names: list[str], card: Callable[[Card], str],
-                 running: Chart | None = None, review: Callable[[], object] | None = None) -> None:
-        super().__init__(review)
+                 running: Chart | None = None, review: Callable[[], object] | None = None,
+                 history: Callable[[], object] | None = None) -> None:
+        super().__init__(review, history)
         self.running = running  # each seat's figure by deal
         self.seat_view = view
         self.winners = winners or view.winners

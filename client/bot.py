@@ -588,7 +588,7 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
     try:
         if args.tournament is not None:
             return await _tournament(connection, name, bot, args.tournament, args.token or "", args.strategy)
-        return await _table(connection, name, bot, args.table, args.seat, args.token, args.password)
+        return await _table(connection, name, bot, args.table, args.seat, args.token, args.password, args.strategy)
     except NoTournamentMode as error:
         print(error, file=sys.stderr)
         return 1
@@ -603,7 +603,12 @@ async def _main(args: argparse.Namespace, bot: Bot, name: str) -> int:
 
 
 async def _table(connection: Connection, name: str, bot: Bot, table_id: str, seat: int | None,
-                 token: str | None, password: str = "") -> int:
+                 token: str | None, password: str = "", strategy: str | None = None) -> int:
+    if strategy is not None:  # a built-in strategy the table's game has not is refused before joining
+        game = next(((t.game or DEFAULT_GAME) for t in await connection.tables() if t.table_id == table_id), None)
+        if game is not None and game in GAMES and strategy not in kind(game).bots:
+            print(f"table {table_id} plays {game_title(game)}: {no_bot(game, [strategy])}", file=sys.stderr)
+            return 2
     if token:
         assert seat is not None
         session = connection.seat(table_id, seat, token)

@@ -76,6 +76,22 @@ def test_a_strategy_is_the_game_the_seat_plays_and_one_no_game_has_is_refused() 
         load_bot("heuristic").choose(ten_pennies.view(ten_pennies.to_act()[0]))
 
 
+async def test_tenpennies_bot_with_another_games_strategy_is_refused_before_it_joins(
+        server: Server, connection: Connection, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tenpennies bot --table ID --strategy greedy`` at a Thirty-One table: refused up front (it would only
+    ever send the safe default), naming the table's game and its bots; the seat stays free."""
+    table = await connection.create_table("31", 3, wire.rules_to_pb(Rules.of("classic")), game=THIRTY_ONE)
+    parser = argparse.ArgumentParser(prog="tenpennies bot")
+    sdk.add_arguments(parser)
+    args = parser.parse_args(["--server", connection.address, "--table", table.table_id, "--strategy", "greedy"])
+    assert await asyncio.wait_for(asyncio.to_thread(sdk.run, args), 60) == 2
+    err = capsys.readouterr().err
+    assert f"table {table.table_id} plays Thirty-One: unknown bot greedy: Thirty-One has no greedy bot" in err
+    assert "its bots are random, heuristic, searcher" in err
+    listed = {t.table_id: t for t in await connection.tables()}[table.table_id]
+    assert "greedy bot" not in [s.name for s in listed.seat_info]  # it never joined
+
+
 async def test_a_stored_thirty_one_game_is_replayed_by_its_narrator_with_every_hand(
         server: Server, connection: Connection, capsys: pytest.CaptureFixture[str]) -> None:
     table_id, _ = await played_by_the_sdk(connection, "heuristic", "classic", seed=8, stats=SeatStats())

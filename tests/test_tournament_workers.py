@@ -48,10 +48,10 @@ async def two_workers(db: Path, config: Path) -> Front:
     return front
 
 
-async def played(server: Server | Front, during: Callable[[], Awaitable[None]] | None = None
-                 ) -> pb.GetStandingsResponse:
-    """The tournament played to its end by the deterministic bots, through the server's address; ``during``
-    runs meanwhile."""
+async def played(server: Server | Front, during: Callable[[], Awaitable[None]] | None = None,
+                 ports: set[int] | None = None) -> pb.GetStandingsResponse:
+    """The tournament played to its end by the deterministic bots at the server's address; ``during`` runs
+    meanwhile; ``ports`` gets the workers' own ports the bots played their seats at."""
     connections = [Connection(f"127.0.0.1:{server.port}") for _ in BOTS]
     try:
         playing = asyncio.gather(*(enter_tournament(connection, name, load_bot(name))
@@ -61,6 +61,8 @@ async def played(server: Server | Front, during: Callable[[], Awaitable[None]] |
         await asyncio.wait_for(playing, 300)
         standings = await connections[0].standings()
         assert standings is not None
+        if ports is not None:
+            ports |= {port for connection in connections for port in connection.workers}
         return standings
     finally:
         for connection in connections:
@@ -109,7 +111,8 @@ async def test_a_tournament_on_two_workers_places_its_games_on_both_and_ends_as_
         channel = open_channel(f"127.0.0.1:{front.port}")
         lobby = stub(channel).WatchTables(pb.WatchTablesRequest())
         await lobby.read()
-        spread = await played(front)
+        direct: set[int] = set()
+        spread = await played(front, ports=direct)
         listed = await stub(channel).ListTables(pb.ListTablesRequest())
         lobby.cancel()
         await channel.close()
@@ -119,6 +122,8 @@ async def test_a_tournament_on_two_workers_places_its_games_on_both_and_ends_as_
     assert (spread.games_played, spread.games_total, spread.games_playing) == (GAMES, GAMES, 0)
     assert list(spread.standings) == list(alone.standings)  # the same standings, to the last bit of every rating
     assert len({s.rating_mu for s in spread.standings}) > 1  # the games told the bots apart
+    # the bots played their seats at the workers' own ports (the front named each table's: no hop through it)
+    assert direct == {worker.port for worker in front.workers}
 
     db = tmp_path / "two.db"
     held = [tournament_tables(db, index) for index in (0, 1)]

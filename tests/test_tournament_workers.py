@@ -11,6 +11,7 @@ import os
 import signal
 import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +238,22 @@ async def test_a_one_process_tournament_stopped_mid_game_goes_on_with_two_worker
     assert held[0][cut] == "finished", "the game cut off went on at worker 0, which holds the one process's tables"
     assert held[1], "games made after the restart go to the second worker too"
     assert_as_headless(spread)
+
+
+async def test_the_headless_runner_on_two_workers_plays_the_same_games_as_in_process(tmp_path: Path) -> None:
+    """``tenpennies tournament --server`` on ``serve --workers 2``: its tables land on both workers and its seats
+    play there (``Connection.join``), with the same results as in-process."""
+    db = tmp_path / "games.db"
+    front = Front(Options(port=0, db=str(db), allow_seeds=True, tables_per_address=1000, workers=2))
+    await front.start()
+    local = TournamentConfig(bots=("greedy", "random", "greedy", "random"), seats=4, games=8, seed=7,
+                             rules=HouseRules(rounds=(1,), max_turns=40), concurrency=4)
+    try:
+        over_grpc = await asyncio.wait_for(
+            asyncio.to_thread(play_tournament, replace(local, server=f"127.0.0.1:{front.port}")), 120)
+    finally:
+        await front.stop(0)
+    assert over_grpc.games == play_tournament(local).games
+    for index in (0, 1):
+        with sqlite3.connect(worker_db(str(db), index)) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM tables WHERE status = 'finished'").fetchone()[0] > 0

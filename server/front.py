@@ -125,8 +125,9 @@ class FrontLobby:
         self.creating: list[str] = []
         self.placing: Counter[int] = Counter()  # tables being made, by worker index
         self.watchers: dict[TableWatcher, str] = {}
-        # told of what each worker's lobby stream says: (the worker, its tables changed, whether that is all it has)
-        self.listeners: list[Callable[[Worker, list[pb.TableInfo], bool], None]] = []
+        # told of what each worker's lobby stream says: the worker, its tables changed, those gone from its memory,
+        # and whether that is all it has (its first message)
+        self.listeners: list[Callable[[Worker, list[pb.TableInfo], list[str], bool], None]] = []
 
     # --- the directory and the open tables ---
 
@@ -202,7 +203,7 @@ class FrontLobby:
             for watcher in self.watchers:
                 watcher.put(info.table_id, info)
         for listener in self.listeners:
-            listener(worker, tables, everything)
+            listener(worker, tables, removed, everything)
 
     def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
         """Every listed table now, and a watcher for the changes (the limits of ``Lobby.watch``)."""
@@ -325,11 +326,13 @@ class WorkerGames:
             self.awaited.pop(table_id, None)
         return answer["status"], answer["result"]
 
-    def _changed(self, worker: Worker, tables: list[pb.TableInfo], everything: bool) -> None:
-        """What a worker's lobby stream said: the awaited tables that have finished, and when the worker has
-        (re)started, those it no longer lists (finished while its stream was down: it lists only open ones)."""
+    def _changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
+        """What a worker's lobby stream said: the awaited tables that have finished or left its memory (a
+        finished table read back on demand), and when the worker has (re)started, those it no longer lists
+        (finished while its stream was down: it lists only open ones)."""
         ended = [info.table_id for info in tables
                  if info.status == pb.TABLE_STATUS_FINISHED and info.table_id in self.awaited]
+        ended += [table_id for table_id in removed if table_id in self.awaited]
         if everything:
             ended += [t for t, w in self.awaited.items() if w is worker and t not in worker.tables]
         for table_id in ended:

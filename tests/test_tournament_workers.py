@@ -169,18 +169,31 @@ async def test_a_worker_killed_mid_tournament_is_started_again_and_the_tournamen
         table_id, worker = await asyncio.wait_for(worker_holding_a_game_under_way(front), 120)
         os.kill(worker.pid or 0, signal.SIGKILL)
         killed.append(table_id)
+        # the front keeps the tournament: while the worker comes back, its standings are there to ask for,
+        # and a finished game's record is withheld while the tournament runs, at the front and at the workers
+        assert front.tournament is not None
+        first = front.tournament.games[0]
+        assert first.result is not None
+        channel = open_channel(f"127.0.0.1:{front.port}")
+        assert (await stub(channel).GetStandings(pb.GetStandingsRequest())).games_total == GAMES
+        with pytest.raises(grpc.aio.AioRpcError) as withheld:
+            await stub(channel).GetGameRecord(pb.GetGameRecordRequest(table_id=first.table_id))
+        assert withheld.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "still running" in (withheld.value.details() or "")
+        await channel.close()
         while worker.starts < 2 or not worker.up.is_set():
             await asyncio.sleep(0.02)
-        # the front kept the tournament: while the worker came back, its standings were there to ask for
-        assert front.tournament is not None and front.tournament.report().games_total == GAMES
-    try:
-        spread = await played(front, kill_a_worker)
-        # a game of the tournament running is not given away at the workers' own ports either
-        direct = open_channel(f"127.0.0.1:{front.workers[0].port}")
+        direct = open_channel(f"127.0.0.1:{front.lobby.where[first.table_id].port}")  # the game's worker's own port
         with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await stub(direct).GetGameRecord(pb.GetGameRecordRequest(table_id=killed[0]))
+            await stub(direct).GetGameRecord(pb.GetGameRecordRequest(table_id=first.table_id))
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
         await direct.close()
+    try:
+        spread = await played(front, kill_a_worker)
+        channel = open_channel(f"127.0.0.1:{front.port}")  # over: the records are given
+        record = await stub(channel).GetGameRecord(pb.GetGameRecordRequest(table_id=killed[0]))
+        assert record.record.table_id == killed[0] and record.record.commands
+        await channel.close()
     finally:
         await front.stop(0)
     assert killed

@@ -10,6 +10,8 @@ import json
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -25,8 +27,12 @@ from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
 from tenpennies.server.front import Front
+from tenpennies.server.tournament import GameTable
+from tenpennies.server.tournament import TournamentConfig as ServerConfig
 from tenpennies.server.workers import worker_db
 from tenpennies.v1 import tenpennies_pb2 as pb
+
+from serverkit import start_server_process
 
 
 def write_config(tmp_path: Path) -> Path:
@@ -270,3 +276,41 @@ async def test_the_headless_runner_on_two_workers_plays_the_same_games_as_in_pro
     for index in (0, 1):
         with sqlite3.connect(worker_db(str(db), index)) as conn:
             assert conn.execute("SELECT COUNT(*) FROM tables WHERE status = 'finished'").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("config", [
+    {"name": "cup", "games": 4, "rules": RULES, "seed": 3},
+    {"name": "cup", "game": "thirty-one", "games": 3, "seats": 3, "rules": {"preset": "banking"}},
+])
+def test_a_game_table_reaches_a_worker_as_it_was_made(config: dict[str, Any]) -> None:
+    """What the front sends a worker to make a game's table (JSON) is the table the config makes."""
+    tournament = ServerConfig.from_dict(config)
+    for number in range(tournament.games):
+        table = tournament.game_table(number)
+        assert GameTable.from_dict(json.loads(json.dumps(table.to_dict()))) == table
+        assert table.creator == "tournament:cup" and table.seed == tournament.game_seed(number)
+
+
+async def test_serve_with_workers_runs_the_tournament_in_its_front(tmp_path: Path) -> None:
+    """``tenpennies serve --tournament CONFIG --workers 2``: a front and two workers, the tournament answered at
+    the one address (no note that --workers is set aside); a config with a mistake stops it at once."""
+    process, port = start_server_process(tmp_path / "cup.db", "--workers", "2", "--tournament",
+                                         str(write_config(tmp_path)))
+    try:
+        channel = open_channel(f"127.0.0.1:{port}")
+        service = stub(channel)
+        await service.RegisterBot(pb.RegisterBotRequest(name="ada"))
+        reply = await service.GetStandings(pb.GetStandingsRequest(tournament="cup"))
+        assert [s.name for s in reply.standings] == ["ada"] and reply.games_total == GAMES
+        await channel.close()
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+    assert "set aside" not in output and "tournament 'cup': 0 bot(s) registered" in output
+    with sqlite3.connect(tmp_path / "cup.db") as conn:  # stored in the server's own file
+        assert conn.execute("SELECT name FROM tournament_bots").fetchall() == [("ada",)]
+    (tmp_path / "bad.json").write_text(json.dumps({"name": "cup"}))
+    bad = subprocess.run([sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db",
+                          str(tmp_path / "bad.db"), "--workers", "2", "--tournament", str(tmp_path / "bad.json")],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "games" in bad.stderr

@@ -57,7 +57,7 @@ from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
-from .service import REFUSAL, TOO_MANY, RateLimiter, TournamentServicer, client_of, list_cost
+from .service import RECORD_COST, REFUSAL, TOO_MANY, RateLimiter, TournamentServicer, client_of, list_cost
 from .store import Store
 from .tournament import (
     GAMES_SERVICE,
@@ -624,8 +624,10 @@ class Front(app.Listener):
                     table_id = pb.GetGameRecordRequest.FromString(request).table_id
                 except DecodeError:
                     table_id = ""
-                if self.tournament.withholds(table_id):
-                    _refuse(context, grpc.StatusCode.FAILED_PRECONDITION, still_running(table_id, self.tournament.name))
+                if self.tournament.withholds(table_id):  # (charged as a record is: asking again costs the same)
+                    if self._allowed(context, RECORD_COST):
+                        _refuse(context, grpc.StatusCode.FAILED_PRECONDITION,
+                                still_running(table_id, self.tournament.name))
                     return None
             response: bytes | None = await routed.unary_unary(request, context)
             return response

@@ -305,7 +305,9 @@ async def test_serve_with_workers_runs_the_tournament_in_its_front(tmp_path: Pat
         await channel.close()
     finally:
         process.terminate()
-        output, _ = process.communicate(timeout=30)
+        process.wait(30)
+    assert process.stdout is not None
+    output = process.stdout.read()  # (what follows the line start_server_process read, buffered with it)
     assert "set aside" not in output and "tournament 'cup': 0 bot(s) registered" in output
     with sqlite3.connect(tmp_path / "cup.db") as conn:  # stored in the server's own file
         assert conn.execute("SELECT name FROM tournament_bots").fetchall() == [("ada",)]

@@ -27,7 +27,7 @@ from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
 from tenpennies.server.front import Front
-from tenpennies.server.tournament import GameTable
+from tenpennies.server.tournament import GAMES_SERVICE, GameTable
 from tenpennies.server.tournament import TournamentConfig as ServerConfig
 from tenpennies.server.workers import worker_db
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -193,6 +193,11 @@ async def test_a_worker_killed_mid_tournament_is_started_again_and_the_tournamen
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await stub(direct).GetGameRecord(pb.GetGameRecordRequest(table_id=first.table_id))
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        # and the front's way to the worker's games is not a client's: refused at the worker's port
+        with pytest.raises(grpc.aio.AioRpcError) as not_yours:
+            await direct.unary_unary(f"/{GAMES_SERVICE}/Open")(json.dumps(
+                {"table": front.tournament.config.game_table(0).to_dict(), "number": 0}).encode())
+        assert not_yours.value.code() == grpc.StatusCode.PERMISSION_DENIED
         await direct.close()
     try:
         spread = await played(front, kill_a_worker)

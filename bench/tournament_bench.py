@@ -1,6 +1,7 @@
 """Tournament speed: in-process games/s with --jobs 1 and --jobs 2, the same tournament over gRPC loopback
 (a ``tenpennies serve --allow-seeds`` process of its own) and on a local Ray, each as a ratio to
-in-process --jobs 1 measured in the same run. Aim: --jobs 2 >= 1.7x, gRPC >= 0.5x.
+in-process --jobs 1 measured in the same run. Aim: --jobs 2 >= 1.7x, gRPC >= 0.5x. The gRPC games are also
+played on ``serve --workers 2`` (a front and two worker processes), as a ratio to the one process's.
 
     python bench/tournament_bench.py            # as `make bench` would run it
     python bench/tournament_bench.py --quick    # fewer games
@@ -51,6 +52,39 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """What ``cpu_seconds`` says of a process and its children now (a front and its workers)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return cpu_seconds(pid) + sum(cpu_seconds(int(child)) for child in children)
+
+
+GRPC_TABLES = 16  # the gRPC runs' tables at once
+
+
+def over_grpc(base: TournamentConfig, games: int, *options: str) -> tuple[Results, float, float, float, float]:
+    """``games`` of the tournament over gRPC loopback on a ``tenpennies serve`` of its own (``options`` its
+    own): the results, the seconds they took, the server's CPU seconds (with its workers', if any), the
+    clients', and the commands a game."""
+    with tempfile.TemporaryDirectory() as tmp:
+        process, port = start_server(Path(tmp) / "bench.db", "--allow-seeds", "--tables-per-address", "1000",
+                                     "--address-rate", "0", *options)
+        try:
+            wire = replace(base, games=games, server=f"127.0.0.1:{port}", concurrency=GRPC_TABLES)
+            server_cpu, client_cpu = tree_cpu_seconds(process.pid), cpu_used(resource.RUSAGE_SELF)
+            results, seconds = timed(wire)
+            server_cpu = tree_cpu_seconds(process.pid) - server_cpu
+            client_cpu = cpu_used(resource.RUSAGE_SELF) - client_cpu
+        finally:
+            process.terminate()
+            process.wait(10)
+        files = [Path(tmp) / "bench.db", *Path(tmp).glob("bench.db.worker*")]
+        stored = 0
+        for file in files:
+            with sqlite3.connect(file) as db:
+                stored += db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
+    return results, seconds, server_cpu, client_cpu, stored / len(results.games)
+
+
 def cpu_used(who: int) -> float:
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
@@ -87,28 +121,22 @@ def main() -> None:
     print(f"in-process --jobs 2: {rate_two:6.2f} games/s  {rate_two / rate_one:.2f}x  ({same(two.games, one.games)}; "
           f"{cpu_two:.3f} CPU s a game with the workers' start: {2 * cpu_one / cpu_two:.2f}x on 2 idle cores)")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        process, port = start_server(Path(tmp) / "bench.db", "--allow-seeds", "--tables-per-address", "1000",
-                                     "--address-rate", "0")
-        try:
-            wire = replace(base, games=grpc_games, server=f"127.0.0.1:{port}", concurrency=16)
-            server_cpu, client_cpu = cpu_seconds(process.pid), cpu_used(resource.RUSAGE_SELF)
-            over, t_over = timed(wire)
-            server_cpu = cpu_seconds(process.pid) - server_cpu
-            client_cpu_used = cpu_used(resource.RUSAGE_SELF) - client_cpu
-            rate_grpc = len(over.games) / t_over
-            print(f"gRPC loopback:       {rate_grpc:6.2f} games/s  {rate_grpc / rate_one:.2f}x  "
-                  f"({same(over.games, one.games[:len(over.games)])}; server in its own process, "
-                  f"{wire.concurrency} tables at once)")
-            per_server = server_cpu / len(over.games)
-            print(f"                     CPU a game: server {per_server:.2f} s, clients "
-                  f"{client_cpu_used / len(over.games):.2f} s, in-process {cpu_one:.3f} s: one server process "
-                  f"bounds gRPC at {cpu_one / per_server:.2f}x")
-        finally:
-            process.terminate()
-            process.wait(10)
-        with sqlite3.connect(Path(tmp) / "bench.db") as db:
-            commands = db.execute("SELECT COUNT(*) FROM commands").fetchone()[0] / len(over.games)
+    over, t_over, server_cpu, client_cpu_used, commands = over_grpc(base, grpc_games)
+    rate_grpc = len(over.games) / t_over
+    print(f"gRPC loopback:       {rate_grpc:6.2f} games/s  {rate_grpc / rate_one:.2f}x  "
+          f"({same(over.games, one.games[:len(over.games)])}; server in its own process, "
+          f"{GRPC_TABLES} tables at once)")
+    per_server = server_cpu / len(over.games)
+    print(f"                     CPU a game: server {per_server:.2f} s, clients "
+          f"{client_cpu_used / len(over.games):.2f} s, in-process {cpu_one:.3f} s: one server process "
+          f"bounds gRPC at {cpu_one / per_server:.2f}x")
+    # The same games on `serve --workers 2` (a front and two worker processes): the runner's seats go through
+    # the front's address, every command passed on by the front (docs/SCALING.md: the front's hop)
+    spread, t_spread, spread_cpu, _, _ = over_grpc(base, grpc_games, "--workers", "2")
+    rate_spread = len(spread.games) / t_spread
+    print(f"gRPC, --workers 2:   {rate_spread:6.2f} games/s  {rate_spread / rate_grpc:.2f}x --workers 1  "
+          f"({same(spread.games, one.games[:len(spread.games)])}; CPU a game: front and workers "
+          f"{spread_cpu / len(spread.games):.2f} s, one process {per_server:.2f} s)")
     # The floor under any server: a game is this many SendCommand round trips (each also streams its events
     # to four seats), and a bare grpc.aio server that does nothing but echo manages so many a second.
     echo, echo_port = start_echo([str(Path(__file__).with_name("server_bench.py")), "echo"])

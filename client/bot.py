@@ -506,7 +506,7 @@ async def enter_tournament(connection: Connection, name: str, bot: Bot, *, tourn
                                  ) -> object:
                             assert on_event is not None
                             return on_event(_seated, item, table)
-                    session = connection.seat(seated.table_id, seated.seat, seated.token)
+                    session = await connection.given_seat(seated.table_id, seated.seat, seated.token)
                     playing[key] = asyncio.get_running_loop().create_task(
                         play_seat(shared, session, on_event=hook, margin=margin))
                 break  # the stream ended: the tournament is over

@@ -454,6 +454,9 @@ class HostedTable:
         return str(self.info.table_id)
 
 
+GIVEN_SEAT_WAIT = 5.0  # seconds ``Connection.given_seat`` waits to learn the table's worker (one restarting)
+
+
 class Connection:
     """One server, and the lobby's calls on it."""
 
@@ -564,6 +567,19 @@ class Connection:
     def seat(self, table_id: str, seat: int, token: str) -> SeatSession:
         """A seat this client joined before (its token kept), to take it up again."""
         return SeatSession(self.service, table_id, seat, token, address=self.address)
+
+    async def given_seat(self, table_id: str, seat: int, token: str) -> SeatSession:
+        """A seat the server gave this client (a tournament's, by ``WaitForSeat``), at its table's worker when
+        the server names one (``GetSnapshot``'s answer does, as ``JoinTable``'s does: ``direct``); at the
+        server's address when it names none or cannot answer now."""
+        session = self.seat(table_id, seat, token)
+        call = self.service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token=token), timeout=GIVEN_SEAT_WAIT)
+        try:
+            await call
+            session.worker_port = worker_port(await call.trailing_metadata())
+        except grpc.aio.AioRpcError:
+            return session  # its stream says what is wrong, and resumes as after any drop
+        return self.direct(session)
 
 
 async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,

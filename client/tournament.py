@@ -299,11 +299,12 @@ def batches(config: TournamentConfig, workers: int) -> list[list[int]]:
 
 # --- over gRPC ------------------------------------------------------------------------------------
 
-async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any]) -> GameResult:
-    """Game ``index`` on the server: a seeded table, every seat joined and played by the SDK's
-    ``SeatPlayer`` (the one seat loop over gRPC), started once every seat has its snapshot."""
+async def play_grpc(config: TournamentConfig, index: int, connections: Sequence[Any]) -> GameResult:
+    """Game ``index`` on the server: a seeded table, every seat joined (``Connection.join``: at the table's
+    worker when the server names one) and played by the SDK's ``SeatPlayer`` (the one seat loop over gRPC),
+    started once every seat has its snapshot."""
     from tenpennies.client.bot import SeatPlayer, StreamItem
-    from tenpennies.client.connection import _call, join
+    from tenpennies.client.connection import _call
     from tenpennies.client.view import TableView
     from tenpennies.v1 import tenpennies_pb2 as pb
     from tenpennies.wire.games import wire
@@ -314,12 +315,12 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
                                     game=config.game)
     request.settings.decision_seconds = math.ceil(config.decision_seconds)
     request.settings.takeover_seconds = 0  # a seat is our bot's to the end: no server bot takes it over
-    created: pb.CreateTableResponse = await _call(services[0].CreateTable(request))
+    created: pb.CreateTableResponse = await _call(connections[0].service.CreateTable(request))
     table_id = created.table.table_id
     players: list[SeatPlayer] = []
     ready = [asyncio.Event() for _ in range(config.seats)]
     for seat, (name, seed) in enumerate(zip(spec.seats, spec.bot_seeds, strict=True)):
-        session = await join(services[seat % len(services)], table_id, name, seat)
+        session = await connections[seat % len(connections)].join(table_id, name, seat)
 
         def subscribed(item: StreamItem, table: TableView, flag: asyncio.Event = ready[seat]) -> None:
             if isinstance(item, pb.Snapshot):
@@ -328,7 +329,8 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
     tasks = [asyncio.create_task(p.run()) for p in players]
     try:
         await asyncio.gather(*(flag.wait() for flag in ready))
-        await _call(services[0].StartGame(pb.StartGameRequest(table_id=table_id, host_token=created.host_token)))
+        await _call(connections[0].service.StartGame(pb.StartGameRequest(table_id=table_id,
+                                                                         host_token=created.host_token)))
         ends = await asyncio.gather(*tasks)
     finally:
         for task in tasks:
@@ -349,19 +351,18 @@ async def play_grpc(config: TournamentConfig, index: int, services: Sequence[Any
 
 async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],
                           done: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Games ``indices`` over gRPC, ``config.concurrency`` tables at a time (one channel a seat)."""
-    from tenpennies.client.connection import open_channel, stub
+    """Games ``indices`` over gRPC, ``config.concurrency`` tables at a time (one connection a seat)."""
+    from tenpennies.client.connection import Connection
     from tenpennies.client.trust import settle
     assert config.server
     pinned = None if config.tls_ca else await asyncio.to_thread(settle, config.server, config.fingerprint)
-    channels = [open_channel(config.server, config.tls_ca, pinned) for _ in range(config.seats)]
-    services = [stub(c) for c in channels]
+    connections = [Connection(config.server, config.tls_ca, pinned=pinned) for _ in range(config.seats)]
     pending = iter(indices)
     results: list[GameResult] = []
 
     async def worker() -> None:
         for index in pending:
-            result = await play_grpc(config, index, services)
+            result = await play_grpc(config, index, connections)
             results.append(result)
             if done is not None:
                 done(result)
@@ -369,8 +370,8 @@ async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],
     try:
         await asyncio.gather(*(worker() for _ in range(config.concurrency)))
     finally:
-        for channel in channels:
-            await channel.close()
+        for connection in connections:
+            await connection.close()
     return sorted(results, key=lambda r: r.index)
 
 

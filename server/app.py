@@ -28,7 +28,7 @@ from .forwarded import ForwardedPeer
 from .lobby import Lobby
 from .service import RateLimiter, RejectMalformed, TenPenniesServicer
 from .store import Store
-from .tournament import Tournament, TournamentConfig
+from .tournament import LobbyGames, Tournament, TournamentConfig, games_service
 
 SERVICE = pb.DESCRIPTOR.services_by_name["TenPenniesService"].full_name
 MAX_MESSAGE = 64 * 1024  # no legal request comes near it
@@ -130,7 +130,7 @@ class Server(Listener):
         self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
-        self.tournament = Tournament(config, self.lobby, self.store) if config else None
+        self.tournament = Tournament(config, LobbyGames(self.lobby), self.store) if config else None
         interceptors = [ForwardedPeer(), RejectMalformed()] if options.behind_front else [RejectMalformed()]
         self.grpc = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
@@ -149,6 +149,7 @@ class Server(Listener):
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
         if self.options.bind is not None:  # a worker: the front's way in, on a socket only it reaches
+            self.grpc.add_generic_rpc_handlers((games_service(self.lobby),))  # the front's tournament's games
             self.grpc.add_insecure_port(self.options.bind)
         if self.options.bind is None or self.options.direct:
             address = f"{self.options.host}:{self.options.port}"
@@ -285,9 +286,7 @@ async def serve(options: Options) -> None:
     collector = asyncio.ensure_future(collect_young())
     server.announce(f"{len(server.lobby.tables)} table(s) from {options.db}")
     if server.tournament is not None:
-        report = server.tournament.report()
-        print(f"tournament {report.name!r}: {len(report.records)} bot(s) registered, "
-              f"{report.games_played} of {report.games_total} games played", flush=True)
+        print(server.tournament.summary(), flush=True)
     await until_stopped()
     collector.cancel()
     await server.stop()

@@ -7,7 +7,8 @@ keyed by the client's address (request budgets, open tables, lobby streams, pass
 that names the connection (``context.peer()``) see the real client, not the front.
 
 A worker's own port (for clients that come straight to their table, ``front.WORKER_PORT``) takes only the
-requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker.
+requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker; and a game's
+record, which the front withholds while the game's tournament runs (it alone knows the tournament).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 import grpc
 
 PEER_METADATA = "tp-peer"
-FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables"})
-NOT_HERE = "this is a worker's port, for the requests of its tables: make and list tables at the server's address"
+FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables", "GetGameRecord"})
+NOT_HERE = ("this is a worker's port, for the requests of its tables: make and list tables, and ask for games' "
+            "records, at the server's address")
 
 
 def _from_front(context: Any) -> bool:

@@ -5,9 +5,11 @@ The front answers the lobby itself (``ListTables``, ``WatchTables``: the union o
 follows with one WatchTables stream per worker), places each new table on the worker with the fewest open
 tables, and passes every other request to the worker that holds its table as raw bytes: it reads the
 request's top-level ``table_id`` (for a stream of requests, the first message's) and never decodes an answer.
-Requests that name no table (a tournament's) go to worker 0. Which worker holds which table (the directory) is
-read from the workers' stores at start and kept as tables are made, so table ids map to their worker across
-restarts of either.
+A tournament (``--tournament``) is the front's: its bookkeeping (``tournament.Tournament``, its store the
+server's own file, ``--db``) answers the bots' RegisterBot, WaitForSeat and GetStandings here, and plays its games
+on every worker (``WorkerGames``); the bots' seats are requests of a table like any other. Other requests that
+name no table go to worker 0. Which worker holds which table (the directory) is read from the workers' stores at
+start and kept as tables are made, so table ids map to their worker across restarts of either.
 
 The front keeps what must count every worker: the request budgets (``--rate``, ``--address-rate``), the open
 tables per client address and per server, the lobby streams. It passes the client's address to the worker
@@ -25,6 +27,7 @@ import asyncio
 import contextlib
 import dataclasses
 import gc
+import json
 import logging
 import os
 import re
@@ -54,7 +57,18 @@ from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
-from .service import REFUSAL, TOO_MANY, RateLimiter, client_of, list_cost
+from .service import RECORD_COST, REFUSAL, TOO_MANY, RateLimiter, TournamentServicer, client_of, list_cost
+from .store import Store
+from .tournament import (
+    GAMES_SERVICE,
+    RETRY_SECONDS,
+    Ended,
+    GamesError,
+    GameTable,
+    Tournament,
+    TournamentConfig,
+    still_running,
+)
 from .workers import command, known_workers, worker_options
 
 log = logging.getLogger(__name__)
@@ -111,6 +125,9 @@ class FrontLobby:
         self.creating: list[str] = []
         self.placing: Counter[int] = Counter()  # tables being made, by worker index
         self.watchers: dict[TableWatcher, str] = {}
+        # told of what each worker's lobby stream says: the worker, its tables changed, those gone from its memory,
+        # and whether that is all it has (its first message)
+        self.listeners: list[Callable[[Worker, list[pb.TableInfo], list[str], bool], None]] = []
 
     # --- the directory and the open tables ---
 
@@ -154,12 +171,14 @@ class FrontLobby:
             return f"your address already has {ours} open tables here: finish or leave some first"
         return None
 
-    def place(self, workers: list[Worker]) -> Worker:
+    def place(self, workers: list[Worker], first: int = 0) -> Worker:
         """The worker a new table goes to: of those answering (all, if none is), the one with the fewest open
-        tables (those being made there count: tables made at once spread too), the lowest index among equals."""
+        tables (those being made there count: tables made at once spread too); among equals the lowest index
+        from ``first`` on (round the workers: a tournament's game n starts at worker n, so that games played one
+        at a time spread too)."""
         load = Counter(self.where[t].index for t in self.open if t in self.where) + self.placing
         candidates = [w for w in workers if w.up.is_set()] or workers
-        return min(candidates, key=lambda w: (load[w.index], w.index))
+        return min(candidates, key=lambda w: (load[w.index], (w.index - first) % len(workers)))
 
     # --- the lobby ---
 
@@ -183,6 +202,8 @@ class FrontLobby:
                 self.uncount(info.table_id)
             for watcher in self.watchers:
                 watcher.put(info.table_id, info)
+        for listener in self.listeners:
+            listener(worker, tables, removed, everything)
 
     def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
         """Every listed table now, and a watcher for the changes (the limits of ``Lobby.watch``)."""
@@ -247,6 +268,104 @@ def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
     return (*kept, (PEER_METADATA, context.peer()))
 
 
+class WorkerGames:
+    """A tournament's games on the workers (``tournament.Games``): each game's table made on the worker the
+    front's placement picks, seated and started there, through the worker's ``tournament.games_service`` on its
+    unix socket; a game's end heard on the worker's lobby stream (or, after the worker restarted, from its
+    tables no longer listed) and its result then asked of the worker, which computes it as a one-process server
+    does (``tournament.game_result``)."""
+
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.ended: Ended | None = None
+        self.awaited: dict[str, Worker] = {}  # the tables whose end is to be told, and their workers
+        self.asking: set[str] = set()  # those whose result is being asked for
+        self._tasks: set[asyncio.Task[None]] = set()
+        front.lobby.listeners.append(self._changed)
+
+    def follow(self, ended: Ended) -> None:
+        self.ended = ended
+
+    async def _ask(self, worker: Worker, method: str, request: dict[str, Any]) -> dict[str, Any]:
+        """A call to the worker's games service (waiting for the worker while it restarts)."""
+        call = self.front._call(worker, "unary_unary", f"/{GAMES_SERVICE}/{method}")
+        try:
+            response: bytes = await call(json.dumps(request).encode(), timeout=WORKER_WAIT, wait_for_ready=True)
+        except grpc.aio.AioRpcError as error:
+            raise GamesError(f"worker {worker.index}: {error.details() or error.code().name}") from None
+        answer: dict[str, Any] = json.loads(response)
+        return answer
+
+    async def open(self, table: GameTable, number: int) -> tuple[str, str]:
+        lobby = self.front.lobby
+        worker = lobby.place(self.front.workers, first=number)
+        lobby.placing[worker.index] += 1
+        try:
+            made = await self._ask(worker, "Open", {"table": table.to_dict(), "number": number})
+        finally:
+            lobby.placing[worker.index] -= 1
+        table_id: str = made["table_id"]
+        lobby.where[table_id] = worker
+        lobby.count(table_id, table.creator)
+        self.awaited[table_id] = worker
+        return table_id, made["host_token"]
+
+    async def set_up(self, table_id: str, host_token: str, players: list[tuple[str, str]]) -> None:
+        worker = self.front.lobby.where.get(table_id)
+        if worker is None:
+            raise GamesError(f"no worker holds table {table_id}")
+        await self._ask(worker, "SetUp", {"table_id": table_id, "host_token": host_token, "players": players})
+
+    async def state(self, table_id: str) -> tuple[str, dict[str, Any] | None]:
+        worker = self.front.lobby.where.get(table_id)
+        if worker is None:
+            return "gone", None
+        self.awaited[table_id] = worker  # first: an end told meanwhile is heard
+        answer = await self._ask(worker, "State", {"table_id": table_id})
+        if answer["status"] not in OPEN_WORDS:
+            self.awaited.pop(table_id, None)
+        return answer["status"], answer["result"]
+
+    def _changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
+        """What a worker's lobby stream said: the awaited tables that have finished or left its memory (a
+        finished table read back on demand), and when the worker has (re)started, those it no longer lists
+        (finished while its stream was down: it lists only open ones)."""
+        ended = [info.table_id for info in tables
+                 if info.status == pb.TABLE_STATUS_FINISHED and info.table_id in self.awaited]
+        ended += [table_id for table_id in removed if table_id in self.awaited]
+        if everything:
+            ended += [t for t, w in self.awaited.items() if w is worker and t not in worker.tables]
+        for table_id in ended:
+            if table_id not in self.asking:
+                self.asking.add(table_id)
+                task = asyncio.ensure_future(self._result(table_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _result(self, table_id: str) -> None:
+        """Ask the worker for an ended game's result and tell it (asked again while the worker is away)."""
+        try:
+            while table_id in self.awaited:
+                try:
+                    answer = await self._ask(self.awaited[table_id], "State", {"table_id": table_id})
+                except GamesError as error:
+                    log.warning("the result of table %s: %s; asking again in %s s", table_id, error, RETRY_SECONDS)
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                if answer["status"] in OPEN_WORDS:
+                    return  # not over: its end comes on the lobby stream
+                del self.awaited[table_id]
+                if answer["status"] == "finished" and self.ended is not None:
+                    self.ended(table_id, answer["result"])
+        finally:
+            self.asking.discard(table_id)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
 MALFORMED = "the request is not a well-formed message"
 # A read whose worker died under it is asked again once the worker is back (a write is not: it may have been
 # stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
@@ -259,6 +378,8 @@ class Front(app.Listener):
     """The front and its workers; ``port`` is the public port bound."""
 
     def __init__(self, options: app.Options) -> None:
+        # a config with a mistake stops the server before it opens anything (ValueError says what)
+        self.config = TournamentConfig.load(options.tournament) if options.tournament else None
         super().__init__(options)
         self.count = max(options.workers, known_workers(options.db))
         tls: tuple[str, str] | None = None
@@ -276,6 +397,9 @@ class Front(app.Listener):
         self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
+        self.store: Store | None = None  # the tournament's, in the server's own file (worker 0's too)
+        self.games = WorkerGames(self)
+        self.tournament: Tournament | None = None
 
     # --- the workers ---
 
@@ -491,8 +615,27 @@ class Front(app.Listener):
         finally:
             self.lobby.unwatch(watcher)
 
+    def _record(self, routed: Any) -> Any:
+        """GetGameRecord: refused here for a game of the tournament while it runs (its workers do not know the
+        tournament; a worker's own port refuses every record, ``forwarded.FRONT_ONLY``)."""
+        async def handler(request: bytes, context: Any) -> bytes | None:
+            if self.tournament is not None:
+                try:
+                    table_id = pb.GetGameRecordRequest.FromString(request).table_id
+                except DecodeError:
+                    table_id = ""
+                if self.tournament.withholds(table_id):  # (charged as a record is: asking again costs the same)
+                    if self._allowed(context, RECORD_COST):
+                        _refuse(context, grpc.StatusCode.FAILED_PRECONDITION,
+                                still_running(table_id, self.tournament.name))
+                    return None
+            response: bytes | None = await routed.unary_unary(request, context)
+            return response
+        return grpc.unary_unary_rpc_method_handler(handler)
+
     def _handlers(self) -> grpc.GenericRpcHandler:
         handlers: dict[str, Any] = {}
+        tournament = TournamentServicer(self.limiter, self.tournament)
         for method in pb.DESCRIPTOR.services_by_name["TenPenniesService"].methods:
             path = f"/{SERVICE}/{method.name}"
             request_class = getattr(pb, method.input_type.name)
@@ -504,6 +647,13 @@ class Front(app.Listener):
             elif method.name == "WatchTables":
                 handlers[method.name] = grpc.unary_stream_rpc_method_handler(
                     self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString)
+            elif method.name in ("RegisterBot", "GetStandings", "WaitForSeat"):  # the front's tournament's
+                make = grpc.unary_stream_rpc_method_handler if method.server_streaming else \
+                    grpc.unary_unary_rpc_method_handler
+                handlers[method.name] = make(getattr(tournament, method.name), request_class.FromString,
+                                             getattr(pb, method.output_type.name).SerializeToString)
+            elif method.name == "GetGameRecord":
+                handlers[method.name] = self._record(self._routed_unary(path, request_class.FromString))
             elif "table_id" not in method.input_type.fields_by_name:
                 handlers[method.name] = self._to_first(path, method.server_streaming)
             elif method.client_streaming:
@@ -527,6 +677,10 @@ class Front(app.Listener):
             await self.stop()
             raise RuntimeError(f"the workers did not start within {WORKER_START:.0f} s") from None
         self.lobby.read_stores(self.workers)
+        if self.config is not None:
+            self.store = Store(self.options.db)
+            self.tournament = Tournament(self.config, self.games, self.store)
+            await self.tournament.load()
         self.grpc.add_generic_rpc_handlers((self._handlers(),))
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
@@ -549,6 +703,8 @@ class Front(app.Listener):
         await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
         self._tasks.append(asyncio.ensure_future(self._keep_house()))
         self._tasks.append(asyncio.ensure_future(app.collect_young()))
+        if self.tournament is not None:
+            self.tournament.start()
 
     async def _keep_house(self) -> None:
         while True:
@@ -559,6 +715,9 @@ class Front(app.Listener):
         """Stop taking requests, then stop the workers (each finishes the changes under way and closes its
         store), then the rest."""
         self.closing = True
+        if self.tournament is not None:
+            await self.tournament.close()  # its streams end, and no new game is made
+        await self.games.close()
         if self.advertiser is not None:
             await self.advertiser.close()
         await self.grpc.stop(grace)
@@ -578,16 +737,16 @@ class Front(app.Listener):
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for worker in self.workers:
             await worker.channel.close()
+        if self.store is not None:
+            self.store.close()
         shutil.rmtree(self.sockets, ignore_errors=True)
 
 
 async def serve(options: app.Options) -> None:
-    """``tenpennies serve``: one process (``app.serve``) with one worker or a tournament; else a front and its
-    workers, until Ctrl-C or SIGTERM."""
+    """``tenpennies serve``: one process (``app.serve``) with one worker; else a front (with the tournament, if
+    any) and its workers, until Ctrl-C or SIGTERM."""
     app.on_system_allocator()  # the front too (its workers inherit it)
-    if options.tournament is not None or (options.workers <= 1 and known_workers(options.db) <= 1):
-        if options.workers > 1:
-            print("a tournament runs in one process: --workers is set aside (docs/SCALING.md)", file=sys.stderr)
+    if options.workers <= 1 and known_workers(options.db) <= 1:
         await app.serve(options)
         return
     try:
@@ -599,5 +758,7 @@ async def serve(options: app.Options) -> None:
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
     front.announce(f"{len(front.lobby.where)} table(s) on {front.count} workers ({options.db} and beside it)")
+    if front.tournament is not None:
+        print(front.tournament.summary(), flush=True)
     await app.until_stopped()
     await front.stop()

@@ -270,7 +270,7 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
     """Rate-limit a unary RPC and map the errors it may raise to status codes."""
     def wrap(method: Any) -> Any:
         @functools.wraps(method)
-        async def handler(self: TenPenniesServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def handler(self: TournamentServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
             if not self.limiter.allow(context.peer(), self._cost(method.__name__)):
                 _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
                 return None
@@ -314,18 +314,16 @@ async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
             return
 
 
-class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
-    def __init__(self, lobby: Lobby, limiter: RateLimiter, tournament: Tournament | None = None) -> None:
-        self.lobby = lobby
+class TournamentServicer:
+    """The tournament's RPCs (``RegisterBot``, ``GetStandings``, ``WaitForSeat``): a one-process server's
+    servicer has them, and the front of ``serve --workers`` serves them with its own tournament."""
+
+    def __init__(self, limiter: RateLimiter, tournament: Tournament | None = None) -> None:
         self.limiter = limiter
         self.tournament = tournament
 
     def _cost(self, method: str) -> float:
-        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it, a game's
-        record ``RECORD_COST``."""
-        if method == "GetGameRecord":
-            return RECORD_COST
-        return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
+        return 1.0
 
     def _tournament(self, name: str) -> Tournament:
         """The tournament this server runs, by its name (empty: whichever it is)."""
@@ -334,6 +332,74 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         if name and name != self.tournament.name:
             raise NotFound(f"no tournament {name!r} here (this server runs {self.tournament.name!r})")
         return self.tournament
+
+    @_rpc()
+    async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotResponse:
+        token = await self._tournament(request.tournament).register(request.name, request.bot_token,
+                                                                    client_address(context.peer()))
+        return pb.RegisterBotResponse(bot_token=token)
+
+    @_rpc()
+    async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
+        report = self._tournament(request.tournament).report()
+        response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
+                                           games_total=report.games_total, games_playing=report.games_playing,
+                                           game=report.game, tallies=report.tallies)
+        for record in report.records:
+            standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
+                                              shared_wins=record.wins, pennies=record.pennies,
+                                              rating_mu=record.rating_mu, rating_sigma=record.rating_sigma,
+                                              mean_score_margin=record.mean_score_margin or 0.0, buys=record.buys,
+                                              illegal=record.illegal, timed_out=record.timeouts,
+                                              tallies=record.tallies)
+            if record.mean_score is not None:
+                standing.mean_score = record.mean_score
+        return response
+
+    async def WaitForSeat(self, request: pb.WaitForSeatRequest, context: Any
+                          ) -> AsyncIterator[pb.WaitForSeatResponse]:
+        """The seats of the bot's games being played, then each new seat as it is given."""
+        if not self.limiter.allow(context.peer()):
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return
+        try:
+            tournament = self._tournament("")
+            seatings, link = tournament.connect(request.bot_token)
+        except _REFUSED as error:
+            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
+
+        def seating(s: Seating) -> pb.WaitForSeatResponse:
+            return pb.WaitForSeatResponse(table_id=s.table_id, seat=s.seat, token=request.bot_token,
+                                          game=s.game + 1)
+        try:
+            for s in seatings:
+                yield seating(s)
+            while True:
+                item = await link.queue.get()
+                if item is LinkEnd.OVER:
+                    return
+                if item is LinkEnd.REPLACED:
+                    await context.abort(grpc.StatusCode.ABORTED, item.value)
+                if item is LinkEnd.FELL_BEHIND:
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{item.value}: wait for a seat again")
+                assert isinstance(item, Seating)
+                yield seating(item)
+        finally:
+            tournament.disconnect(link)
+
+
+class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
+    def __init__(self, lobby: Lobby, limiter: RateLimiter, tournament: Tournament | None = None) -> None:
+        super().__init__(limiter, tournament)
+        self.lobby = lobby
+
+    def _cost(self, method: str) -> float:
+        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it, a game's
+        record ``RECORD_COST``."""
+        if method == "GetGameRecord":
+            return RECORD_COST
+        return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
 
     @_rpc(rule_code=grpc.StatusCode.INVALID_ARGUMENT)
     async def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.CreateTableResponse:
@@ -535,60 +601,3 @@ class TenPenniesServicer(pb_grpc.TenPenniesServiceServicer):
         except Exception:  # a fault of the server's: said to this command, and the stream goes on
             log.exception("a command on a Play stream failed")
             table.tell(subscriber, _result(command_id, grpc.StatusCode.INTERNAL, "the server failed on this command"))
-
-    # --- tournaments ---
-
-    @_rpc()
-    async def RegisterBot(self, request: pb.RegisterBotRequest, context: Any) -> pb.RegisterBotResponse:
-        token = await self._tournament(request.tournament).register(request.name, request.bot_token,
-                                                                    client_address(context.peer()))
-        return pb.RegisterBotResponse(bot_token=token)
-
-    @_rpc()
-    async def GetStandings(self, request: pb.GetStandingsRequest, context: Any) -> pb.GetStandingsResponse:
-        report = self._tournament(request.tournament).report()
-        response = pb.GetStandingsResponse(tournament=report.name, games_played=report.games_played,
-                                           games_total=report.games_total, games_playing=report.games_playing,
-                                           game=report.game, tallies=report.tallies)
-        for record in report.records:
-            standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
-                                              shared_wins=record.wins, pennies=record.pennies,
-                                              rating_mu=record.rating_mu, rating_sigma=record.rating_sigma,
-                                              mean_score_margin=record.mean_score_margin or 0.0, buys=record.buys,
-                                              illegal=record.illegal, timed_out=record.timeouts,
-                                              tallies=record.tallies)
-            if record.mean_score is not None:
-                standing.mean_score = record.mean_score
-        return response
-
-    async def WaitForSeat(self, request: pb.WaitForSeatRequest, context: Any
-                          ) -> AsyncIterator[pb.WaitForSeatResponse]:
-        """The seats of the bot's games being played, then each new seat as it is given."""
-        if not self.limiter.allow(context.peer()):
-            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
-            return
-        try:
-            tournament = self._tournament("")
-            seatings, link = tournament.connect(request.bot_token)
-        except _REFUSED as error:
-            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
-            return
-
-        def seating(s: Seating) -> pb.WaitForSeatResponse:
-            return pb.WaitForSeatResponse(table_id=s.table_id, seat=s.seat, token=request.bot_token,
-                                          game=s.game + 1)
-        try:
-            for s in seatings:
-                yield seating(s)
-            while True:
-                item = await link.queue.get()
-                if item is LinkEnd.OVER:
-                    return
-                if item is LinkEnd.REPLACED:
-                    await context.abort(grpc.StatusCode.ABORTED, item.value)
-                if item is LinkEnd.FELL_BEHIND:
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{item.value}: wait for a seat again")
-                assert isinstance(item, Seating)
-                yield seating(item)
-        finally:
-            tournament.disconnect(link)

@@ -10,6 +10,10 @@ bot, busy or not: it waits for those games to end rather than repeat the same me
 
 Every change is stored before anyone hears of it: a registration before its token goes out, a game (its
 table, seats and number) before any bot is told its seat, a result before the standings show it.
+
+Where the games are played is a ``Games``: this process's lobby (``LobbyGames``), or, for ``serve --workers``,
+the workers (``front.WorkerGames``: each game's table on the worker the front's placement picks, made, seated
+and read through ``games_service`` on the worker's unix socket). The bookkeeping is the same either way.
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ import logging
 import math
 import secrets
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+import grpc
 
 from tenpennies.engine.games import DEFAULT_GAME, UnknownGame, kind
 from tenpennies.engine.interface import RuleError, Rules
@@ -161,6 +167,35 @@ class TournamentConfig:
         seed and the number alone, so that a tournament plays the same deals again given who sits where."""
         return deal_seed(self.seed, number // self.seats)
 
+    def game_table(self, number: int) -> GameTable:
+        """What game ``number``'s table is made with."""
+        return GameTable(f"{self.name} #{number + 1}", self.game, self.seats, self.rules, self.decision_seconds,
+                         self.takeover_seconds, self.game_seed(number), TOURNAMENT_CREATOR + self.name)
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """A tournament game's table as it is made: hosted by the server (it seats the bots), with the
+    tournament's seed, timers and rules, made by ``TOURNAMENT_CREATOR`` and the tournament's name."""
+
+    name: str
+    game: str
+    seats: int
+    rules: Rules
+    decision_seconds: int
+    takeover_seconds: int
+    seed: int
+    creator: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON takes it (the rules as the store keeps them), for a worker to make it (``games_service``)."""
+        return {**{k: v for k, v in self.__dict__.items() if k != "rules"},
+                "rules": kind(self.game).rules_to_dict(self.rules)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameTable:
+        return cls(**{**data, "rules": kind(data["game"]).rules_from_dict(data["rules"])})
+
 
 # --- results and standings ----------------------------------------------------------------------------
 
@@ -189,6 +224,118 @@ def stored_result(number: int, names: list[str], result: dict[str, Any],
                       buys=tuple(result.get("buys", none)), illegal=tuple(result.get("illegal", none)),
                       timeouts=tuple(result.get("timed_out", none)),
                       tallies={name: tuple(result.get(name, none)) for name in tallies})
+
+
+# --- where the games are played -------------------------------------------------------------------------
+
+Ended = Callable[[str, dict[str, Any]], None]
+"""Told of a tournament table's game that has ended: its table id and its result (``game_result``)."""
+
+
+class GamesError(Exception):
+    """The place the games are played could not do what was asked now (a worker away): tried again later."""
+
+
+class Games(Protocol):
+    """Where a tournament's games are played: their tables made, seated and started, and their ends told."""
+
+    def follow(self, ended: Ended) -> None:
+        """Tell ``ended`` of each tournament table whose game ends from now on (maybe more than once)."""
+
+    async def open(self, table: GameTable, number: int) -> tuple[str, str]:
+        """Make game ``number``'s table, waiting: its id and its host token."""
+
+    async def set_up(self, table_id: str, host_token: str, players: list[tuple[str, str]]) -> None:
+        """Seat ``players`` (name, the bot's token hash), by seat, where a seat is empty; start the game if it
+        has not started."""
+
+    async def state(self, table_id: str) -> tuple[str, dict[str, Any] | None]:
+        """A table's status ("gone" for none) and, once finished, its game's result; from now on, its end is
+        told to ``follow``'s ``ended``."""
+
+
+class LobbyGames:
+    """A tournament's games at this process's lobby: a one-process server's, or a worker's for the front
+    (``games_service``)."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    def follow(self, ended: Ended) -> None:
+        def changed(table: Table) -> None:
+            if table.status == "finished" and table.game is not None and table.tournament:
+                ended(table.id, game_result(table))
+        self.lobby.listeners.append(changed)
+
+    async def open(self, table: GameTable, number: int) -> tuple[str, str]:
+        settings = Settings(decision_seconds=table.decision_seconds, takeover_seconds=table.takeover_seconds,
+                            hosted=True)
+        made, host_token = await self.lobby.create_hosted(table.name, table.seats, table.rules, settings, table.seed,
+                                                          table.creator, game=table.game)
+        return made.id, host_token
+
+    async def set_up(self, table_id: str, host_token: str, players: list[tuple[str, str]]) -> None:
+        table = await self.lobby.get(table_id)
+        for seat, (name, token_hash) in enumerate(players):
+            if table.seats[seat].kind == "empty":
+                await table.join(name, seat, token_hash=token_hash)
+        if table.status == "waiting":
+            await table.start(host_token)
+
+    async def state(self, table_id: str) -> tuple[str, dict[str, Any] | None]:
+        try:
+            table = await self.lobby.get(table_id)
+        except (TableError, StoreError):
+            return "gone", None
+        if table.status != "finished":
+            return table.status, None
+        await table.ensure_loaded()
+        return table.status, game_result(table)
+
+
+GAMES_SERVICE = "tenpennies.worker.TournamentGames"
+"""The front's way to a worker's ``LobbyGames`` (``serve --workers`` with a tournament): JSON over gRPC on the
+worker's unix socket, refused anywhere else. Between two processes of one server, never a client's."""
+
+
+def games_service(lobby: Lobby) -> grpc.GenericRpcHandler:
+    """The worker's side of ``GAMES_SERVICE``: ``Open``, ``SetUp``, ``State``, each ``LobbyGames``' own."""
+    games = LobbyGames(lobby)
+
+    async def open_table(request: dict[str, Any]) -> dict[str, Any]:
+        table_id, host_token = await games.open(GameTable.from_dict(request["table"]), request["number"])
+        return {"table_id": table_id, "host_token": host_token}
+
+    async def set_up(request: dict[str, Any]) -> dict[str, Any]:
+        await games.set_up(request["table_id"], request["host_token"], [tuple(p) for p in request["players"]])
+        return {}
+
+    async def state(request: dict[str, Any]) -> dict[str, Any]:
+        status, result = await games.state(request["table_id"])
+        return {"status": status, "result": result}
+
+    def handler(method: Callable[[dict[str, Any]], Any]) -> grpc.RpcMethodHandler:
+        async def answer(request: dict[str, Any], context: Any) -> dict[str, Any] | None:
+            if not str(context.peer()).startswith("unix:"):  # the front's socket alone
+                context.set_code(grpc.StatusCode.PERMISSION_DENIED)
+                context.set_details("this is between a server's own processes")
+                return None
+            try:
+                response: dict[str, Any] = await method(request)
+            except (TableError, StoreError, mapping.BadRequest, RuleError) as error:
+                context.set_code(grpc.StatusCode.FAILED_PRECONDITION)
+                context.set_details(str(error))
+                return None
+            return response
+        return grpc.unary_unary_rpc_method_handler(answer, json.loads, lambda d: json.dumps(d).encode())
+    return grpc.method_handlers_generic_handler(GAMES_SERVICE, {
+        "Open": handler(open_table), "SetUp": handler(set_up), "State": handler(state)})
+
+
+def still_running(table_id: str, tournament: str) -> str:
+    """Why a tournament game's record is not given yet (as ``Table.record`` says it)."""
+    return (f"table {table_id} is a game of the tournament {tournament!r}, still running: the tournament's seed "
+            "deals its other games too, so its records are given once it is over")
 
 
 # --- bots and their streams -------------------------------------------------------------------------
@@ -247,17 +394,17 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 
 
 class Tournament:
-    def __init__(self, config: TournamentConfig, lobby: Lobby, store: Store) -> None:
+    def __init__(self, config: TournamentConfig, games: Games, store: Store) -> None:
         self.config = config
         self.name = config.name
-        self.lobby = lobby
+        self.tables = games  # where the games are played
         self.store = store
         self.bots: dict[str, Bot] = {}
         self._by_hash: dict[str, Bot] = {}
         self._registering: dict[str, str] = {}  # name -> the address registering it
         self.games: dict[int, TournamentGameRow] = {}  # by number
         self._playing: dict[str, int] = {}             # table id -> game number, for started unfinished games
-        self._unready: dict[int, tuple[Table, str]] = {}  # made but not yet started: its table and host token
+        self._unready: set[int] = set()  # made but not yet started
         self._results: list[tuple[int, dict[str, Any]]] = []  # finished, not yet stored as a result
         self._recording: set[int] = set()
         self.finished = 0
@@ -270,7 +417,7 @@ class Tournament:
     # --- start and stop ---
 
     async def load(self) -> None:
-        """The bots, games and results stored so far (after the lobby has read its tables)."""
+        """The bots, games and results stored so far (after the lobby, or the workers, have read their tables)."""
         bots, games = await self.store.load_tournament(self.name)
         for name, (token_hash, address) in bots.items():
             self._add_bot(Bot(name, token_hash, address))
@@ -281,7 +428,7 @@ class Tournament:
         for row in games:
             self.games[row.game] = row
             self._met(row.names)
-        self.lobby.listeners.append(self._table_changed)
+        self.tables.follow(self._table_changed)
         for row in [g for g in games if g.result is None]:
             await self._resume_game(row)
         for bot in self.bots.values():  # none has a stream yet
@@ -290,24 +437,21 @@ class Tournament:
     async def _resume_game(self, row: TournamentGameRow) -> None:
         """After a restart: a game being played goes on; one that finished meanwhile is counted; one whose
         table never started (or is gone) is set up again or forgotten."""
-        try:
-            table = await self.lobby.get(row.table_id)
-        except (TableError, StoreError):
-            table = None
-        if table is None or table.status == "expired" or (table.status == "waiting" and not row.host_token):
+        status, result = await self.tables.state(row.table_id)
+        if status in ("gone", "expired") or (status == "waiting" and not row.host_token):
             log.warning("tournament %s: game %d never got going; it is played again", self.name, row.game + 1)
             await self.store.drop_tournament_game(self.name, row.game)
             del self.games[row.game]
             self._met(row.names, -1)
             return
-        if table.status == "waiting":
-            self._unready[row.game] = (table, row.host_token)
-        elif table.status == "playing":
-            self._playing[table.id] = row.game
+        if status == "waiting":
+            self._unready.add(row.game)
+        elif status == "playing":
+            self._playing[row.table_id] = row.game
         else:  # finished while the server was down, or before its result was stored
-            await table.ensure_loaded()
-            self._playing[table.id] = row.game
-            self._table_changed(table)
+            assert result is not None
+            self._playing[row.table_id] = row.game
+            self._table_changed(row.table_id, result)
 
     def start(self) -> None:
         self._spawn(self._run())
@@ -330,6 +474,17 @@ class Tournament:
     @property
     def over(self) -> bool:
         return self.finished >= self.config.games
+
+    def withholds(self, table_id: str) -> bool:
+        """Whether the table is a game of this tournament while it runs: its record is given once the
+        tournament is over (``still_running``)."""
+        return not self.over and any(row.table_id == table_id for row in self.games.values())
+
+    def summary(self) -> str:
+        """What the server says of it as it starts."""
+        report = self.report()
+        return (f"tournament {report.name!r}: {len(report.records)} bot(s) registered, "
+                f"{report.games_played} of {report.games_total} games played")
 
     async def register(self, name: str, token: str, address: str = "") -> str:
         """A new bot's token; or, with the token a name was given, that name taken up again. ``address``: the
@@ -448,7 +603,7 @@ class Tournament:
                 await self._record_results()
                 await self._set_up_unready()
                 await self._seat_idle_bots()
-            except (StoreError, TableError, mapping.BadRequest, RuleError) as error:
+            except (StoreError, TableError, mapping.BadRequest, RuleError, GamesError) as error:
                 log.warning("tournament %s: %s; trying again in %s s", self.name, error, RETRY_SECONDS)
                 self._wake_later()
             except Exception:
@@ -458,13 +613,13 @@ class Tournament:
     def _wake_later(self) -> None:
         asyncio.get_running_loop().call_later(RETRY_SECONDS, self._wake.set)
 
-    def _table_changed(self, table: Table) -> None:
-        """From the lobby, on every change a table's info shows: note a tournament game that has ended."""
-        number = self._playing.get(table.id)
-        if number is None or table.status != "finished" or table.game is None or number in self._recording:
+    def _table_changed(self, table_id: str, result: dict[str, Any]) -> None:
+        """A tournament table's game has ended (``Games.follow``): note it if it is one of ours being played."""
+        number = self._playing.get(table_id)
+        if number is None or number in self._recording:
             return
         self._recording.add(number)
-        self._results.append((number, game_result(table)))
+        self._results.append((number, result))
         self._wake.set()
 
     async def _record_results(self) -> None:
@@ -539,16 +694,12 @@ class Tournament:
     async def _open_game(self, number: int, group: list[str]) -> None:
         """Make game ``number``'s table, store the game, then seat the bots and start it."""
         names = list(seated(group, number % len(group)))  # the seats rotate from game to game (duplicate deals)
-        settings = Settings(decision_seconds=self.config.decision_seconds,
-                            takeover_seconds=self.config.takeover_seconds, hosted=True)
-        table, host_token = await self.lobby.create_hosted(
-            f"{self.name} #{number + 1}", self.config.seats, self.config.rules, settings,
-            self.config.game_seed(number), TOURNAMENT_CREATOR + self.name, game=self.config.game)
-        row = TournamentGameRow(number, table.id, names, host_token=host_token)
+        table_id, host_token = await self.tables.open(self.config.game_table(number), number)
+        row = TournamentGameRow(number, table_id, names, host_token=host_token)
         await self.store.add_tournament_game(self.name, row)
         self.games[number] = row
         self._met(names)
-        self._unready[number] = (table, host_token)
+        self._unready.add(number)
         await self._set_up(row)
 
     async def _set_up_unready(self) -> None:
@@ -558,14 +709,10 @@ class Tournament:
     async def _set_up(self, row: TournamentGameRow) -> None:
         """Seat the bots of a stored game at its table and start it (whatever of that is left to do), then
         tell each bot its seat."""
-        table, host_token = self._unready[row.game]
-        for seat, name in enumerate(row.names):
-            if table.seats[seat].kind == "empty":
-                await table.join(name, seat, token_hash=self.bots[name].token_hash)
-        if table.status == "waiting":
-            await table.start(host_token)
-        del self._unready[row.game]
-        self._playing[table.id] = row.game
+        await self.tables.set_up(row.table_id, row.host_token,
+                                 [(name, self.bots[name].token_hash) for name in row.names])
+        self._unready.discard(row.game)
+        self._playing[row.table_id] = row.game
         for name in row.names:
             link = self.bots[name].link
             if link is not None:

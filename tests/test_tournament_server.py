@@ -18,8 +18,10 @@ from openskill.models import BradleyTerryFull
 from tenpennies.client.connection import SeatSession, ServerError, open_channel, stub
 from tenpennies.engine.tournament import Standings
 from tenpennies.server.app import Options, Server
+from tenpennies.server.front import Front
 from tenpennies.server.store import Store
 from tenpennies.server.tournament import TournamentConfig, stored_result
+from tenpennies.server.workers import known_workers, worker_db
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from serverkit import Service, ThinClient
@@ -35,8 +37,10 @@ def write_config(tmp_path: Path, **settings: Any) -> Path:
     return path
 
 
-async def start_server(db: Path, config: Path) -> Server:
-    server = Server(Options(port=0, db=str(db), allow_seeds=True, tournament=str(config)))
+async def start_server(db: Path, config: Path, workers: int = 1) -> Server | Front:
+    """The tournament server: one process, or a front and its ``workers`` (``serve --workers``)."""
+    options = Options(port=0, db=str(db), allow_seeds=True, tournament=str(config), workers=workers)
+    server = Server(options) if workers == 1 else Front(options)
     await server.start()
     return server
 
@@ -120,6 +124,11 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
     seating of every game."""
     model = BradleyTerryFull()
     table: dict[str, dict[str, Any]] = {}
+    workers = [sqlite3.connect(worker_db(str(db), k)) for k in range(known_workers(str(db)))]
+
+    def holder(table_id: str) -> sqlite3.Connection:
+        """The store of the worker that played the table (the server's own, in one process)."""
+        return next(w for w in workers if w.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone())
     with sqlite3.connect(db) as conn:
         for (name,) in conn.execute("SELECT name FROM tournament_bots WHERE tournament = ?", (tournament,)):
             table[name] = {"games": 0, "wins": 0, "scores": [], "pennies": 0, "buys": 0, "commands": 0,
@@ -131,7 +140,7 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
             if finished is None:
                 continue
             names = json.loads(names_text)
-            events = [pb.Event.FromString(data) for (data,) in conn.execute(
+            events = [pb.Event.FromString(data) for (data,) in holder(table_id).execute(
                 "SELECT data FROM events WHERE table_id = ? AND audience IS NULL ORDER BY seq", (table_id,))]
             ended = next(e.game_ended for e in events if e.HasField("game_ended"))
             pennies = list(ended.shares)
@@ -142,7 +151,8 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
                 elif event.HasField("card_bought"):
                     pennies[event.card_bought.seat] -= 1
                     table[names[event.card_bought.seat]]["buys"] += 1
-            for (command,) in conn.execute("SELECT command FROM commands WHERE table_id = ?", (table_id,)):
+            for (command,) in holder(table_id).execute("SELECT command FROM commands WHERE table_id = ?",
+                                                       (table_id,)):
                 table[names[int(command.split()[0])]]["commands"] += 1
             assert sum(pennies) == 0, "the pot goes back in full"
             rated = model.rate([[table[n]["rating"]] for n in names], ranks=[float(s) for s in ended.scores])
@@ -153,6 +163,8 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
                 record["scores"].append(ended.scores[seat])
                 record["pennies"] += pennies[seat]
                 record["rating"] = rated[seat][0]
+    for worker in workers:
+        worker.close()
     return table, seatings
 
 
@@ -181,7 +193,17 @@ def assert_standings_match(reply: pb.GetStandingsResponse, db: Path, seats: int)
 
 @pytest.fixture
 async def tournament_server(tmp_path: Path) -> AsyncIterator[Server]:
-    server = await start_server(tmp_path / "cup.db", write_config(tmp_path))
+    server = Server(Options(port=0, db=str(tmp_path / "cup.db"), allow_seeds=True,
+                            tournament=str(write_config(tmp_path))))
+    await server.start()
+    yield server
+    await server.stop(0)
+
+
+@pytest.fixture(params=[1, 2], ids=["one process", "two workers"])
+async def any_tournament_server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server | Front]:
+    """The tournament server in one process, and as a front with two workers (its games on both)."""
+    server = await start_server(tmp_path / "cup.db", write_config(tmp_path), workers=request.param)
     yield server
     await server.stop(0)
 
@@ -189,8 +211,8 @@ async def tournament_server(tmp_path: Path) -> AsyncIterator[Server]:
 # --- a whole tournament ---------------------------------------------------------------------------------
 
 async def test_bots_register_play_and_leave_and_the_standings_are_the_stored_games(
-        tournament_server: Server, tmp_path: Path) -> None:
-    address = f"127.0.0.1:{tournament_server.port}"
+        any_tournament_server: Server | Front, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{any_tournament_server.port}"
     channel = open_channel(address)
     service = stub(channel)
     bots = [Bot("ada", seed=1), Bot("bea", seed=2), Bot("cy", seed=3), Bot("vandal", "vandal", seed=4),
@@ -220,6 +242,10 @@ async def test_bots_register_play_and_leave_and_the_standings_are_the_stored_gam
     assert counted["mute"].timed_out == expected["mute"]["commands"] > 0
     assert counted["crasher"].timed_out > 0
     assert all(c.game_ended is not None for b in bots if b.manner in ("fair", "vandal") for c in b.clients)
+    if isinstance(any_tournament_server, Front):  # its games were played on both workers
+        for k in (0, 1):
+            with sqlite3.connect(worker_db(str(tmp_path / "cup.db"), k)) as conn:
+                assert conn.execute("SELECT COUNT(*) FROM tables WHERE creator = 'tournament:cup'").fetchone()[0]
 
     # the lobby shows the tournament's tables like any other; nobody joins them from outside
     first = await lobby.read()

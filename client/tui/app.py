@@ -27,7 +27,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
@@ -41,6 +41,7 @@ from ..local import DB_FILE, LocalServer, NoSuchGame, read_game
 from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
+from .footer import KeysFooter
 from .history import HistoryScreen
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
@@ -188,7 +189,7 @@ class TenPenniesApp(App[None]):
         else:
             text = f"Connecting to {self.launch.address}…"
         yield Static(text, id="splash")
-        yield Footer()
+        yield KeysFooter()  # (its keys in its first frame, made at once)
 
     def on_load(self) -> None:
         if self.launch.mode == "local":

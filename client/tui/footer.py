@@ -1,4 +1,4 @@
-"""The table screen's footer: Textual's, rebuilt only when the keys it shows change.
+"""The footer of the table screen and the app's splash: Textual's, rebuilt only when the keys it shows change.
 
 Textual's footer queues a rebuild of itself (a widget a key, some ms) for each signal that bindings may have
 changed; a screen mounting sends three or four (its focus, the screen stack, its first keys), and each
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -22,8 +23,8 @@ from textual.widgets._footer import FooterKey
 class KeysFooter(Footer):
     """A ``Footer`` that does not rebuild itself to draw the same keys again."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
         self._drawn: Hashable = None  # what the last rebuild drew (None: not built yet)
 
     def shown(self) -> Hashable:
@@ -38,6 +39,14 @@ class KeysFooter(Footer):
                 widget.set_reactive(FooterKey.compact, self.compact)  # set before mounting: no watcher runs
                 widget.set_class(self.compact, "-compact", update=False)  # (what that watcher would do)
             yield widget
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """As Textual's, but the rebuild is queued at once, not after the next frame: the keys come in the
+        frame that shows what they act on (a table's first frame among them, rather than a frame later,
+        with a layout of their own)."""
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_next(self.recompose)
 
     async def recompose(self) -> None:
         if not self.is_attached:

@@ -167,9 +167,11 @@ class LocalServer:
         what = "practice game" if practice else "game"
         hosted = await connection.create_table(f"{name}'s {what}", LOCAL_SEATS, table_rules,
                                                decision_seconds=0, takeover_seconds=0, game=game)
-        for seat in range(PLAYER_SEAT):
-            await connection.add_bot(hosted.table_id, hosted.host_token, kind(game).takeover, seat=seat)
-        session = await connection.join(hosted.table_id, name, seat=PLAYER_SEAT)
+        # the seats at once (each names its seat): the table takes them in turn, the round trips overlap
+        joined = asyncio.ensure_future(connection.join(hosted.table_id, name, seat=PLAYER_SEAT))
+        await asyncio.gather(joined, *(connection.add_bot(hosted.table_id, hosted.host_token, kind(game).takeover,
+                                                          seat=seat) for seat in range(PLAYER_SEAT)))
+        session = joined.result()
         # Remembered before the start, so a game is never running that the next start cannot find.
         LocalGame(hosted.table_id, PLAYER_SEAT, session.token, hosted.host_token, practice).save(self.home)
         info = await connection.start(hosted.table_id, hosted.host_token)

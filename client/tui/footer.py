@@ -1,4 +1,4 @@
-"""The footer of the table screen and the app's splash: Textual's, rebuilt only when the keys it shows change.
+"""The client's footer (the table, the lobby, the splash, ...): Textual's, rebuilt only when its keys change.
 
 Textual's footer queues a rebuild of itself (a widget a key, some ms) for each signal that bindings may have
 changed; a screen mounting sends three or four (its focus, the screen stack, its first keys), and each
@@ -6,9 +6,9 @@ rebuild drew the same keys again, one after the other, before the table was usab
 that would draw the keys already drawn is skipped.
 
 Each key Textual's footer makes starts as compact and is then told the footer's own setting: two changes of
-its classes as it mounts, each a pass of the style sheet over it (a third of the footer's cost, and the
-footer was a tenth of the table's start). Here each key is made with the footer's setting already, as it
-ends up: nothing changes as it mounts."""
+its classes as it mounts, each a pass of the style sheet over it (about half the footer's cost, and the
+footer was a seventh of a local game's start). Here each key is made with the footer's setting already, as
+it ends up: nothing changes as it mounts."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ measured in the same run, since these machines are noisy.
 
     python bench/tui_bench.py            # as `make bench` runs it
     python bench/tui_bench.py --quick    # fewer runs, a shorter game
+    python bench/tui_bench.py --only start-up   # one part (start-up, events)
 
 Start-up: from constructing the app to its first usable frame, against a trivial Textual app (one Static)
 measured the same way (construct, then poll for the ready state, then wait for the screen's refresh):
@@ -354,14 +355,16 @@ async def event_to_screen_paced(address: str, rounds: list[int]) -> None:
 
 
 
-async def main(quick: bool) -> None:
+async def main(quick: bool, only: str | None) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         process, port = start_server(Path(scratch) / "bench.db", "--allow-seeds")
         address = f"127.0.0.1:{port}"
         try:
-            await start_up(address, runs=3 if quick else 9)
-            await event_to_screen(address, [1, 2] if quick else [1, 2, 3, 4, 5, 6, 7])
-            await event_to_screen_paced(address, [1] if quick else [1, 2])
+            if only in (None, "start-up"):
+                await start_up(address, runs=3 if quick else 9)
+            if only in (None, "events"):
+                await event_to_screen(address, [1, 2] if quick else [1, 2, 3, 4, 5, 6, 7])
+                await event_to_screen_paced(address, [1] if quick else [1, 2])
         finally:
             process.terminate()
             process.wait(10)
@@ -370,4 +373,6 @@ async def main(quick: bool) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer runs, a shorter game")
-    asyncio.run(main(parser.parse_args().quick))
+    parser.add_argument("--only", choices=("start-up", "events"), help="one part: start-up, or event to screen")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.quick, arguments.only))

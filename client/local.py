@@ -12,6 +12,7 @@ replay viewer).
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import os
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.server.app import Options, Server
 from tenpennies.server.front import serve
-from tenpennies.server.store import NoSuchGame, PlayedGame, StoredGame, played_games
+from tenpennies.server.store import NoSuchGame, PlayedGame, Store, StoredGame, played_games
 from tenpennies.server.workers import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -61,6 +62,11 @@ class LocalServer:
         """Start the server (RuntimeError when another local game runs from the same directory)."""
         self.home.mkdir(parents=True, exist_ok=True)
         self._take_lock()
+        if not self.db.exists():
+            # A new file's tables are written in a commit that waits on the disk (some ms, more on a busy disk),
+            # and the server opens its store as it is made, waiting in the app's loop: made here in a thread
+            # instead, the loop goes on (the app draws) and the server then opens a file that is there.
+            await asyncio.to_thread(lambda: Store(str(self.db)).close())
         # A waiting table never expires here: only this client uses the server, and only while it runs.
         server = Server(Options(host="127.0.0.1", port=0, db=str(self.db), waiting_table_ttl=0))
         try:
@@ -161,9 +167,11 @@ class LocalServer:
         what = "practice game" if practice else "game"
         hosted = await connection.create_table(f"{name}'s {what}", LOCAL_SEATS, table_rules,
                                                decision_seconds=0, takeover_seconds=0, game=game)
-        for seat in range(PLAYER_SEAT):
-            await connection.add_bot(hosted.table_id, hosted.host_token, kind(game).takeover, seat=seat)
-        session = await connection.join(hosted.table_id, name, seat=PLAYER_SEAT)
+        # the seats at once (each names its seat): the table takes them in turn, the round trips overlap
+        joined = asyncio.ensure_future(connection.join(hosted.table_id, name, seat=PLAYER_SEAT))
+        await asyncio.gather(joined, *(connection.add_bot(hosted.table_id, hosted.host_token, kind(game).takeover,
+                                                          seat=seat) for seat in range(PLAYER_SEAT)))
+        session = joined.result()
         # Remembered before the start, so a game is never running that the next start cannot find.
         LocalGame(hosted.table_id, PLAYER_SEAT, session.token, hosted.host_token, practice).save(self.home)
         info = await connection.start(hosted.table_id, hosted.host_token)

@@ -27,7 +27,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
@@ -41,6 +41,7 @@ from ..local import DB_FILE, LocalServer, NoSuchGame, read_game
 from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfinished
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
+from .footer import KeysFooter
 from .history import HistoryScreen
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
@@ -176,6 +177,7 @@ class TenPenniesApp(App[None]):
         self.farewell: str | None = None  # said in the terminal once the app is gone
         self.came_from: Launch | None = None  # the servers screen's launch, while a server chosen there is reached
         self.early_continue = False  # c pressed while the local game was starting: continue without asking
+        self.mounted = asyncio.Event()  # the app is mounted: a screen may be pushed over its splash
 
     def compose(self) -> ComposeResult:
         if self.launch.mode in ("history", "replay"):
@@ -187,9 +189,16 @@ class TenPenniesApp(App[None]):
         else:
             text = f"Connecting to {self.launch.address}…"
         yield Static(text, id="splash")
-        yield Footer()
+        yield KeysFooter()  # (its keys in its first frame, made at once)
+
+    def on_load(self) -> None:
+        if self.launch.mode == "local":
+            # started as the app starts: the server's start waits mostly on grpc's and SQLite's threads, which
+            # then work while the app composes its splash (``open_local`` shows nothing before it is mounted)
+            self.open_local()
 
     async def on_mount(self) -> None:
+        self.mounted.set()
         if self.launch.mode == "history":
             await self.push_screen(HistoryScreen(self.launch.home / DB_FILE, style=self.launch.style),
                                    lambda _: self.exit())
@@ -198,8 +207,7 @@ class TenPenniesApp(App[None]):
             self.open_replay_launch()
             return
         if self.launch.mode == "local":
-            self.open_local()
-            return
+            return  # started as the app loaded (``on_load``)
         if self.launch.mode == "browse":
             self.show_servers()
             return
@@ -300,6 +308,7 @@ class TenPenniesApp(App[None]):
             wanted = self.launch.game or DEFAULT_GAME
             start = Start("new", wanted)
             if unfinished is not None:
+                await self.mounted.wait()
                 start = Start("continue") if self.early_continue else await self.push_screen_wait(
                     ContinueScreen(unfinished, wanted))
                 while start.how == "history":  # the games played, then the same question again
@@ -318,17 +327,20 @@ class TenPenniesApp(App[None]):
                 session, host = await local.new_game(self.launch.name, start.game, local_rules(start.game, rules),
                                                      rounds=rounds, practice=practice)
                 story = True  # the game is dealt and the bots may have moved before the screen follows it
+            home = self.launch.config or self.launch.home  # where client.json keeps the table settings
+            table = TableScreen(connection, session, style=self.launch.style, host=host, leave_to_lobby=False,
+                                prefs=TablePrefs.load(home), home=home, guide=True, story=story, hints=practice,
+                                source=str(local.db), history=local.db)
+            # the stream read to its snapshot first: the table's first frame shows the hand and the prompt
+            await table.open_stream()
         except ServerError as error:
             self.exit(return_code=1, message=f"The local game could not start: {refusal(error)}")
             return
         except Exception as error:  # the data directory, the store, the port: say so, leave cleanly
             self.exit(return_code=1, message=f"The local game could not start: {error}")
             return
-        home = self.launch.config or self.launch.home  # where client.json keeps the table settings
-        await self.push_screen(TableScreen(connection, session, style=self.launch.style, host=host,
-                                           leave_to_lobby=False, prefs=TablePrefs.load(home), home=home,
-                                           guide=True, story=story, hints=practice, source=str(local.db),
-                                           history=local.db))
+        await self.mounted.wait()
+        await self.push_screen(table)
 
     @work(exclusive=True, group="launch", exit_on_error=False)
     async def open_replay_launch(self) -> None:

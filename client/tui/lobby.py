@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
 from tenpennies.engine.games import DEFAULT_GAME
@@ -53,6 +53,7 @@ from ..settings import ServerMemory, TablePrefs
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
 from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
+from .footer import KeysFooter
 from .review import ReviewScreen
 from .standings import StandingsScreen, progress
 from .table import TableScreen
@@ -486,7 +487,7 @@ class LobbyScreen(Screen[None]):
         yield table
         yield Static("", id="lobby-selected", markup=False)  # the selected table's id, for bots and --spectate
         yield Static("No tables yet: press c to make one.", id="lobby-empty")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#lobby-empty").display = False  # until the server has said there are none

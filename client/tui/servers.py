@@ -19,11 +19,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+from textual.widgets import Button, DataTable, Input, Label, Static
 
 from ..arguments import address as check_address
 from ..discovery import Browser, Change, FoundServer
 from .cards import clip
+from .footer import KeysFooter
 
 REMEMBERED = "remembered"  # the row key of the server played on last time
 FOUND = "lan:"  # the row keys of servers found begin so: a record may call itself anything, "remembered" too
@@ -138,7 +139,7 @@ class ServersScreen(Screen[Choice]):
         with Horizontal(id="servers-local"):
             yield Button("Play locally against bots", id="local", compact=True)
             yield Button("Thirty-One locally", id="local-thirty-one", compact=True)
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def looking_text(self) -> str:
         where = f" (interface {self.interface})" if self.interface else ""

@@ -17,10 +17,11 @@ the stream brings in a burst are folded together and drawn once, when the burst 
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -105,6 +106,9 @@ class TableScreen(Screen[None]):
         if story:  # the stream starts with its whole history: this new view has told none of it
             session.last_sequence = 0
         self.link: Link | None = None
+        self._stream: AsyncIterator[pb.Snapshot | pb.Event | Link] | None = None  # the seat's, once opened
+        self._taken: list[pb.Snapshot | pb.Event | Link] = []  # what ``open_stream`` read of it, not yet followed
+        self._taken_in = asyncio.Event()     # ``follow`` has taken those in (or ended)
         self.retry_at = 0.0
         self.ended = ""                      # why the stream ended for good ("" while it runs)
         self.game: GameTable = table_widget()(self, id="game")
@@ -138,25 +142,54 @@ class TableScreen(Screen[None]):
         yield MessageLine(id="message")
         yield KeysFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         # Everything made so far (the app, its screens, the widgets) lives as long as the table: set aside
         # from the cyclic collector, whose full passes over it otherwise stall a fast table for 40-70 ms.
         gc.freeze()
         self._tick = self.set_interval(1.0, self.tick)
         self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
+        opened = bool(self._taken)  # read before the screen was shown (``open_stream``)
         self.follow()
+        if opened:  # taken in before the screen's first frame
+            await self._taken_in.wait()
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # the collector looks at all of it again
 
     # --- the stream ------------------------------------------------------------------------------
 
+    def stream(self) -> AsyncIterator[pb.Snapshot | pb.Event | Link]:
+        """The seat's stream for good (``SeatSession.follow``), opened at the first call."""
+        if self._stream is None:
+            # retries as the lobby's (at most about 3 s apart): the default grows to 12 s, which after a
+            # short cut was most of the wait to be back at the table
+            self._stream = self.session.follow(Backoff(RETRY_FIRST, RETRY_MOST))
+        return self._stream
+
+    async def open_stream(self) -> None:
+        """Open the seat's stream before the screen is shown, and read it up to its snapshot (or its first
+        trouble), for a launcher with nothing else to show meanwhile (the local game's): the screen then
+        mounts with the table's first messages at hand and the next ones on their way, and its first frame
+        shows the table rather than an empty one drawn again once the stream comes. Raises ``ServerError``
+        as the stream does when the seat is refused. Without it the stream opens as the screen mounts."""
+        async for message in self.stream():
+            self._taken.append(message)
+            if isinstance(message, pb.Snapshot) or isinstance(message, Link) and not message.up:
+                return
+
+    async def following(self) -> AsyncIterator[pb.Snapshot | pb.Event | Link]:
+        """The seat's stream, followed from what ``open_stream`` read of it, if it was opened early."""
+        taken, self._taken = self._taken, []
+        for message in taken:
+            yield message
+        self._taken_in.set()
+        async for message in self.stream():
+            yield message
+
     @work(group="stream", exit_on_error=False)
     async def follow(self) -> None:
         try:
-            # retries as the lobby's (at most about 3 s apart): the default grows to 12 s, which after a
-            # short cut was most of the wait to be back at the table
-            async for message in self.session.follow(Backoff(RETRY_FIRST, RETRY_MOST)):
+            async for message in self.following():
                 if isinstance(message, Link):
                     self.link = message
                     self.retry_at = time.monotonic() + message.retry_in
@@ -177,6 +210,8 @@ class TableScreen(Screen[None]):
             self.ended = f"Lost the table: {error.words}"
         except (BadRequest, LookupError) as error:  # a game this client cannot show
             self.ended = f"This client cannot show this table: {error}"
+        finally:
+            self._taken_in.set()
         self.redraw()
 
     async def seat_game(self, game: str) -> None:

@@ -1,0 +1,106 @@
+"""The terminal client's start-up: the local game's table is drawn with its first frame (its seat's stream is
+read to its snapshot before the screen is shown, ``TableScreen.open_stream``), and a stream opened that way
+goes on as one stream: every event once, none missed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import RenderableType
+from textual.app import App
+from textual.screen import Screen
+
+from tenpennies.client.connection import Connection, SeatSession
+from tenpennies.client.settings import TablePrefs
+from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine.ten_pennies import Discard, Draw, PassBuy
+from tenpennies.v1 import tenpennies_pb2 as pb
+
+from tuikit import until
+
+SIZE = (80, 24)
+
+
+class FirstFrame(TenPenniesApp):
+    """The app, noting what the table screen showed in the first frame composed of it (``App._display``,
+    Textual's hook for each frame composed: the one the bench times frames with)."""
+
+    first: tuple[int, tuple[str, ...]] | None = None  # the cards of the hand drawn, the log's lines
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        super()._display(screen, renderable)
+        if isinstance(screen, TableScreen) and self.first is None and renderable is not None:
+            view = screen.drawn_view
+            self.first = (len(view.hand) if view is not None else 0, tuple(screen.tv.log))
+
+
+async def test_a_local_games_first_frame_shows_the_hand_and_the_story_so_far(tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True).save(tmp_path)  # (the first game's guide: tests/test_tui_table.py)
+    app = FirstFrame(Launch("local", name="me", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.first is not None, "the table's first frame")
+        assert app.first is not None
+        cards, log = app.first
+        assert cards == 11  # round 1 deals eleven cards (TP-3.1): drawn from the start, not after an empty table
+        assert any(line.startswith("The game starts") for line in log)  # the story from the deal on, told once
+        assert sum(line.startswith("Dealt to You: ") for line in log) == 1
+
+
+class Recorded(TableScreen):
+    """The table screen, noting each message its stream brings as it takes it (snapshots, event sequences)."""
+
+    def __init__(self, connection: Connection, session: SeatSession) -> None:
+        super().__init__(connection, session, story=True)
+        self.snapshots = 0
+        self.sequences: list[int] = []
+
+    async def seat_game(self, game: str) -> None:  # (called once for each snapshot the stream brings)
+        self.snapshots += 1
+        await super().seat_game(game)
+
+    def fold_event(self, event: pb.Event) -> None:
+        self.sequences.append(event.sequence)
+        super().fold_event(event)
+
+
+class OpenedFirst(App[None]):
+    """A table screen whose stream is opened and read to its snapshot before the screen is pushed, as the
+    local game's launcher does."""
+
+    def __init__(self, screen: Recorded) -> None:
+        super().__init__()
+        self.table = screen
+
+    async def on_mount(self) -> None:
+        await self.table.open_stream()
+        await self.push_screen(self.table)
+
+
+async def test_a_stream_opened_before_its_screen_goes_on_without_gap_or_double(connection: Connection) -> None:
+    hosted = await connection.create_table("early", 4, pb.HouseRules(rounds=[1]), seed=7, decision_seconds=0,
+                                           takeover_seconds=0)
+    for seat in range(3):
+        await connection.add_bot(hosted.table_id, hosted.host_token, seat=seat)
+    me = await connection.join(hosted.table_id, "Me", seat=3)
+    await connection.start(hosted.table_id, hosted.host_token)
+    screen = Recorded(connection, me)
+    app = OpenedFirst(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(6):  # play on: the stream brings what the moves make, live
+            await until(pilot, lambda: bool(screen.legal), f"decision {turn}")
+            legal = screen.legal
+            screen.send(next((c for kind in (PassBuy, Draw, Discard) for c in legal if isinstance(c, kind)), legal[0]))
+    assert screen.snapshots == 1  # one stream: the snapshot read before the screen, and no other
+    assert screen.sequences == sorted(set(screen.sequences))  # no event twice, none out of order
+    # none missed: the seat's whole history, from a fresh stream, up to the last event the screen took
+    last = screen.sequences[-1]
+    again = connection.seat(hosted.table_id, 3, me.token)
+    again.last_sequence = 0
+    seen: list[int] = []
+    async for message in again.stream():
+        if isinstance(message, pb.Event):
+            seen.append(message.sequence)
+            if message.sequence >= last:
+                break
+    assert seen == screen.sequences

@@ -394,13 +394,21 @@ class Store:
         With `transient`, the events are worth keeping only in a bounded number (chat lines, a seat's
         connection coming and going): a table keeps the newest `transient_kept` of them.
         Raises StoreError if it could not be stored (then nothing of it was)."""
+        await self.record_soon(table_id, command=command, events=events, seat=seat, status=status, state=state,
+                               transient=transient)
+
+    def record_soon(self, table_id: str, *, command: tuple[int, str] | None = None,
+                    events: Sequence[EventRow] = (), seat: SeatRow | None = None, status: str | None = None,
+                    state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> asyncio.Future[None]:
+        """``record``, handed to the writer at once: the future is done once it is committed (or with
+        StoreError). Call it on the event loop."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         seat_values = None if seat is None else (table_id, seat.seat, seat.kind, seat.name, seat.token_hash,
                                                  seat.bot)
         state_values = None if state is None else (table_id, state[0], json.dumps(state[1]))
-        await self._submit(self._write, (table_id, command, list(events), seat_values, status, state_values,
-                                         transient))
+        return self._submit_soon(self._write, (table_id, command, list(events), seat_values, status, state_values,
+                                               transient))
 
     def _write(self, table_id: str, command: tuple[int, str] | None, events: list[EventRow],
                seat: tuple[Any, ...] | None, status: str | None, state: tuple[int, int, str] | None,
@@ -432,17 +440,22 @@ class Store:
             db.execute(TRANSIENT_TRIM, (table_id, row[0]))
 
     async def _submit(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> None:
+        await self._submit_soon(fn, args)
+
+    def _submit_soon(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> asyncio.Future[None]:
+        """Queue a write for the writer's next group commit; the future says how it went (StoreError)."""
         loop = asyncio.get_running_loop()
-        done = loop.create_future()
+        done: asyncio.Future[None] = loop.create_future()
         with self._lock:
             if self._closed:
-                raise StoreError("the store is closed")
+                done.set_exception(StoreError("the store is closed"))
+                return done
             self._pending.append((fn, args, loop, done))
             start = not self._flushing
             self._flushing = True
         if start:
             self._pool.submit(self._flush)
-        await done
+        return done
 
     def _flush(self) -> None:
         """One group commit, then queue another behind any reads that came meanwhile."""

@@ -296,20 +296,18 @@ async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
     behind), so a seat gets one write per change. Ends when its queue says so."""
     queue = subscriber.queue
     while True:
-        item = await queue.get()
         parts: list[bytes] = []
-        while True:
+        end: StreamEnd | None = None
+        for item in await queue.take_all():
             if isinstance(item, StreamEnd):
+                end = item
                 break
             parts.append(item if isinstance(item, bytes) else pb.PlayResponse(results=[item]).SerializeToString())
-            if queue.empty():
-                break
-            item = queue.get_nowait()
         if parts:
             yield b"".join(parts)
-        if item is StreamEnd.SEAT_LEFT:
+        if end is StreamEnd.SEAT_LEFT:
             return
-        if item is StreamEnd.FELL_BEHIND:
+        if end is StreamEnd.FELL_BEHIND:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, FELL_BEHIND)
             return
 

@@ -240,12 +240,60 @@ StreamItem = bytes | pb.PlayResult | StreamEnd
 a whole SubscribeResponse or PlayResponse), the result of a command its Play stream sent, or the end."""
 
 
+class Mailbox:
+    """A subscriber's queue: what its stream has yet to send, at most ``limit`` items (``put_nowait`` raises
+    asyncio.QueueFull past it), read by one stream; ``take_all`` hands over everything waiting at once. A
+    lighter asyncio.Queue: no task accounting, one waiter."""
+
+    __slots__ = ("limit", "_items", "_waiter")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: deque[StreamItem] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: StreamItem) -> None:
+        if len(self._items) >= self.limit:
+            raise asyncio.QueueFull
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def get_nowait(self) -> StreamItem:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> StreamItem:
+        await self._wait()
+        return self._items.popleft()
+
+    async def take_all(self) -> list[StreamItem]:
+        """Everything waiting (at least one item: it waits for one)."""
+        await self._wait()
+        items = list(self._items)
+        self._items.clear()
+        return items
+
+    async def _wait(self) -> None:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+
+
 class Subscriber:
     __slots__ = ("seat", "queue")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[StreamItem] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.queue = Mailbox(SUBSCRIBER_QUEUE)
 
 
 def hash_token(token: str) -> str:

@@ -184,6 +184,7 @@ reader thread from the others."""
 TOO_MANY = "too many requests from this client: slow down"
 
 
+@functools.lru_cache(maxsize=4096)  # (asked on every request: a client's peer comes back again and again)
 def client_address(peer: str) -> str:
     """The client's address without its port ("ipv4:10.0.0.7:51234" -> "ipv4:10.0.0.7")."""
     kind, _, rest = peer.partition(":")

@@ -183,8 +183,9 @@ class Store:
         self._db: sqlite3.Connection | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-read")
         self._read_db: sqlite3.Connection | None = None  # opened by the reader thread, used by it alone
-        self._lock = threading.Lock()            # guards _pending, _flushing, _closed
+        self._lock = threading.Lock()            # guards _pending, _flushing, _closed, _jobs
         self._pending: list[_Op] = []
+        self._jobs = 0                           # other work waiting for the writer's thread (``_run``)
         self._flushing = False
         self._closed = False
         self._closing = threading.Event()
@@ -300,7 +301,14 @@ class Store:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._closed:
             raise StoreError("the store is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        with self._lock:
+            self._jobs += 1
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._job, fn, args)
+
+    def _job(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        with self._lock:
+            self._jobs -= 1
+        return fn(*args)
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(db, *args)`` on the reader thread, with its own connection (never the writer's)."""
@@ -458,13 +466,15 @@ class Store:
         return done
 
     def _flush(self) -> None:
-        """One group commit, then queue another behind any reads that came meanwhile."""
-        if not self._flush_batch():
-            return
-        try:
-            self._pool.submit(self._flush)
-        except RuntimeError:  # shut down: _shut has stored everything queued
-            pass
+        """Group commits while writes come; when other work for the writer's connection waits (``_run``), the
+        next commit queues behind it."""
+        while self._flush_batch():
+            if self._jobs:
+                try:
+                    self._pool.submit(self._flush)
+                except RuntimeError:  # shut down: _shut has stored everything queued
+                    pass
+                return
 
     def _flush_batch(self) -> bool:
         """Store the queued writes; False (and no flush under way) if there were none."""

@@ -339,7 +339,7 @@ async def fan_pace(port: int, count: int, seconds: float) -> dict[str, float]:
             self.done = asyncio.Event()
 
         async def follow(self, call: Any) -> None:
-            async for _ in call:
+            while await call.read() is not grpc.aio.EOF:
                 self.arrived += 1
                 if self.arrived == 4:
                     self.done.set()
@@ -348,16 +348,14 @@ async def fan_pace(port: int, count: int, seconds: float) -> dict[str, float]:
     for group in groups:
         while len(group.calls) < 4:
             call = group.open()
-            try:
+            try:  # every stream answers its first message with the group's name
                 await call.write(group.name)
-            except (grpc.aio.AioRpcError, asyncio.InvalidStateError):  # (as Play's: opened again)
+                await asyncio.wait_for(call.read(), 10)
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError, TimeoutError):  # (as Play's: opened again)
+                call.cancel()
                 continue
             group.calls.append(call)
             followers.append(asyncio.ensure_future(group.follow(call)))
-    for group in groups:  # every stream answers its first message with the group's name
-        while group.arrived < 4:
-            group.done.clear()
-            await group.done.wait()
     stop_at = time.perf_counter() + 2 + seconds
     measure_from = time.perf_counter() + 2
 
@@ -379,8 +377,11 @@ async def fan_pace(port: int, count: int, seconds: float) -> dict[str, float]:
             next_at = time.perf_counter() + 0.8 + 0.4 * rng.random()
             group.arrived, started = 0, time.perf_counter()
             group.done.clear()
-            await group.calls[seat].write(b"x" * 200)  # about a command's events for one seat
-            await group.done.wait()
+            try:
+                await group.calls[seat].write(b"x" * 200)  # about a command's events for one seat
+                await asyncio.wait_for(group.done.wait(), 10)
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError, TimeoutError):
+                return  # (a stream grpc.aio cut: the group stops)
             if measuring:
                 latencies.append(time.perf_counter() - started)
                 served += 1

@@ -34,9 +34,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
@@ -171,6 +172,58 @@ def seed_from_db(value: int) -> int:
 _Op = tuple[Callable[..., str | None], tuple[Any, ...], asyncio.AbstractEventLoop, asyncio.Future[None]]
 
 
+class Writer(Executor):
+    """The writer's thread: runs what it is handed one at a time, in order (the writer's connection is used by it
+    alone). Waking it for a group commit (``call``) is a queue's put: no future, no executor bookkeeping, which
+    were a share of every command's hand-off; ``submit`` (an Executor's) is for the rest (reads on the writer's
+    connection, opening and closing it)."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: SimpleQueue[Callable[[], object] | None] = SimpleQueue()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def call(self, fn: Callable[[], object]) -> None:
+        """Run ``fn()`` on the writer's thread, after what it has been handed already (RuntimeError once shut down)."""
+        if self._stopped:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        self._jobs.put(fn)
+
+    def waiting(self) -> bool:
+        """Whether work waits for the thread."""
+        return not self._jobs.empty()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+        self.call(job)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self._jobs.put(None)
+        if wait and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception:  # (a job reports its own outcome; this is a fault of the store's)
+                log.exception("the store's writer failed")
+
+
 class Store:
     def __init__(self, path: str, *, wal_limit: int = WAL_LIMIT, transient_kept: int = TRANSIENT_KEPT) -> None:
         if wal_limit <= 0 or transient_kept < 0:
@@ -179,13 +232,12 @@ class Store:
         self.wal_limit = wal_limit
         self.transient_kept = transient_kept
         self._wal_path = path + "-wal"
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._pool = Writer("store")
         self._db: sqlite3.Connection | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-read")
         self._read_db: sqlite3.Connection | None = None  # opened by the reader thread, used by it alone
-        self._lock = threading.Lock()            # guards _pending, _flushing, _closed, _jobs
+        self._lock = threading.Lock()            # guards _pending, _flushing, _closed
         self._pending: list[_Op] = []
-        self._jobs = 0                           # other work waiting for the writer's thread (``_run``)
         self._flushing = False
         self._closed = False
         self._closing = threading.Event()
@@ -301,14 +353,7 @@ class Store:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._closed:
             raise StoreError("the store is closed")
-        with self._lock:
-            self._jobs += 1
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._job, fn, args)
-
-    def _job(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-        with self._lock:
-            self._jobs -= 1
-        return fn(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(db, *args)`` on the reader thread, with its own connection (never the writer's)."""
@@ -462,16 +507,16 @@ class Store:
             start = not self._flushing
             self._flushing = True
         if start:
-            self._pool.submit(self._flush)
+            self._pool.call(self._flush)
         return done
 
     def _flush(self) -> None:
         """Group commits while writes come; when other work for the writer's connection waits (``_run``), the
         next commit queues behind it."""
         while self._flush_batch():
-            if self._jobs:
+            if self._pool.waiting():
                 try:
-                    self._pool.submit(self._flush)
+                    self._pool.call(self._flush)
                 except RuntimeError:  # shut down: _shut has stored everything queued
                     pass
                 return

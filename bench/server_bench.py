@@ -33,6 +33,10 @@ from typing import Any
 
 import grpc
 
+from tenpennies.engine.ten_pennies import HouseRules
+from tenpennies.server.lobby import Lobby
+from tenpennies.server.store import Store
+from tenpennies.server.table import Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import WORKER_PORT_METADATA
@@ -515,6 +519,35 @@ def people(mode: str, k: int, window: float, db: str) -> dict[str, float]:
     return result
 
 
+async def table_part(commands: int, db: str) -> float:
+    """The table's own part of a command, in this process, without gRPC: one table of four seats, each with a
+    subscriber drained as its stream would be, commands sent one at a time (each its own store transaction, as at
+    people's pace) through ``Table.command``: the engine, protobuf, the store's commit and its thread, fan-out.
+    CPU (every thread) a command, in microseconds."""
+    store = Store(db)
+    lobby = Lobby(store, allow_seeds=True)
+    try:
+        table, host = await lobby.create("part", 4, HouseRules(max_turns=100_000), Settings(0, 0), 1, "bench")
+        tokens = [(await table.join(f"p{seat}", seat))[1] for seat in range(4)]
+        queues = [(await table.subscribe(token))[1].queue for token in tokens]
+        await table.start(host)
+        rng = random.Random(1)
+        done = 0
+        started = time.process_time()
+        while done < commands and table.asked:
+            seat = min(table.asked)
+            legal = [table.wire.command_to_pb(c) for c in table.asked[seat]]
+            await table.command(tokens[seat], choose(legal, rng) or legal[0])
+            done += 1
+            for queue in queues:
+                while not queue.empty():
+                    queue.get_nowait()
+        return 1e6 * (time.process_time() - started) / max(1, done)
+    finally:
+        await lobby.close()
+        store.close()
+
+
 def idle_memory(k: int, db: str) -> float:
     """The server's memory for each idle Play stream (kB): RSS with ``4 k`` seats' streams open, less without."""
     server, port = serve(db)
@@ -556,6 +589,9 @@ def main() -> None:
                       f"{result['cpu_ms_per_command'] / before['cpu_ms_per_command']:.2f}x, p99 "
                       f"{result['p99'] / before['p99']:.2f}x", flush=True)
         idle_memory(ks[0], f"{tmp}/idle.db")
+        part = asyncio.run(table_part(300 if options.quick else 1500, f"{tmp}/part.db"))
+        print(f"the table's own part of a command (in-process, no gRPC: engine, protobuf, the store's commit and "
+              f"thread, fan-out; one transaction a command): {part:.0f} us of CPU", flush=True)
 
         server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--rate", "100000",
                               "--address-rate", "0", "--tables-per-address", "100000", "--db", f"{tmp}/full.db"])

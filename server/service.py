@@ -184,6 +184,7 @@ reader thread from the others."""
 TOO_MANY = "too many requests from this client: slow down"
 
 
+@functools.lru_cache(maxsize=4096)  # (asked on every request: a client's peer comes back again and again)
 def client_address(peer: str) -> str:
     """The client's address without its port ("ipv4:10.0.0.7:51234" -> "ipv4:10.0.0.7")."""
     kind, _, rest = peer.partition(":")
@@ -296,20 +297,18 @@ async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
     behind), so a seat gets one write per change. Ends when its queue says so."""
     queue = subscriber.queue
     while True:
-        item = await queue.get()
         parts: list[bytes] = []
-        while True:
+        end: StreamEnd | None = None
+        for item in await queue.take_all():
             if isinstance(item, StreamEnd):
+                end = item
                 break
             parts.append(item if isinstance(item, bytes) else pb.PlayResponse(results=[item]).SerializeToString())
-            if queue.empty():
-                break
-            item = queue.get_nowait()
         if parts:
             yield b"".join(parts)
-        if item is StreamEnd.SEAT_LEFT:
+        if end is StreamEnd.SEAT_LEFT:
             return
-        if item is StreamEnd.FELL_BEHIND:
+        if end is StreamEnd.FELL_BEHIND:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, FELL_BEHIND)
             return
 

@@ -34,9 +34,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
@@ -171,6 +172,58 @@ def seed_from_db(value: int) -> int:
 _Op = tuple[Callable[..., str | None], tuple[Any, ...], asyncio.AbstractEventLoop, asyncio.Future[None]]
 
 
+class Writer(Executor):
+    """The writer's thread: runs what it is handed one at a time, in order (the writer's connection is used by it
+    alone). Waking it for a group commit (``call``) is a queue's put: no future, no executor bookkeeping, which
+    were a share of every command's hand-off; ``submit`` (an Executor's) is for the rest (reads on the writer's
+    connection, opening and closing it)."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: SimpleQueue[Callable[[], object] | None] = SimpleQueue()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def call(self, fn: Callable[[], object]) -> None:
+        """Run ``fn()`` on the writer's thread, after what it has been handed already (RuntimeError once shut down)."""
+        if self._stopped:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        self._jobs.put(fn)
+
+    def waiting(self) -> bool:
+        """Whether work waits for the thread."""
+        return not self._jobs.empty()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+        self.call(job)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self._jobs.put(None)
+        if wait and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception:  # (a job reports its own outcome; this is a fault of the store's)
+                log.exception("the store's writer failed")
+
+
 class Store:
     def __init__(self, path: str, *, wal_limit: int = WAL_LIMIT, transient_kept: int = TRANSIENT_KEPT) -> None:
         if wal_limit <= 0 or transient_kept < 0:
@@ -179,7 +232,7 @@ class Store:
         self.wal_limit = wal_limit
         self.transient_kept = transient_kept
         self._wal_path = path + "-wal"
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._pool = Writer("store")
         self._db: sqlite3.Connection | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-read")
         self._read_db: sqlite3.Connection | None = None  # opened by the reader thread, used by it alone
@@ -394,13 +447,21 @@ class Store:
         With `transient`, the events are worth keeping only in a bounded number (chat lines, a seat's
         connection coming and going): a table keeps the newest `transient_kept` of them.
         Raises StoreError if it could not be stored (then nothing of it was)."""
+        await self.record_soon(table_id, command=command, events=events, seat=seat, status=status, state=state,
+                               transient=transient)
+
+    def record_soon(self, table_id: str, *, command: tuple[int, str] | None = None,
+                    events: Sequence[EventRow] = (), seat: SeatRow | None = None, status: str | None = None,
+                    state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> asyncio.Future[None]:
+        """``record``, handed to the writer at once: the future is done once it is committed (or with
+        StoreError). Call it on the event loop."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         seat_values = None if seat is None else (table_id, seat.seat, seat.kind, seat.name, seat.token_hash,
                                                  seat.bot)
         state_values = None if state is None else (table_id, state[0], json.dumps(state[1]))
-        await self._submit(self._write, (table_id, command, list(events), seat_values, status, state_values,
-                                         transient))
+        return self._submit_soon(self._write, (table_id, command, list(events), seat_values, status, state_values,
+                                               transient))
 
     def _write(self, table_id: str, command: tuple[int, str] | None, events: list[EventRow],
                seat: tuple[Any, ...] | None, status: str | None, state: tuple[int, int, str] | None,
@@ -432,26 +493,33 @@ class Store:
             db.execute(TRANSIENT_TRIM, (table_id, row[0]))
 
     async def _submit(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> None:
+        await self._submit_soon(fn, args)
+
+    def _submit_soon(self, fn: Callable[..., str | None], args: tuple[Any, ...]) -> asyncio.Future[None]:
+        """Queue a write for the writer's next group commit; the future says how it went (StoreError)."""
         loop = asyncio.get_running_loop()
-        done = loop.create_future()
+        done: asyncio.Future[None] = loop.create_future()
         with self._lock:
             if self._closed:
-                raise StoreError("the store is closed")
+                done.set_exception(StoreError("the store is closed"))
+                return done
             self._pending.append((fn, args, loop, done))
             start = not self._flushing
             self._flushing = True
         if start:
-            self._pool.submit(self._flush)
-        await done
+            self._pool.call(self._flush)
+        return done
 
     def _flush(self) -> None:
-        """One group commit, then queue another behind any reads that came meanwhile."""
-        if not self._flush_batch():
-            return
-        try:
-            self._pool.submit(self._flush)
-        except RuntimeError:  # shut down: _shut has stored everything queued
-            pass
+        """Group commits while writes come; when other work for the writer's connection waits (``_run``), the
+        next commit queues behind it."""
+        while self._flush_batch():
+            if self._pool.waiting():
+                try:
+                    self._pool.call(self._flush)
+                except RuntimeError:  # shut down: _shut has stored everything queued
+                    pass
+                return
 
     def _flush_batch(self) -> bool:
         """Store the queued writes; False (and no flush under way) if there were none."""

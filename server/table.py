@@ -1,14 +1,16 @@
 """A table: one game, its seats and its subscribers, changed one step at a time.
 
-Every change (a join, a command, a timer, a bot's move) runs under the table's lock, so commands are
-applied one at a time in the order they came. A change runs in a task of its own: once begun it
-finishes (stored, fanned out, the next decision scheduled) whatever happens to the request that asked
-for it, so a client deadline of a millisecond cannot leave a change half made. A change is written to
-the store before its events go out; if the store refuses it, the table is rebuilt from the store, as if
-the change had never been asked for. Fan-out never waits: each subscriber has a bounded queue, and one
-that falls too far behind is dropped and resumes later from its last sequence number. What a change's
-subscribers get is framed once per audience from the events' stored bytes (``wire.frames``): every stream of
-an audience is handed the same bytes, written as they are.
+Every change (a join, a command, a timer, a bot's move) runs in the table's turn (``Turn``), so commands
+are applied one at a time in the order they came. Once begun a change finishes (stored, fanned out, the
+next decision scheduled) whatever happens to the request that asked for it, so a client deadline of a
+millisecond cannot leave a change half made: most changes run in a task of their own; a command, the
+common change, is made at once in its requester's call up to handing it to the store (nothing in that part
+waits), and the store's commit finishes it (``Table._finish``) and passes the turn on, with no task. A
+change is written to the store before its events go out; if the store refuses it, the table is rebuilt
+from the store, as if the change had never been asked for. Fan-out never waits: each subscriber has a
+bounded queue, and one that falls too far behind is dropped and resumes later from its last sequence
+number. What a change's subscribers get is framed once per audience from the events' stored bytes
+(``wire.frames``): every stream of an audience is handed the same bytes, written as they are.
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ class Unavailable(TableError):
     """The change could not be stored; nothing changed, and asking again may work (UNAVAILABLE)."""
 
 
+NOT_STORED = "the server could not store that change, so nothing changed: try again"
+
+
 def empty_seats(seats: list[int]) -> str:
     """Why a table cannot start, in words: its empty seats numbered as the clients show them (from 0, as
     on the wire), ``seat 3 is empty`` or ``2 seats are empty (seats 2 and 3)``."""
@@ -161,6 +166,56 @@ class Bookkeeping:
     decision_at: dict[int, int]
 
 
+class Turn:
+    """The table's lock: one change at a time, in the order they asked. ``take_now`` takes it at once if it is
+    free and nobody waits (a command's common case: no wait, no task); whoever finishes a change releases it
+    (a commit's callback, not only the task that took it), handing it to the next in line."""
+
+    __slots__ = ("held", "_waiting")
+
+    def __init__(self) -> None:
+        self.held = False
+        self._waiting: deque[asyncio.Future[None]] = deque()
+
+    def take_now(self) -> bool:
+        if self.held or self._waiting:
+            return False
+        self.held = True
+        return True
+
+    async def take(self) -> None:
+        if self.take_now():
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # handed the turn as it was cancelled: pass it on
+                self.release()
+            raise
+
+    def release(self) -> None:
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():  # (one whose waiter gave up is skipped)
+                turn.set_result(None)  # held all along: handed over
+                return
+        self.held = False
+
+
+@dataclass
+class Change:
+    """A change handed to the store: its events as published once stored (``rows``: as stored) and the store's
+    answer (``stored``: a future, StoreError if it was refused)."""
+
+    items: list[Item]
+    rows: list[EventRow]
+    stored: asyncio.Future[None]
+    seat_row: SeatRow | None
+    status: str | None
+
+
 class Seat:
     __slots__ = ("kind", "name", "token_hash", "bot", "streams", "taken_over", "owed", "player")
 
@@ -185,12 +240,60 @@ StreamItem = bytes | pb.PlayResult | StreamEnd
 a whole SubscribeResponse or PlayResponse), the result of a command its Play stream sent, or the end."""
 
 
+class Mailbox:
+    """A subscriber's queue: what its stream has yet to send, at most ``limit`` items (``put_nowait`` raises
+    asyncio.QueueFull past it), read by one stream; ``take_all`` hands over everything waiting at once. A
+    lighter asyncio.Queue: no task accounting, one waiter."""
+
+    __slots__ = ("limit", "_items", "_waiter")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: deque[StreamItem] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: StreamItem) -> None:
+        if len(self._items) >= self.limit:
+            raise asyncio.QueueFull
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def get_nowait(self) -> StreamItem:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> StreamItem:
+        await self._wait()
+        return self._items.popleft()
+
+    async def take_all(self) -> list[StreamItem]:
+        """Everything waiting (at least one item: it waits for one)."""
+        await self._wait()
+        items = list(self._items)
+        self._items.clear()
+        return items
+
+    async def _wait(self) -> None:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+
+
 class Subscriber:
     __slots__ = ("seat", "queue")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[StreamItem] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.queue = Mailbox(SUBSCRIBER_QUEUE)
 
 
 def hash_token(token: str) -> str:
@@ -330,7 +433,7 @@ class Table:
         self._was_idle = False
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
-        self._lock = asyncio.Lock()
+        self._turn = Turn()
         self.passwords = PasswordChecks()  # the server's (the lobby's), once the lobby holds the table
         # the password last found right, keyed-hashed in memory only: it is let in at once, without scrypt
         self._password_key = secrets.token_bytes(16)
@@ -380,15 +483,16 @@ class Table:
     # --- running changes -----------------------------------------------------------------------
 
     async def _change(self, step: Callable[[], Awaitable[T]]) -> T:
-        """Run ``step`` under the lock, in a task of its own that finishes even if the request that
+        """Run ``step`` in the table's turn, in a task of its own that finishes even if the request that
         asked for it is cancelled (a client's deadline, a dropped connection)."""
         return await asyncio.shield(self._spawn(self._locked(step)))
 
     async def _locked(self, step: Callable[[], Awaitable[T]]) -> T:
-        """Run one change under the lock. If the store refuses it, the table goes back to what the store
+        """Run one change in the table's turn. If the store refuses it, the table goes back to what the store
         holds, and to the server's own bookkeeping as it was before the change (so nothing changed), and
         the change's requester hears UNAVAILABLE."""
-        async with self._lock:
+        await self._turn.take()
+        try:
             if self.status == "expired":
                 raise NotFound(f"no table {self.id!r}: it waited too long for players")
             if self.closed:
@@ -402,8 +506,9 @@ class Table:
                 return await step()
             except StoreError as error:
                 await self._rebuild(before)
-                raise Unavailable("the server could not store that change, so nothing changed: try again") \
-                    from error
+                raise Unavailable(NOT_STORED) from error
+        finally:
+            self._turn.release()
 
     def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         task = asyncio.ensure_future(coro)
@@ -508,29 +613,84 @@ class Table:
         """Apply a seat's command. ``decision`` names the decision it answers (its DecisionRequest's
         sequence; 0: not named): an answer to one no longer open is refused as ``Stale``, never applied to
         a newer question, and counted neither as illegal nor as a timeout. ``accepted`` is called with the
-        sequence once the change is published, at once (a Play stream's result goes out with the events)."""
-        async def step() -> int:
-            seat = self._seat_of(token)
-            open_now = self.decision_at.get(seat, 0)
-            if decision and decision != open_now and not (seat in self.asked and not open_now):
-                raise Stale(decision, open_now)  # (asked before a restart, its sequence unknown: judged as unnamed)
-            command: Command | None = None
+        sequence once the change is published, at once (a Play stream's result goes out with the events).
+
+        When the table's turn is free (the common case), the command is made here, at once, up to handing it
+        to the store, and the store's commit finishes it (``_finish``): no task, and whatever becomes of this
+        call from then on, the change is finished. Else it waits for its turn in a task, as any change."""
+        if self.closed or not self.loaded or self.status == "expired" or not self._turn.take_now():
+            async def step() -> int:
+                seat, change = self._command_now(token, message, decision)
+                await self._stored(change)
+                return self._accepted(seat, accepted)
+            return await self._change(step)
+        try:
+            before = self._bookkeeping()
+            seat, change = self._command_now(token, message, decision)
+        except BaseException:
+            self._turn.release()
+            raise
+        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        change.stored.add_done_callback(lambda _: self._finish(change, before, answer,
+                                                               lambda: self._accepted(seat, accepted)))
+        return await answer
+
+    def _command_now(self, token: str, message: pb.Command, decision: int) -> tuple[int, Change]:
+        """A seat's command checked, applied and handed to the store (in the table's turn); nothing in it waits."""
+        seat = self._seat_of(token)
+        open_now = self.decision_at.get(seat, 0)
+        if decision and decision != open_now and not (seat in self.asked and not open_now):
+            raise Stale(decision, open_now)  # (asked before a restart, its sequence unknown: judged as unnamed)
+        command: Command | None = None
+        try:
+            command = self.wire.command_from_pb(seat, message)
+            if self.game is None:
+                raise Conflict("the game has not started")
+            change = self._apply_now(command)
+        except (mapping.BadRequest, RuleError):
+            # an answer to the seat's latest question that came too late (a nearer seat's buy settled
+            # the offer, a timer acted first) lost a race: only commands never offered count
+            if command not in self.last_asked.get(seat, ()):
+                self.refused[seat] += 1
+            raise
+        self.seats[seat].owed = ()  # the person is back at the controls (a store's refusal puts it back)
+        return seat, change
+
+    def _accepted(self, seat: int, accepted: Callable[[int], None] | None) -> int:
+        if accepted is not None:
+            accepted(self.seq)
+        return self.seq
+
+    def _finish(self, change: Change, before: Bookkeeping, answer: asyncio.Future[T], then: Callable[[], T]) -> None:
+        """The store's answer to a change made outside a task (``command``): publish it and pass the turn on,
+        and tell the requester, if it still waits. If the store refused it, the table goes back to what the
+        store holds first (as ``_locked`` does), in a task, with the turn held until it is done."""
+        error = change.stored.exception()
+        if error is None:
             try:
-                command = self.wire.command_from_pb(seat, message)
-                if self.game is None:
-                    raise Conflict("the game has not started")
-                await self._apply(command)
-            except (mapping.BadRequest, RuleError):
-                # an answer to the seat's latest question that came too late (a nearer seat's buy settled
-                # the offer, a timer acted first) lost a race: only commands never offered count
-                if command not in self.last_asked.get(seat, ()):
-                    self.refused[seat] += 1
-                raise
-            self.seats[seat].owed = ()  # the person is back at the controls
-            if accepted is not None:
-                accepted(self.seq)
-            return self.seq
-        return await self._change(step)
+                self._committed(change)
+                result = then()
+            except Exception as fault:  # a fault of the server's: the requester hears of it, the table goes on
+                log.exception("a table change failed once stored")
+                if not answer.done():
+                    answer.set_exception(fault)
+                return
+            finally:
+                self._turn.release()
+            if not answer.done():
+                answer.set_result(result)
+            return
+
+        async def back() -> None:
+            try:
+                await self._rebuild(before)
+            finally:
+                self._turn.release()
+                if not answer.done():
+                    refused = Unavailable(NOT_STORED)
+                    refused.__cause__ = error
+                    answer.set_exception(refused)
+        self._spawn(back())
 
     async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
         text = text.strip()
@@ -764,11 +924,20 @@ class Table:
         running = [t for t in self._tasks if not t.done()]
         if running:
             await asyncio.wait(running, timeout=5)
+        try:  # a command under way outside a task (``command``) finishes with its commit
+            await asyncio.wait_for(self._turn.take(), 5)
+            self._turn.release()
+        except TimeoutError:
+            pass
 
     # --- applying commands ---------------------------------------------------------------------
 
     async def _apply(self, command: Command, timer: bool = False) -> None:
         """Apply through the engine (RuleError leaves everything as it was), store, then publish."""
+        await self._stored(self._apply_now(command, timer))
+
+    def _apply_now(self, command: Command, timer: bool = False) -> Change:
+        """Apply through the engine (RuleError leaves everything as it was) and hand the change to the store."""
         assert self.game is not None
         events = self.game.apply(command)
         self._show_bots()
@@ -782,8 +951,8 @@ class Table:
             self.status = "finished"
         count = len(self.game.log)
         state = (count, self.game.to_dict()) if finished or count % STATE_EVERY == 0 else None
-        await self._commit(items, command=(count - 1, self.kind.format_command(command)),
-                           status="finished" if finished else None, state=state)
+        return self._record(items, command=(count - 1, self.kind.format_command(command)),
+                            status="finished" if finished else None, state=state)
 
     def _wire(self, events: Sequence[Event], actor: int | None) -> list[Item]:
         """The wire form of a game change's events, and the decision requests that follow from it."""
@@ -839,6 +1008,13 @@ class Table:
                       state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> None:
         """Store a change, then publish it. ``transient``: chat, or a connection coming and going (the
         store keeps only the newest of those)."""
+        await self._stored(self._record(items, command=command, seat_row=seat_row, status=status, state=state,
+                                        transient=transient))
+
+    def _record(self, items: list[Item], *, command: tuple[int, str] | None = None,
+                seat_row: SeatRow | None = None, status: str | None = None,
+                state: tuple[int, dict[str, Any]] | None = None, transient: bool = False) -> Change:
+        """Number and serialise a change's events and hand it to the store (its group commit)."""
         stamp = now_ms()
         rows: list[EventRow] = []
         seq = self.seq
@@ -847,15 +1023,27 @@ class Table:
             message.sequence = seq
             message.time_ms = stamp
             rows.append((seq, audience, message.SerializeToString()))
-        await self.store.record(self.id, command=command, events=rows, seat=seat_row, status=status,
-                                state=state, transient=transient)  # StoreError: see _locked
-        self.seq = seq
+        stored = self.store.record_soon(self.id, command=command, events=rows, seat=seat_row, status=status,
+                                        state=state, transient=transient)
+        return Change(items, rows, stored, seat_row, status)
+
+    async def _stored(self, change: Change) -> None:
+        """Wait for the store to take a change, then publish it (StoreError if refused: see _locked)."""
+        await change.stored
+        self._committed(change)
+
+    def _committed(self, change: Change) -> None:
+        """A change the store holds: the table's sequence moves on, and it goes out."""
+        rows, items = change.rows, change.items
+        if rows:
+            self.seq = rows[-1][0]
         self._keep_recent(rows)
         for _, message in items:
             if message.HasField("decision_request"):
                 self.decision_at[message.decision_request.seat] = message.sequence
         self._publish(rows)
-        if seat_row is not None or status is not None or any(m.HasField("seat_changed") for _, m in items):
+        if change.seat_row is not None or change.status is not None \
+                or any(m.HasField("seat_changed") for _, m in items):
             if not self._note_idle():  # else the lobby has heard of this change already
                 self._tell_lobby()
         self._after_change()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import gc
 import logging
 import os
@@ -31,6 +32,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import stat
 import sys
 import tempfile
 import time
@@ -74,6 +76,45 @@ CHANNEL_OPTIONS = [
 ]
 OPEN = (pb.TABLE_STATUS_WAITING, pb.TABLE_STATUS_PLAYING)
 OPEN_WORDS = ("waiting", "playing")
+SOCKETS = "tenpennies-front-"  # the workers' sockets: <temp>/tenpennies-front-XXXXXXXX/w<k>.sock
+SOCKETS_LOCK = "front.lock"  # held (flock) by the front whose sockets they are, as long as it lives
+SOCKETS_MADE = 60.0  # seconds after which a socket directory with no lock in it is a front's killed as it began
+
+
+def socket_directory() -> tuple[str, int]:
+    """A new directory for the workers' sockets (mode 0700: only this user reaches the workers) and the lock this
+    front holds on it while it lives. A front killed (SIGKILL) cannot remove its directory, but its lock goes
+    with it: each front starting removes the directories of this user's fronts that are gone."""
+    temp = Path(tempfile.gettempdir())
+    for left in temp.glob(f"{SOCKETS}*"):
+        with contextlib.suppress(OSError):
+            _remove_if_gone(left)
+    path = tempfile.mkdtemp(prefix=SOCKETS)
+    lock = os.open(f"{path}/{SOCKETS_LOCK}.new", os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.rename(f"{path}/{SOCKETS_LOCK}.new", f"{path}/{SOCKETS_LOCK}")  # seen by others only once it is held
+    return path, lock
+
+
+def _remove_if_gone(path: Path) -> None:
+    """Remove a front's socket directory if that front is gone: nobody holds its lock (or it has none, and is
+    older than a front's first moments)."""
+    info = path.lstat()
+    if info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode):
+        return
+    try:
+        lock = os.open(path / SOCKETS_LOCK, os.O_RDWR)
+    except FileNotFoundError:
+        if time.time() - info.st_mtime > SOCKETS_MADE:
+            shutil.rmtree(path, ignore_errors=True)
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return  # its front runs
+    finally:
+        os.close(lock)  # (a lock taken is let go: the directory goes anyway)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass(eq=False)
@@ -266,7 +307,7 @@ class Front(app.Listener):
             tls = (str(self.certificate.directory / CERT_FILE), str(self.certificate.directory / KEY_FILE))
         elif options.tls_cert and options.tls_key:
             tls = (options.tls_cert, options.tls_key)
-        self.sockets = tempfile.mkdtemp(prefix="tenpennies-")  # 0700: only this user reaches the workers
+        self.sockets, self._sockets_lock = socket_directory()
         self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
                                f"{self.sockets}/w{k}.sock",
                                grpc.aio.insecure_channel(f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
@@ -562,6 +603,8 @@ class Front(app.Listener):
         if self.advertiser is not None:
             await self.advertiser.close()
         await self.grpc.stop(grace)
+        for worker in self.workers:  # the front's own streams to it end first (its lobby's), or it would wait them out
+            await worker.channel.close()
         for worker in self.workers:
             if worker.process is not None and worker.process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -576,9 +619,8 @@ class Front(app.Listener):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for worker in self.workers:
-            await worker.channel.close()
         shutil.rmtree(self.sockets, ignore_errors=True)
+        os.close(self._sockets_lock)
 
 
 async def serve(options: app.Options) -> None:

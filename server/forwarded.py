@@ -12,10 +12,11 @@ requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+
+from .handlers import wrapped
 
 PEER_METADATA = "tp-peer"
 FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables"})
@@ -42,7 +43,7 @@ class _AsPeer:
         return getattr(self._context, name)
 
 
-def _forwarded(context: Any) -> Any:
+def _forwarded(request: Any, context: Any) -> Any:
     if not _from_front(context):
         return context
     for key, value in context.invocation_metadata() or ():
@@ -51,72 +52,29 @@ def _forwarded(context: Any) -> Any:
     return context
 
 
+def _front_only(request: Any, context: Any) -> Any:
+    """The lobby's requests are the front's alone: a client at the worker's own port is refused."""
+    if not _from_front(context):
+        context.set_code(grpc.StatusCode.PERMISSION_DENIED)
+        context.set_details(NOT_HERE)
+        return None
+    return _forwarded(request, context)
+
+
 class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Every handler sees the client the front names (``PEER_METADATA``) as the context's peer."""
+    """Every handler sees the client the front names (``PEER_METADATA``) as the context's peer; the lobby's
+    (``FRONT_ONLY``) answer the front alone. Each method's handler is made once."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Any] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        made = self._handlers.get(details.method)
+        if made is not None:
+            return made
         handler = await continuation(details)
         if handler is None:
             return None
-        if details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
-            return _front_only(handler)
-        if handler.unary_unary:
-            inner_uu = handler.unary_unary
-
-            async def unary_unary(request: Any, context: Any) -> Any:
-                return await inner_uu(request, _forwarded(context))
-            return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer,
-                                                       handler.response_serializer)
-        if handler.unary_stream:
-            inner_us = handler.unary_stream
-
-            async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
-                async for response in inner_us(request, _forwarded(context)):
-                    yield response
-            return grpc.unary_stream_rpc_method_handler(unary_stream, handler.request_deserializer,
-                                                        handler.response_serializer)
-        if handler.stream_stream:
-            inner_ss = handler.stream_stream
-
-            async def stream_stream(requests: Any, context: Any) -> AsyncIterator[Any]:
-                async for response in inner_ss(requests, _forwarded(context)):
-                    yield response
-            return grpc.stream_stream_rpc_method_handler(stream_stream, handler.request_deserializer,
-                                                         handler.response_serializer)
-        if handler.stream_unary:
-            inner_su = handler.stream_unary
-
-            async def stream_unary(requests: Any, context: Any) -> Any:
-                return await inner_su(requests, _forwarded(context))
-            return grpc.stream_unary_rpc_method_handler(stream_unary, handler.request_deserializer,
-                                                        handler.response_serializer)
-        return handler
-
-
-def _refuse(context: Any) -> None:
-    context.set_code(grpc.StatusCode.PERMISSION_DENIED)
-    context.set_details(NOT_HERE)
-
-
-def _front_only(handler: Any) -> Any:
-    """The handler, for the front alone (a client at the worker's own port is refused)."""
-    if handler.unary_unary:
-        inner_uu = handler.unary_unary
-
-        async def unary_unary(request: Any, context: Any) -> Any:
-            if not _from_front(context):
-                _refuse(context)
-                return None
-            return await inner_uu(request, _forwarded(context))
-        return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer,
-                                                   handler.response_serializer)
-    inner_us = handler.unary_stream
-
-    async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
-        if not _from_front(context):
-            _refuse(context)
-            return
-        async for response in inner_us(request, _forwarded(context)):
-            yield response
-    return grpc.unary_stream_rpc_method_handler(unary_stream, handler.request_deserializer,
-                                                handler.response_serializer)
+        front_only = details.method.rsplit("/", 1)[-1] in FRONT_ONLY
+        made = self._handlers[details.method] = wrapped(handler, _front_only if front_only else _forwarded)
+        return made

@@ -56,7 +56,7 @@ from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
-from .service import REFUSAL, TOO_MANY, RateLimiter, client_of, list_cost
+from .service import MALFORMED, REFUSAL, TOO_MANY, RateLimiter, client_of, hardened, list_cost
 from .workers import command, known_workers, worker_options
 
 log = logging.getLogger(__name__)
@@ -288,7 +288,6 @@ def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
     return (*kept, (PEER_METADATA, context.peer()))
 
 
-MALFORMED = "the request is not a well-formed message"
 # A read whose worker died under it is asked again once the worker is back (a write is not: it may have been
 # stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
 READS = ("GetSnapshot",)
@@ -539,12 +538,12 @@ class Front(app.Listener):
             request_class = getattr(pb, method.input_type.name)
             if method.name == "CreateTable":
                 handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._create_table)
-            elif method.name == "ListTables":
-                handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString)
+            elif method.name == "ListTables":  # (the front's own: a request that does not parse is refused)
+                handlers[method.name] = hardened(grpc.unary_unary_rpc_method_handler(
+                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString))
             elif method.name == "WatchTables":
-                handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString)
+                handlers[method.name] = hardened(grpc.unary_stream_rpc_method_handler(
+                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString))
             elif "table_id" not in method.input_type.fields_by_name:
                 handlers[method.name] = self._to_first(path, method.server_streaming)
             elif method.client_streaming:

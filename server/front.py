@@ -316,6 +316,7 @@ class Front(app.Listener):
         self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
+        self._making: set[asyncio.Task[bytes]] = set()  # tables being made (``_create_table``)
 
     # --- the workers ---
 
@@ -481,7 +482,9 @@ class Front(app.Listener):
 
     async def _create_table(self, request: bytes, context: Any) -> bytes | None:
         """A new table, on the worker ``FrontLobby.place`` picks; the directory learns it before the client
-        hears of it."""
+        hears of it. Once asked of the worker, the table is made, placed and counted whatever happens to the
+        client's request meanwhile (as ``Lobby.create`` makes it in one process): a request cut short by its
+        deadline must not leave a table the front does not count against its creator."""
         if not self._allowed(context):
             return None
         creator = client_of(context)
@@ -490,23 +493,37 @@ class Front(app.Listener):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
             return None
         worker = self.lobby.place(self.workers)
-        self.lobby.creating.append(creator)
+        self.lobby.creating.append(creator)  # (at once: the next request's check_room counts this one)
         self.lobby.placing[worker.index] += 1
+        making = asyncio.ensure_future(self._make_table(worker, request, forwarded_metadata(context), creator))
+        self._making.add(making)
+        making.add_done_callback(self._made)
         try:
-            response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
-                request, metadata=forwarded_metadata(context), timeout=self._timeout(context), wait_for_ready=True)
+            response = await asyncio.shield(making)
         except grpc.aio.AioRpcError as error:
             _relay(context, error)
             return None
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        return response
+
+    async def _make_table(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
+                          creator: str) -> bytes:
+        try:  # (not the client's deadline: the worker may make the table just as it runs out)
+            response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
+                request, metadata=metadata, timeout=WORKER_WAIT, wait_for_ready=True)
         finally:
             self.lobby.creating.remove(creator)
             self.lobby.placing[worker.index] -= 1
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)
-        if worker.port:
-            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
         return response
+
+    def _made(self, making: asyncio.Task[bytes]) -> None:
+        self._making.discard(making)
+        if not making.cancelled():
+            making.exception()  # (a refusal nobody waited for any more is not an error of the front's)
 
     async def _list_tables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse | None:
         tables = self.lobby.listed()

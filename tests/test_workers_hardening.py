@@ -26,6 +26,7 @@ from tenpennies.server.table import MAX_SPECTATORS, STREAMS_PER_SEAT
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import test_play
+import test_server
 import test_server_hardening as one_process
 from serverkit import Service, ThinClient, full_table, start, subscribed
 from test_server import stored
@@ -444,3 +445,50 @@ async def test_waiting_tables_expire_the_share_per_address_holds_and_both_surviv
     finally:
         await channel.close()
         await front.stop(0)
+
+
+# --- limits: budgets and the share of open tables, whatever happens to the requests ----------------------------
+
+async def test_budgets_and_the_share_of_open_tables_hold_at_the_front_even_for_requests_cut_short(
+        tmp_path: Path) -> None:
+    """A front with tight budgets: floods and junk through it are turned away and change nothing (test_server's
+    check), a Play stream's commands spend the client's budget, and CreateTables cut by 1-8 ms deadlines make no
+    more open tables than the address's share over both workers (a table made once its request was cut still
+    counts, as in one process)."""
+    front = Front(Options(port=0, db=str(tmp_path / "games.db"), workers=2, allow_seeds=True, rate=50, burst=100,
+                          tables_per_address=3))
+    await front.start()
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    service = stub(channel)
+    try:
+        await test_server.test_random_bytes_and_floods_leave_the_server_up(front)  # type: ignore[arg-type]
+        table = await full_table(service, seats=2, seed=1)
+        play = service.Play()
+        await play.write(pb.PlayRequest(table_id=table.table_id, token=table.sessions[0].token))
+        codes: list[int] = []
+        for i in range(150):
+            await play.write(pb.PlayRequest(id=i + 1, command=pb.Command(draw=pb.Draw())))
+        while len(codes) < 150:
+            message = await asyncio.wait_for(play.read(), 10)
+            codes += [result.code for result in message.results]
+        play.cancel()
+        assert grpc.StatusCode.RESOURCE_EXHAUSTED.value[0] in codes  # over its budget: refused, with words
+        assert grpc.StatusCode.FAILED_PRECONDITION.value[0] in codes  # within it: judged
+
+        rng = random.Random(4)
+        for _ in range(6):
+            await asyncio.gather(*(code_of(service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2),
+                                                               timeout=rng.choice((0.001, 0.002, 0.004, 0.008))))
+                                   for i in range(10)))
+        await until_async(lambda: settled(front), "every table made is heard of")
+        tables = (await service.ListTables(pb.ListTablesRequest())).tables
+        assert len(tables) <= 3, f"{len(tables)} open tables of one address, whose share is 3: {front.lobby.open}"
+    finally:
+        await channel.close()
+        await front.stop(0)
+
+
+async def settled(front: Front) -> bool:
+    """The front has placed every table it was asked for, and each worker's lobby agrees with its directory."""
+    return not front.lobby.creating and all(
+        {t for t, w in front.lobby.where.items() if w is worker} <= set(worker.tables) for worker in front.workers)

@@ -56,7 +56,7 @@ from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
 from .forwarded import PEER_METADATA
 from .lobby import Lobby, TableWatcher, address_of
-from .service import MALFORMED, REFUSAL, TOO_MANY, RateLimiter, client_of, hardened, list_cost
+from .service import JOIN_MARGIN, MALFORMED, REFUSAL, TOO_MANY, RateLimiter, client_of, hardened, list_cost
 from .workers import command, known_workers, worker_options
 
 log = logging.getLogger(__name__)
@@ -292,7 +292,7 @@ def forwarded_metadata(context: Any) -> tuple[tuple[str, Any], ...]:
 # stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
 READS = ("GetSnapshot",)
 READ_TRIES = 3
-DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
+DIRECTING = ("GetSnapshot",)  # with CreateTable and JoinTable: the answers that name the table's worker's port
 
 
 class Front(app.Listener):
@@ -316,7 +316,7 @@ class Front(app.Listener):
         self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
-        self._making: set[asyncio.Task[bytes]] = set()  # tables being made (``_create_table``)
+        self._making: set[asyncio.Task[Any]] = set()  # tables being made, seats being given back
 
     # --- the workers ---
 
@@ -454,6 +454,55 @@ class Front(app.Listener):
                     yield response
         return grpc.stream_stream_rpc_method_handler(handler)
 
+    async def _join_table(self, request: bytes, context: Any) -> bytes | None:
+        """A JoinTable, to the table's worker. A seat whose token cannot reach the client is given back, as in
+        one process (``service.JOIN_MARGIN``): the front's hop back to the client comes after the worker's check
+        of the deadline, so the front checks it again, and when the client's deadline ends the request while
+        the worker seats it, the seat is given back once the worker has answered."""
+        if not self._allowed(context):
+            return None
+        worker = self._worker_of(pb.JoinTableRequest.FromString, request, context)
+        if worker is None:
+            return None
+        metadata = forwarded_metadata(context)
+        joining = asyncio.ensure_future(self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
+            request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True))
+        try:
+            response: bytes = await asyncio.shield(joining)
+        except asyncio.CancelledError:
+            self._background(self._give_back(worker, request, metadata, joining))
+            raise
+        except grpc.aio.AioRpcError as error:
+            _relay(context, error)
+            return None
+        left = context.time_remaining()
+        if left is not None and left < JOIN_MARGIN:
+            self._background(self._give_back(worker, request, metadata, joining))
+            _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                    "too little of this request's deadline was left to hand over the seat: none was taken")
+            return None
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        return response
+
+    async def _give_back(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
+                         joining: asyncio.Future[bytes]) -> None:
+        """Leave the seat a join took for a client that never got its token."""
+        try:
+            token = pb.JoinTableResponse.FromString(await joining).token
+        except grpc.aio.AioRpcError:
+            return  # no seat was taken
+        table_id = pb.JoinTableRequest.FromString(request).table_id
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            await self._call(worker, "unary_unary", f"/{SERVICE}/LeaveTable")(
+                pb.LeaveTableRequest(table_id=table_id, token=token).SerializeToString(), metadata=metadata,
+                timeout=WORKER_WAIT, wait_for_ready=True)
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._making.add(task)
+        task.add_done_callback(self._made)
+
     def _to_first(self, path: str, streaming: bool) -> Any:
         """A request that names no table (a tournament's): worker 0's to answer."""
         first = self.workers[0]
@@ -520,7 +569,7 @@ class Front(app.Listener):
         self.lobby.count(table_id, creator)
         return response
 
-    def _made(self, making: asyncio.Task[bytes]) -> None:
+    def _made(self, making: asyncio.Task[Any]) -> None:
         self._making.discard(making)
         if not making.cancelled():
             making.exception()  # (a refusal nobody waited for any more is not an error of the front's)
@@ -555,6 +604,8 @@ class Front(app.Listener):
             request_class = getattr(pb, method.input_type.name)
             if method.name == "CreateTable":
                 handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._create_table)
+            elif method.name == "JoinTable":
+                handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._join_table)
             elif method.name == "ListTables":  # (the front's own: a request that does not parse is refused)
                 handlers[method.name] = hardened(grpc.unary_unary_rpc_method_handler(
                     self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString))

@@ -492,3 +492,31 @@ async def settled(front: Front) -> bool:
     """The front has placed every table it was asked for, and each worker's lobby agrees with its directory."""
     return not front.lobby.creating and all(
         {t for t, w in front.lobby.where.items() if w is worker} <= set(worker.tables) for worker in front.workers)
+
+
+async def test_joins_cut_by_millisecond_deadlines_at_the_front_leave_no_seat_without_its_token(
+        shared: Front, service: Service) -> None:
+    """A JoinTable through the front, cut by a 1-8 ms deadline: the seat is taken only if its token reached the
+    client (or it is given back): every seat shown taken is one a client holds the token of."""
+    rng = random.Random(6)
+    tokens: dict[str, list[str]] = {}
+    for _ in range(12):
+        created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=8))
+        table_id = created.table.table_id
+        tokens[table_id] = []
+        for i in range(12):
+            try:
+                joined = await service.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{i}"),
+                                                 timeout=rng.uniform(0.001, 0.02))
+                tokens[table_id].append(joined.token)
+            except grpc.aio.AioRpcError as error:
+                assert error.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.FAILED_PRECONDITION), error
+    assert any(tokens.values()), "no join ever got through: the test proves nothing"
+
+    async def taken_as_handed_over() -> bool:
+        for table_id, mine in tokens.items():
+            info = (await spectator_snapshot(service, table_id)).table
+            if sum(1 for s in info.seat_info if s.kind == pb.SEAT_KIND_PLAYER) != len(mine):
+                return False
+        return True
+    await until_async(taken_as_handed_over, "every seat taken is one whose token was handed over", timeout=10)

@@ -21,6 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tenpennies.client.connection import SeatSession, join, open_channel, stub
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
+from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import MALFORMED
 from tenpennies.server.table import MAX_SPECTATORS, STREAMS_PER_SEAT
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -520,3 +521,20 @@ async def test_joins_cut_by_millisecond_deadlines_at_the_front_leave_no_seat_wit
                 return False
         return True
     await until_async(taken_as_handed_over, "every seat taken is one whose token was handed over", timeout=10)
+
+
+async def test_lobby_streams_are_counted_at_the_front_and_a_workers_port_serves_none(
+        shared: Front, service: Service) -> None:
+    worker = shared.workers[0]
+    direct = open_channel(f"127.0.0.1:{worker.port}")
+    calls = [service.WatchTables(pb.WatchTablesRequest()) for _ in range(Lobby.WATCHERS_PER_ADDRESS + 1)]
+    try:
+        codes = await asyncio.gather(*(code_of(call.read()) for call in calls))
+        assert codes.count(grpc.StatusCode.OK) == Lobby.WATCHERS_PER_ADDRESS
+        assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 1
+        assert await code_of(stub(direct).WatchTables(pb.WatchTablesRequest()).read()) == \
+            grpc.StatusCode.PERMISSION_DENIED
+    finally:
+        for call in calls:
+            call.cancel()
+        await direct.close()

@@ -23,7 +23,7 @@ from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import MALFORMED
-from tenpennies.server.table import MAX_SPECTATORS, STREAMS_PER_SEAT
+from tenpennies.server.table import HISTORY_PAGE, MAX_SPECTATORS, RECENT_EVENTS, STREAMS_PER_SEAT
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import test_play
@@ -537,4 +537,41 @@ async def test_lobby_streams_are_counted_at_the_front_and_a_workers_port_serves_
     finally:
         for call in calls:
             call.cancel()
+        await direct.close()
+
+
+async def test_a_long_history_comes_in_bounded_pages_through_the_front_and_locks_nobody_out(
+        shared: Front, service: Service) -> None:
+    """Resuming from the start of a table longer than it keeps in memory, through the front and at the worker's
+    port: the history in bounded pages, every event kept once, in order, and the table answers at once while
+    the streams are not read on."""
+    table = await full_table(service, seats=2, seed=1)
+    # more than the table keeps in memory (RECENT_BYTES): the oldest come from its store, in pages; fewer than
+    # the store keeps of chat (TRANSIENT_KEPT), so that every one is there
+    for first in range(0, 400, 25):
+        await asyncio.gather(*(table.sessions[i % 2].chat(f"line {i} " + "x" * 400) for i in range(first, first + 25)))
+    worker = worker_of(shared, table.table_id)
+    direct = open_channel(f"127.0.0.1:{worker.port}")
+    try:
+        request = pb.SubscribeRequest(table_id=table.table_id, token=table.sessions[0].token, from_sequence=0)
+        calls = [service.Subscribe(request), stub(direct).Subscribe(request)]
+        firsts = [await call.read() for call in calls]
+        assert all(first.HasField("snapshot") for first in firsts)
+        # the streams are not read on: the table still answers at once, through the front and at the worker
+        for way in (service, stub(direct)):
+            snapshot = (await way.GetSnapshot(pb.GetSnapshotRequest(table_id=table.table_id))).snapshot
+            assert snapshot.sequence >= firsts[0].snapshot.sequence
+        for call, first in zip(calls, firsts, strict=True):
+            sequences: list[int] = []
+            pages: list[int] = []
+            while not sequences or sequences[-1] < first.snapshot.sequence:
+                message = await call.read()
+                pages.append(len(message.events.events))
+                sequences += [e.sequence for e in message.events.events]
+            call.cancel()
+            kept = [seq for seq, audience, _ in stored_events(Path(worker.options.db), table.table_id)
+                    if audience in (None, 0) and seq <= first.snapshot.sequence]
+            assert sequences == kept and len(pages) > 1
+            assert max(pages) <= max(HISTORY_PAGE, RECENT_EVENTS)  # a page from the store, or those kept in memory
+    finally:
         await direct.close()

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tenpennies.client.connection import SeatSession, join, open_channel, stub
+from tenpennies.client.connection import Connection, SeatSession, join, open_channel, stub
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
@@ -27,6 +27,7 @@ from tenpennies.server.table import HISTORY_PAGE, MAX_SPECTATORS, RECENT_EVENTS,
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import test_play
+import test_private_tables
 import test_server
 import test_server_hardening as one_process
 from serverkit import Service, ThinClient, full_table, start, subscribed
@@ -573,5 +574,39 @@ async def test_a_long_history_comes_in_bounded_pages_through_the_front_and_locks
                     if audience in (None, 0) and seq <= first.snapshot.sequence]
             assert sequences == kept and len(pages) > 1
             assert max(pages) <= max(HISTORY_PAGE, RECENT_EVENTS)  # a page from the store, or those kept in memory
+    finally:
+        await direct.close()
+
+
+async def test_private_tables_keep_their_password_through_the_front_and_a_flood_of_guesses_is_turned_away(
+        shared: Front) -> None:
+    """The private tables' checks of one process, with the front as the server: a client's joins come through
+    the front (its password checks are counted for the client the front names), its seat's requests go to the
+    worker's port."""
+    connection = Connection(f"127.0.0.1:{shared.port}")
+    try:
+        await test_private_tables.test_a_private_table_is_listed_locked_and_joined_only_with_its_password(connection)
+        await test_private_tables.test_watching_a_private_table_needs_its_password(connection)
+        await test_private_tables.test_a_flood_of_guesses_is_turned_away_at_once_and_the_right_password_still_joins(
+            connection)
+    finally:
+        await connection.close()
+
+
+async def test_a_decisions_deadline_survives_its_workers_restart(shared: Front, service: Service) -> None:
+    """The open decision keeps the deadline it was asked with across a SIGKILL of its worker (issue 19, as for a
+    restart of one process): through the front and at the worker's port alike."""
+    table = await full_table(service, seats=2, rules=one_process.SHORT, seed=2, decision_seconds=600)
+    await start(service, table)
+    turn = (await spectator_snapshot(service, table.table_id)).game.turn_seat
+    asked = (await table.sessions[turn].snapshot()).decision_deadline_ms
+    worker = worker_of(shared, table.table_id)
+    await kill_and_wait(shared, worker)
+    direct = open_channel(f"127.0.0.1:{worker.port}")
+    try:
+        for way in (service, stub(direct)):
+            table.sessions[turn].service = way
+            again = await table.sessions[turn].snapshot()
+            assert again.game.legal_commands and again.decision_deadline_ms == asked
     finally:
         await direct.close()

@@ -37,10 +37,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -60,6 +60,7 @@ from .service import JOIN_MARGIN, MALFORMED, REFUSAL, TOO_MANY, RateLimiter, cli
 from .workers import command, known_workers, worker_options
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SERVICE = app.SERVICE
 WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for its table's worker to be back
@@ -316,7 +317,7 @@ class Front(app.Listener):
         self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
-        self._making: set[asyncio.Task[Any]] = set()  # tables being made, seats being given back
+        self._pending: set[asyncio.Task[Any]] = set()  # what must end whatever became of its request
 
     # --- the workers ---
 
@@ -498,10 +499,12 @@ class Front(app.Listener):
                 pb.LeaveTableRequest(table_id=table_id, token=token).SerializeToString(), metadata=metadata,
                 timeout=WORKER_WAIT, wait_for_ready=True)
 
-    def _background(self, work: Any) -> None:
+    def _background(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Work that runs to its end whatever becomes of the request it is for (a client cut short)."""
         task = asyncio.ensure_future(work)
-        self._making.add(task)
-        task.add_done_callback(self._made)
+        self._pending.add(task)
+        task.add_done_callback(self._settled)
+        return task
 
     def _to_first(self, path: str, streaming: bool) -> Any:
         """A request that names no table (a tournament's): worker 0's to answer."""
@@ -544,11 +547,9 @@ class Front(app.Listener):
         worker = self.lobby.place(self.workers)
         self.lobby.creating.append(creator)  # (at once: the next request's check_room counts this one)
         self.lobby.placing[worker.index] += 1
-        making = asyncio.ensure_future(self._make_table(worker, request, forwarded_metadata(context), creator))
-        self._making.add(making)
-        making.add_done_callback(self._made)
+        making = self._background(self._make_table(worker, request, forwarded_metadata(context), creator))
         try:
-            response = await asyncio.shield(making)
+            response: bytes = await asyncio.shield(making)
         except grpc.aio.AioRpcError as error:
             _relay(context, error)
             return None
@@ -569,10 +570,10 @@ class Front(app.Listener):
         self.lobby.count(table_id, creator)
         return response
 
-    def _made(self, making: asyncio.Task[Any]) -> None:
-        self._making.discard(making)
-        if not making.cancelled():
-            making.exception()  # (a refusal nobody waited for any more is not an error of the front's)
+    def _settled(self, task: asyncio.Task[Any]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled():
+            task.exception()  # (a refusal nobody waited for any more is not an error of the front's)
 
     async def _list_tables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse | None:
         tables = self.lobby.listed()

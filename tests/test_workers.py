@@ -227,9 +227,12 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         for _ in range(2):
             await service.AddBot(pb.AddBotRequest(table_id=bots.table.table_id, host_token=bots.host_token))
         await service.StartGame(pb.StartGameRequest(table_id=bots.table.table_id, host_token=bots.host_token))
-        while (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=bots.table.table_id))).snapshot.table.status \
-                != pb.TABLE_STATUS_FINISHED:
+        for _ in range(3000):  # (a minute at most)
+            snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=bots.table.table_id))).snapshot
+            if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
+                break
             await asyncio.sleep(0.02)
+        assert snapshot.table.status == pb.TABLE_STATUS_FINISHED, "the bots did not finish their game"
         await channel.close()
         workers = [int(stat.parent.name) for stat in Path("/proc").glob("[0-9]*/stat")
                    if _parent(stat) == process.pid]

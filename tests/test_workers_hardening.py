@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tenpennies.client.connection import Connection, SeatSession, join, open_channel, stub
 from tenpennies.server.app import Options
-from tenpennies.server.front import Front
+from tenpennies.server.front import Front, Worker
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import MALFORMED
 from tenpennies.server.table import HISTORY_PAGE, MAX_SPECTATORS, RECENT_EVENTS, STREAMS_PER_SEAT
@@ -57,13 +57,13 @@ async def service(shared: Front) -> AsyncIterator[Service]:
     await channel.close()
 
 
-def worker_of(front: Front, table_id: str) -> Any:
+def worker_of(front: Front, table_id: str) -> Worker:
     index = holder(Path(front.options.db), table_id)
     assert index is not None, f"no worker's store holds {table_id}"
     return front.workers[index]
 
 
-async def kill_and_wait(front: Front, worker: Any) -> None:
+async def kill_and_wait(front: Front, worker: Worker) -> None:
     """SIGKILL a worker, and wait until the front has started it again and read its lobby."""
     starts = worker.starts
     os.kill(worker.pid or 0, signal.SIGKILL)

@@ -8,6 +8,9 @@ that names the connection (``context.peer()``) see the real client, not the fron
 
 A worker's own port (for clients that come straight to their table, ``front.WORKER_PORT``) takes only the
 requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker.
+
+Every server (one process, a front, a worker) reads who asks once, as a call starts (``ForwardedPeer``): grpc
+stops naming a call's client once the call is over, so each read could otherwise see another client ('').
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .handlers import wrapped
 
 PEER_METADATA = "tp-peer"
 FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables"})
+GONE = "the call was over before it was served"
 NOT_HERE = "this is a worker's port, for the requests of its tables: make and list tables at the server's address"
 
 
@@ -43,13 +47,27 @@ class _AsPeer:
         return getattr(self._context, name)
 
 
+def _as_asked(context: Any, peer: str) -> Any:
+    """The context with its client fixed for the whole call. grpc names no client once a call is over (its
+    deadline passed, or it was cancelled: ``peer()`` is then ''), at any moment, from its own threads: read
+    once, at the start, the client is the same for every check and share of the call, and a call already over
+    as it starts is not served (as a client named '' it would have had a share of its own)."""
+    if not peer:
+        context.set_code(grpc.StatusCode.CANCELLED)
+        context.set_details(GONE)
+        return None
+    return _AsPeer(context, peer)
+
+
+def _own(request: Any, context: Any) -> Any:
+    return _as_asked(context, context.peer())
+
+
 def _forwarded(request: Any, context: Any) -> Any:
-    if not _from_front(context):
-        return context
-    for key, value in context.invocation_metadata() or ():
-        if key == PEER_METADATA:
-            return _AsPeer(context, str(value))
-    return context
+    peer = context.peer()
+    if _from_front(context):
+        peer = next((str(value) for key, value in context.invocation_metadata() or () if key == PEER_METADATA), peer)
+    return _as_asked(context, peer)
 
 
 def _front_only(request: Any, context: Any) -> Any:
@@ -62,10 +80,12 @@ def _front_only(request: Any, context: Any) -> Any:
 
 
 class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Every handler sees the client the front names (``PEER_METADATA``) as the context's peer; the lobby's
+    """Every handler sees who asks as the context's peer, read once when the call starts (``_as_asked``): for a
+    worker (``behind_front``) the client the front names (``PEER_METADATA``), and the lobby's requests
     (``FRONT_ONLY``) answer the front alone. Each method's handler is made once."""
 
-    def __init__(self) -> None:
+    def __init__(self, behind_front: bool = True) -> None:
+        self.behind_front = behind_front
         self._handlers: dict[str, Any] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
@@ -75,6 +95,11 @@ class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc i
         handler = await continuation(details)
         if handler is None:
             return None
-        front_only = details.method.rsplit("/", 1)[-1] in FRONT_ONLY
-        made = self._handlers[details.method] = wrapped(handler, _front_only if front_only else _forwarded)
+        if not self.behind_front:
+            check = _own
+        elif details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
+            check = _front_only
+        else:
+            check = _forwarded
+        made = self._handlers[details.method] = wrapped(handler, check)
         return made

@@ -54,7 +54,7 @@ from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA
 from . import app
 from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
-from .forwarded import PEER_METADATA
+from .forwarded import PEER_METADATA, ForwardedPeer
 from .lobby import Lobby, TableWatcher, address_of
 from .service import JOIN_MARGIN, MALFORMED, REFUSAL, TOO_MANY, RateLimiter, client_of, hardened, list_cost
 from .workers import command, known_workers, worker_options
@@ -314,7 +314,7 @@ class Front(app.Listener):
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
-        self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
+        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(behind_front=False)], options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
         self._pending: set[asyncio.Task[Any]] = set()  # what must end whatever became of its request

@@ -137,8 +137,6 @@ class RateLimiter:
         self.addresses = Buckets(address_rate, address_burst or 2 * address_rate) if address_rate else None
 
     def allow(self, peer: str, cost: float = 1.0) -> bool:
-        if not peer:  # grpc names no client for a call whose deadline passed as it came in: it gets nothing (nor
-            return False  # would its client be counted: the shares of every client so named would be one)
         now = time.monotonic()
         mine = self.connections.level(peer, now)
         address = client_address(peer)

@@ -131,8 +131,8 @@ class Server(Listener):
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
         self.tournament = Tournament(config, LobbyGames(self.lobby), self.store) if config else None
-        interceptors = [ForwardedPeer(), RejectMalformed()] if options.behind_front else [RejectMalformed()]
-        self.grpc = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
+        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(options.behind_front), RejectMalformed()],
+                                    options=SERVER_OPTIONS)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
         self._housekeeping: asyncio.Task[None] | None = None
         self._held_most = 0  # the most tables held in memory since memory was last given back (housekeeping)

@@ -9,17 +9,22 @@ that names the connection (``context.peer()``) see the real client, not the fron
 A worker's own port (for clients that come straight to their table, ``front.WORKER_PORT``) takes only the
 requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker; and a game's
 record, which the front withholds while the game's tournament runs (it alone knows the tournament).
+
+Every server (one process, a front, a worker) reads who asks once, as a call starts (``ForwardedPeer``): grpc
+stops naming a call's client once the call is over, so each read could otherwise see another client ('').
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
 
+from .handlers import wrapped
+
 PEER_METADATA = "tp-peer"
 FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables", "GetGameRecord"})
+GONE = "the call was over before it was served"
 NOT_HERE = ("this is a worker's port, for the requests of its tables: make and list tables, and ask for games' "
             "records, at the server's address")
 
@@ -44,81 +49,59 @@ class _AsPeer:
         return getattr(self._context, name)
 
 
-def _forwarded(context: Any) -> Any:
+def _as_asked(context: Any, peer: str) -> Any:
+    """The context with its client fixed for the whole call. grpc names no client once a call is over (its
+    deadline passed, or it was cancelled: ``peer()`` is then ''), at any moment, from its own threads: read
+    once, at the start, the client is the same for every check and share of the call, and a call already over
+    as it starts is not served (as a client named '' it would have had a share of its own)."""
+    if not peer:
+        context.set_code(grpc.StatusCode.CANCELLED)
+        context.set_details(GONE)
+        return None
+    return _AsPeer(context, peer)
+
+
+def _own(request: Any, context: Any) -> Any:
+    return _as_asked(context, context.peer())
+
+
+def _forwarded(request: Any, context: Any) -> Any:
+    peer = context.peer()
+    if _from_front(context):
+        peer = next((str(value) for key, value in context.invocation_metadata() or () if key == PEER_METADATA), peer)
+    return _as_asked(context, peer)
+
+
+def _front_only(request: Any, context: Any) -> Any:
+    """The lobby's requests are the front's alone: a client at the worker's own port is refused."""
     if not _from_front(context):
-        return context
-    for key, value in context.invocation_metadata() or ():
-        if key == PEER_METADATA:
-            return _AsPeer(context, str(value))
-    return context
+        context.set_code(grpc.StatusCode.PERMISSION_DENIED)
+        context.set_details(NOT_HERE)
+        return None
+    return _forwarded(request, context)
 
 
 class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Every handler sees the client the front names (``PEER_METADATA``) as the context's peer."""
+    """Every handler sees who asks as the context's peer, read once when the call starts (``_as_asked``): for a
+    worker (``behind_front``) the client the front names (``PEER_METADATA``), and the lobby's requests
+    (``FRONT_ONLY``) answer the front alone. Each method's handler is made once."""
+
+    def __init__(self, behind_front: bool = True) -> None:
+        self.behind_front = behind_front
+        self._handlers: dict[str, Any] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        made = self._handlers.get(details.method)
+        if made is not None:
+            return made
         handler = await continuation(details)
         if handler is None:
             return None
-        if details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
-            return _front_only(handler)
-        if handler.unary_unary:
-            inner_uu = handler.unary_unary
-
-            async def unary_unary(request: Any, context: Any) -> Any:
-                return await inner_uu(request, _forwarded(context))
-            return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer,
-                                                       handler.response_serializer)
-        if handler.unary_stream:
-            inner_us = handler.unary_stream
-
-            async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
-                async for response in inner_us(request, _forwarded(context)):
-                    yield response
-            return grpc.unary_stream_rpc_method_handler(unary_stream, handler.request_deserializer,
-                                                        handler.response_serializer)
-        if handler.stream_stream:
-            inner_ss = handler.stream_stream
-
-            async def stream_stream(requests: Any, context: Any) -> AsyncIterator[Any]:
-                async for response in inner_ss(requests, _forwarded(context)):
-                    yield response
-            return grpc.stream_stream_rpc_method_handler(stream_stream, handler.request_deserializer,
-                                                         handler.response_serializer)
-        if handler.stream_unary:
-            inner_su = handler.stream_unary
-
-            async def stream_unary(requests: Any, context: Any) -> Any:
-                return await inner_su(requests, _forwarded(context))
-            return grpc.stream_unary_rpc_method_handler(stream_unary, handler.request_deserializer,
-                                                        handler.response_serializer)
-        return handler
-
-
-def _refuse(context: Any) -> None:
-    context.set_code(grpc.StatusCode.PERMISSION_DENIED)
-    context.set_details(NOT_HERE)
-
-
-def _front_only(handler: Any) -> Any:
-    """The handler, for the front alone (a client at the worker's own port is refused)."""
-    if handler.unary_unary:
-        inner_uu = handler.unary_unary
-
-        async def unary_unary(request: Any, context: Any) -> Any:
-            if not _from_front(context):
-                _refuse(context)
-                return None
-            return await inner_uu(request, _forwarded(context))
-        return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer,
-                                                   handler.response_serializer)
-    inner_us = handler.unary_stream
-
-    async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
-        if not _from_front(context):
-            _refuse(context)
-            return
-        async for response in inner_us(request, _forwarded(context)):
-            yield response
-    return grpc.unary_stream_rpc_method_handler(unary_stream, handler.request_deserializer,
-                                                handler.response_serializer)
+        if not self.behind_front:
+            check = _own
+        elif details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
+            check = _front_only
+        else:
+            check = _forwarded
+        made = self._handlers[details.method] = wrapped(handler, check)
+        return made

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import gc
 import json
 import logging
@@ -34,14 +35,15 @@ import re
 import shutil
 import signal
 import sqlite3
+import stat
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -55,9 +57,20 @@ from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA
 from . import app
 from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
-from .forwarded import PEER_METADATA
+from .forwarded import PEER_METADATA, ForwardedPeer
 from .lobby import Lobby, TableWatcher, address_of
-from .service import RECORD_COST, REFUSAL, TOO_MANY, RateLimiter, TournamentServicer, client_of, list_cost
+from .service import (
+    JOIN_MARGIN,
+    MALFORMED,
+    RECORD_COST,
+    REFUSAL,
+    TOO_MANY,
+    RateLimiter,
+    TournamentServicer,
+    client_of,
+    hardened,
+    list_cost,
+)
 from .store import Store
 from .tournament import (
     GAMES_SERVICE,
@@ -72,6 +85,7 @@ from .tournament import (
 from .workers import command, known_workers, worker_options
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SERVICE = app.SERVICE
 WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for its table's worker to be back
@@ -88,6 +102,45 @@ CHANNEL_OPTIONS = [
 ]
 OPEN = (pb.TABLE_STATUS_WAITING, pb.TABLE_STATUS_PLAYING)
 OPEN_WORDS = ("waiting", "playing")
+SOCKETS = "tenpennies-front-"  # the workers' sockets: <temp>/tenpennies-front-XXXXXXXX/w<k>.sock
+SOCKETS_LOCK = "front.lock"  # held (flock) by the front whose sockets they are, as long as it lives
+SOCKETS_MADE = 60.0  # seconds after which a socket directory with no lock in it is a front's killed as it began
+
+
+def socket_directory() -> tuple[str, int]:
+    """A new directory for the workers' sockets (mode 0700: only this user reaches the workers) and the lock this
+    front holds on it while it lives. A front killed (SIGKILL) cannot remove its directory, but its lock goes
+    with it: each front starting removes the directories of this user's fronts that are gone."""
+    temp = Path(tempfile.gettempdir())
+    for left in temp.glob(f"{SOCKETS}*"):
+        with contextlib.suppress(OSError):
+            _remove_if_gone(left)
+    path = tempfile.mkdtemp(prefix=SOCKETS)
+    lock = os.open(f"{path}/{SOCKETS_LOCK}.new", os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.rename(f"{path}/{SOCKETS_LOCK}.new", f"{path}/{SOCKETS_LOCK}")  # seen by others only once it is held
+    return path, lock
+
+
+def _remove_if_gone(path: Path) -> None:
+    """Remove a front's socket directory if that front is gone: nobody holds its lock (or it has none, and is
+    older than a front's first moments)."""
+    info = path.lstat()
+    if info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode):
+        return
+    try:
+        lock = os.open(path / SOCKETS_LOCK, os.O_RDWR)
+    except FileNotFoundError:
+        if time.time() - info.st_mtime > SOCKETS_MADE:
+            shutil.rmtree(path, ignore_errors=True)
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return  # its front runs
+    finally:
+        os.close(lock)  # (a lock taken is let go: the directory goes anyway)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass(eq=False)
@@ -366,12 +419,11 @@ class WorkerGames:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-MALFORMED = "the request is not a well-formed message"
 # A read whose worker died under it is asked again once the worker is back (a write is not: it may have been
 # stored before the worker died, and the client, told UNAVAILABLE as by a server gone, finds out from its stream)
 READS = ("GetSnapshot",)
 READ_TRIES = 3
-DIRECTING = ("JoinTable", "GetSnapshot")  # with CreateTable: the answers that name the table's worker's port
+DIRECTING = ("GetSnapshot",)  # with CreateTable and JoinTable: the answers that name the table's worker's port
 
 
 class Front(app.Listener):
@@ -387,19 +439,20 @@ class Front(app.Listener):
             tls = (str(self.certificate.directory / CERT_FILE), str(self.certificate.directory / KEY_FILE))
         elif options.tls_cert and options.tls_key:
             tls = (options.tls_cert, options.tls_key)
-        self.sockets = tempfile.mkdtemp(prefix="tenpennies-")  # 0700: only this user reaches the workers
+        self.sockets, self._sockets_lock = socket_directory()
         self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
                                f"{self.sockets}/w{k}.sock",
                                grpc.aio.insecure_channel(f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
-        self.grpc = grpc.aio.server(options=app.SERVER_OPTIONS)
+        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(behind_front=False)], options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
         self.store: Store | None = None  # the tournament's, in the server's own file (worker 0's too)
         self.games = WorkerGames(self)
         self.tournament: Tournament | None = None
+        self._pending: set[asyncio.Task[Any]] = set()  # what must end whatever became of its request
 
     # --- the workers ---
 
@@ -537,6 +590,57 @@ class Front(app.Listener):
                     yield response
         return grpc.stream_stream_rpc_method_handler(handler)
 
+    async def _join_table(self, request: bytes, context: Any) -> bytes | None:
+        """A JoinTable, to the table's worker. A seat whose token cannot reach the client is given back, as in
+        one process (``service.JOIN_MARGIN``): the front's hop back to the client comes after the worker's check
+        of the deadline, so the front checks it again, and when the client's deadline ends the request while
+        the worker seats it, the seat is given back once the worker has answered."""
+        if not self._allowed(context):
+            return None
+        worker = self._worker_of(pb.JoinTableRequest.FromString, request, context)
+        if worker is None:
+            return None
+        metadata = forwarded_metadata(context)
+        joining = asyncio.ensure_future(self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
+            request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True))
+        try:
+            response: bytes = await asyncio.shield(joining)
+        except asyncio.CancelledError:
+            self._background(self._give_back(worker, request, metadata, joining))
+            raise
+        except grpc.aio.AioRpcError as error:
+            _relay(context, error)
+            return None
+        left = context.time_remaining()
+        if left is not None and left < JOIN_MARGIN:
+            self._background(self._give_back(worker, request, metadata, joining))
+            _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                    "too little of this request's deadline was left to hand over the seat: none was taken")
+            return None
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        return response
+
+    async def _give_back(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
+                         joining: asyncio.Future[bytes]) -> None:
+        """Leave the seat a join took for a client that never got its token."""
+        try:
+            token = pb.JoinTableResponse.FromString(await joining).token
+        except grpc.aio.AioRpcError:
+            return  # no seat was taken
+        table_id = pb.JoinTableRequest.FromString(request).table_id
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            await self._call(worker, "unary_unary", f"/{SERVICE}/LeaveTable")(
+                pb.LeaveTableRequest(table_id=table_id, token=token).SerializeToString(), metadata=metadata,
+                timeout=WORKER_WAIT, wait_for_ready=True)
+
+    def _background(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Work that runs to its end whatever becomes of the request it is for (a client cut short)."""
+        task = asyncio.ensure_future(work)
+        self._pending.add(task)
+        task.add_done_callback(self._settled)
+        return task
+
     def _to_first(self, path: str, streaming: bool) -> Any:
         """A request that names no table (a tournament's): worker 0's to answer."""
         first = self.workers[0]
@@ -565,7 +669,9 @@ class Front(app.Listener):
 
     async def _create_table(self, request: bytes, context: Any) -> bytes | None:
         """A new table, on the worker ``FrontLobby.place`` picks; the directory learns it before the client
-        hears of it."""
+        hears of it. Once asked of the worker, the table is made, placed and counted whatever happens to the
+        client's request meanwhile (as ``Lobby.create`` makes it in one process): a request cut short by its
+        deadline must not leave a table the front does not count against its creator."""
         if not self._allowed(context):
             return None
         creator = client_of(context)
@@ -574,23 +680,35 @@ class Front(app.Listener):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
             return None
         worker = self.lobby.place(self.workers)
-        self.lobby.creating.append(creator)
+        self.lobby.creating.append(creator)  # (at once: the next request's check_room counts this one)
         self.lobby.placing[worker.index] += 1
+        making = self._background(self._make_table(worker, request, forwarded_metadata(context), creator))
         try:
-            response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
-                request, metadata=forwarded_metadata(context), timeout=self._timeout(context), wait_for_ready=True)
+            response: bytes = await asyncio.shield(making)
         except grpc.aio.AioRpcError as error:
             _relay(context, error)
             return None
+        if worker.port:
+            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        return response
+
+    async def _make_table(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
+                          creator: str) -> bytes:
+        try:  # (not the client's deadline: the worker may make the table just as it runs out)
+            response: bytes = await self._call(worker, "unary_unary", f"/{SERVICE}/CreateTable")(
+                request, metadata=metadata, timeout=WORKER_WAIT, wait_for_ready=True)
         finally:
             self.lobby.creating.remove(creator)
             self.lobby.placing[worker.index] -= 1
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)
-        if worker.port:
-            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
         return response
+
+    def _settled(self, task: asyncio.Task[Any]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled():
+            task.exception()  # (a refusal nobody waited for any more is not an error of the front's)
 
     async def _list_tables(self, request: pb.ListTablesRequest, context: Any) -> pb.ListTablesResponse | None:
         tables = self.lobby.listed()
@@ -641,17 +759,19 @@ class Front(app.Listener):
             request_class = getattr(pb, method.input_type.name)
             if method.name == "CreateTable":
                 handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._create_table)
-            elif method.name == "ListTables":
-                handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString)
+            elif method.name == "JoinTable":
+                handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._join_table)
+            elif method.name == "ListTables":  # (the front's own: a request that does not parse is refused)
+                handlers[method.name] = hardened(grpc.unary_unary_rpc_method_handler(
+                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString))
             elif method.name == "WatchTables":
-                handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString)
+                handlers[method.name] = hardened(grpc.unary_stream_rpc_method_handler(
+                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString))
             elif method.name in ("RegisterBot", "GetStandings", "WaitForSeat"):  # the front's tournament's
                 make = grpc.unary_stream_rpc_method_handler if method.server_streaming else \
                     grpc.unary_unary_rpc_method_handler
-                handlers[method.name] = make(getattr(tournament, method.name), request_class.FromString,
-                                             getattr(pb, method.output_type.name).SerializeToString)
+                handlers[method.name] = hardened(make(getattr(tournament, method.name), request_class.FromString,
+                                                      getattr(pb, method.output_type.name).SerializeToString))
             elif method.name == "GetGameRecord":
                 handlers[method.name] = self._record(self._routed_unary(path, request_class.FromString))
             elif "table_id" not in method.input_type.fields_by_name:
@@ -721,6 +841,8 @@ class Front(app.Listener):
         if self.advertiser is not None:
             await self.advertiser.close()
         await self.grpc.stop(grace)
+        for worker in self.workers:  # the front's own streams to it end first (its lobby's), or it would wait them out
+            await worker.channel.close()
         for worker in self.workers:
             if worker.process is not None and worker.process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -735,11 +857,10 @@ class Front(app.Listener):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for worker in self.workers:
-            await worker.channel.close()
         if self.store is not None:
             self.store.close()
         shutil.rmtree(self.sockets, ignore_errors=True)
+        os.close(self._sockets_lock)
 
 
 async def serve(options: app.Options) -> None:

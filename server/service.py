@@ -23,6 +23,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
+from .handlers import wrapped
 from .lobby import Lobby
 from .store import StoreError
 from .table import (
@@ -66,11 +67,13 @@ class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         handler = await continuation(details)
         if handler is None or handler.request_deserializer is None:
             return handler
-        made = self._handlers[details.method] = _hardened(handler)
+        made = self._handlers[details.method] = hardened(handler)
         return made
 
 
-def _hardened(handler: Any) -> Any:
+def hardened(handler: Any) -> Any:
+    """``handler`` refusing a request that does not parse (INVALID_ARGUMENT, ``MALFORMED``), and writing bytes a
+    stream yields as they are (``RejectMalformed``; the front's own handlers too)."""
     parse = handler.request_deserializer
     serialize = handler.response_serializer
 
@@ -83,29 +86,17 @@ def _hardened(handler: Any) -> Any:
     def as_is(message: Any) -> bytes:
         return message if isinstance(message, bytes) else serialize(message)
 
-    async def refuse(context: Any) -> None:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+    if handler.request_streaming:  # (a Play stream's message that does not parse is the handler's to refuse)
+        return wrapped(handler, None, safe_parse, as_is)
+    return wrapped(handler, _well_formed, safe_parse, serialize if not handler.response_streaming else as_is)
 
-    if handler.unary_unary:
-        inner = handler.unary_unary
 
-        async def unary(request: Any, context: Any) -> Any:
-            if request is _MALFORMED:
-                await refuse(context)
-            return await inner(request, context)
-        return grpc.unary_unary_rpc_method_handler(unary, safe_parse, serialize)
-    if handler.unary_stream:
-        inner_stream = handler.unary_stream
-
-        async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
-            if request is _MALFORMED:
-                await refuse(context)
-            async for response in inner_stream(request, context):
-                yield response
-        return grpc.unary_stream_rpc_method_handler(stream, safe_parse, as_is)
-    if handler.stream_stream:
-        return grpc.stream_stream_rpc_method_handler(handler.stream_stream, safe_parse, as_is)
-    return handler
+def _well_formed(request: Any, context: Any) -> Any:
+    if request is _MALFORMED:
+        context.set_code(grpc.StatusCode.INVALID_ARGUMENT)
+        context.set_details(MALFORMED)
+        return None
+    return context
 
 
 class Buckets:

@@ -635,3 +635,24 @@ async def test_a_seat_that_answered_leaves_no_deadline_behind_for_others_to_see(
         "the seat that declined left its deadline behind"
     mine = await table.sessions[turn].snapshot()
     assert mine.decision_deadline_ms == min(offered)
+
+
+async def test_creates_cut_as_they_come_in_make_no_more_open_tables_than_the_addresss_share(tmp_path: Path) -> None:
+    """A request whose deadline passes as it comes in is one grpc names no client for (its peer is ''): it must
+    not be served as a client of its own, with a share of its own."""
+    db = tmp_path / "cut.db"
+    server = await running_server(db, tables_per_address=3)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    rng = random.Random(4)
+    try:
+        for _ in range(10):
+            await asyncio.gather(*(code_of(service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2),
+                                                               timeout=rng.uniform(0.0005, 0.004)))
+                                   for i in range(10)))
+    finally:
+        await channel.close()
+        await server.stop(0)  # (the changes under way finish first)
+    with sqlite3.connect(db) as conn:
+        creators = [creator for (creator,) in conn.execute("SELECT creator FROM tables")]
+    assert len(creators) <= 3 and set(creators) <= {"ipv4:127.0.0.1"}, creators

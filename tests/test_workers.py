@@ -4,6 +4,7 @@ are processes of their own, on unix sockets, each with its SQLite file; the fron
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sqlite3
@@ -68,6 +69,12 @@ def _parent(stat: Path) -> int:
     except OSError:
         return 0
     return 0 if fields[0] == "Z" else int(fields[1])
+
+
+def socket_directory(worker: int) -> Path:
+    """The directory of a worker's socket (``Options.bind``), from its command line."""
+    options = json.loads(Path(f"/proc/{worker}/cmdline").read_bytes().split(b"\0")[-2])
+    return Path(options["bind"].removeprefix("unix:")).parent
 
 
 def commands_stored(db: str, table_id: str) -> int:
@@ -215,14 +222,28 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         service = stub(channel)
         made = [(await full_table(service, seats=2, seed=i)) for i in range(4)]
         assert {holder(db, t.table_id) for t in made} == {0, 1}
+        bots = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=2, seed=3,
+                                                               rules=pb.HouseRules(max_turns=6, rounds=[1, 2])))
+        for _ in range(2):
+            await service.AddBot(pb.AddBotRequest(table_id=bots.table.table_id, host_token=bots.host_token))
+        await service.StartGame(pb.StartGameRequest(table_id=bots.table.table_id, host_token=bots.host_token))
+        for _ in range(3000):  # (a minute at most)
+            snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=bots.table.table_id))).snapshot
+            if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
+                break
+            await asyncio.sleep(0.02)
+        assert snapshot.table.status == pb.TABLE_STATUS_FINISHED, "the bots did not finish their game"
         await channel.close()
         workers = [int(stat.parent.name) for stat in Path("/proc").glob("[0-9]*/stat")
                    if _parent(stat) == process.pid]
         assert len(workers) == 2
+        sockets = {socket_directory(pid) for pid in workers}
+        assert len(sockets) == 1
         process.send_signal(signal.SIGKILL)  # the front: its workers die with it
         process.wait()
         await until(lambda: not any(Path(f"/proc/{pid}").exists() and _parent(Path(f"/proc/{pid}/stat")) != 0
                                     for pid in workers), what="the workers die with the front")
+        assert all(path.is_dir() for path in sockets), "a front killed cannot remove its sockets' directory"
 
         process, port = start_server_process(db, "--workers", "1")  # fewer asked: as many as the stores need
         channel = open_channel(f"127.0.0.1:{port}")
@@ -237,7 +258,19 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         with pytest.raises(grpc.aio.AioRpcError) as unknown:
             await service.GetSnapshot(pb.GetSnapshotRequest(table_id="nope"))
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+        watch = service.Subscribe(pb.SubscribeRequest(table_id=bots.table.table_id, from_sequence=0))
+        opening = await watch.read()
+        assert opening.snapshot.game.phase == pb.PHASE_GAME_OVER, "the finished game, read from its store"
+        while not (await watch.read()).events.events[-1].HasField("game_ended"):
+            pass
+        watch.cancel()
         await channel.close()
+        assert not any(path.exists() for path in sockets), "the killed front's sockets are cleared by the next one"
+        again = {socket_directory(int(stat.parent.name)) for stat in Path("/proc").glob("[0-9]*/stat")
+                 if _parent(stat) == process.pid}
+        process.send_signal(signal.SIGTERM)  # stopped, the front removes its own
+        process.wait()
+        assert again and not any(path.exists() for path in again)
     finally:
         process.kill()
         process.wait()

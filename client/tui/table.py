@@ -58,7 +58,8 @@ PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
-FRAME_RATE = int(__import__("os").environ.get("F13_FPS", "240"))  # frames a second at most (see _update_timer)
+FRAME_RATE = 240  # the screen's frames a second at most (Textual's own is 60; see ``_update_timer``)
+STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
 
 
 class TableScreen(Screen[None]):
@@ -134,6 +135,8 @@ class TableScreen(Screen[None]):
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
         self._swapping = False               # the game's widget is being swapped for the table's game's
         self._frames: Timer | None = None    # the timer of this screen's frames (``_update_timer``)
+        self._frame_cost = 0.0               # what the last frame took (s)
+        self._frame_end = 0.0                # when it ended (time.monotonic)
 
     @property
     def _update_timer(self) -> Timer:
@@ -144,8 +147,16 @@ class TableScreen(Screen[None]):
         draws at once whatever the rate; a busy one draws no more often than its redraws (``BURST``).
         (Textual's ``TEXTUAL_FPS`` sets it for every screen, but only if set before textual is imported.)"""
         if self._frames is None:
-            self._frames = self.set_interval(1 / FRAME_RATE, self._on_timer_update, name="screen_update", pause=True)
+            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
         return self._frames
+
+    def _frame(self) -> None:
+        """Compose a frame (Textual's own update), timed: the redraws of a stream running ahead leave the
+        stream as much time as the frames take (``stale``)."""
+        start = time.monotonic()
+        self._on_timer_update()
+        self._frame_end = time.monotonic()
+        self._frame_cost = self._frame_end - start
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -223,13 +234,16 @@ class TableScreen(Screen[None]):
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
-        than each ``BURST`` seconds (``DIMMED`` behind a dialog): when the stream runs ahead, the events of a
-        burst are drawn at once."""
+        than each ``BURST`` seconds (``DIMMED`` behind a dialog), nor sooner after the last frame than
+        ``STREAM_SHARE`` of the time that frame took: when the stream runs ahead, the events of a burst are
+        drawn at once, and the frames (one follows each redraw within a tick of ``FRAME_RATE``) leave the
+        stream a third of the time or more, however slow the machine makes them."""
         if not self._stale:
             self._stale = True
             self._asked += 1
             asked = self._asked
-            wait = self._drawn_at + (BURST if self.on_top else DIMMED) - time.monotonic()
+            wait = max(self._drawn_at + (BURST if self.on_top else DIMMED),
+                       self._frame_end + STREAM_SHARE * self._frame_cost) - time.monotonic()
             if wait > 0:
                 self.set_timer(wait, lambda: self._due(asked))
             else:

@@ -60,6 +60,7 @@ DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
 FRAME_RATE = 240  # the screen's frames a second at most (Textual's own is 60; see ``_update_timer``)
 STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
+STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
 
 
 class TableScreen(Screen[None]):
@@ -235,15 +236,16 @@ class TableScreen(Screen[None]):
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
         than each ``BURST`` seconds (``DIMMED`` behind a dialog), nor sooner after the last frame than
-        ``STREAM_SHARE`` of the time that frame took: when the stream runs ahead, the events of a burst are
-        drawn at once, and the frames (one follows each redraw within a tick of ``FRAME_RATE``) leave the
-        stream a third of the time or more, however slow the machine makes them."""
+        ``STREAM_SHARE`` of the time that frame took (``STREAM_MOST`` at most): when the stream runs ahead,
+        the events of a burst are drawn at once, and the frames (one follows each redraw within a tick of
+        ``FRAME_RATE``) leave the stream a third of the time or more, unless a loaded machine makes them
+        slower than ``STREAM_MOST`` twice over."""
         if not self._stale:
             self._stale = True
             self._asked += 1
             asked = self._asked
             wait = max(self._drawn_at + (BURST if self.on_top else DIMMED),
-                       self._frame_end + STREAM_SHARE * self._frame_cost) - time.monotonic()
+                       self._frame_end + min(STREAM_SHARE * self._frame_cost, STREAM_MOST)) - time.monotonic()
             if wait > 0:
                 self.set_timer(wait, lambda: self._due(asked))
             else:

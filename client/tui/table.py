@@ -116,7 +116,7 @@ class TableScreen(Screen[None]):
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
         self._link_said = False              # the message line says the link's trouble (cleared once it is up)
         # the regions, made here and kept: the screen hands them what they show at every redraw (a query
-        # for each was a tenth of a redraw's time)
+        # for each was a fifth of a redraw's time)
         self.log_region = TableLog(id="log")
         self.header_line = Line(id="header")
         self.seats_strip = SeatsStrip(id="seats")
@@ -152,8 +152,8 @@ class TableScreen(Screen[None]):
         return self._frames
 
     def _frame(self) -> None:
-        """Compose a frame (Textual's own update), timed: the redraws of a stream running ahead leave the
-        stream as much time as the frames take (``stale``)."""
+        """Compose a frame (Textual's own update), timed: a stream running ahead is left part of the frames'
+        time before its next redraw (``stale``)."""
         start = time.monotonic()
         self._on_timer_update()
         self._frame_end = time.monotonic()

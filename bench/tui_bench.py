@@ -21,19 +21,20 @@ write); median and p99 against one frame at 60 Hz. (``call_after_refresh`` was t
 it only once the screen has no dirty widget left, which under a steady stream of events is seconds late
 while frames are being drawn all along, so it measures idleness, not refresh.) A frame shows the events the
 screen had drawn (handed to its widgets) before it; one folded but not yet drawn waits for a later frame.
-The watcher closes each round's end dialog at its first frame drawn whole (its chart is drawn a frame after
-the dialog's first), as a person does with a key (a table behind a dialog draws at most four times a second
-and everything at once when the dialog closes); the figures are given again for the events that came with
-the table in view and those that came while the dialog was up (theirs include the dialog's time). The
-latency is from the screen taking the event off its stream: a screen that falls behind a full-speed stream
-leaves the backlog in gRPC's buffers, where no clock sees it, so read the rate (against the bare stream's) beside it.
+The watcher closes each round's end dialog at its first frame, as a person does with a key (a table behind a
+dialog draws at most four times a second and everything at once when the dialog closes); the figures are
+given again for the events that came with the table in view and those that came while the dialog was up
+(theirs include the dialog's time). The latency is from the screen taking the event off its stream: a
+screen that falls behind a full-speed stream leaves the backlog in gRPC's buffers, where no clock sees it,
+so read the rate (against the bare stream's) beside it.
 
 At full speed the screen draws each burst of events and composes a frame at the next tick of its frame
-timer (``table.FRAME_RATE``, 240 a second; Textual's own is 60, where an event waited half a frame on
-average for the next tick whatever a frame cost), leaving the stream at least half a frame's time between
-frames (``table.STREAM_SHARE``). At people's pace (the same watcher, four players in a process of their own
-each answering ``PACE`` seconds after it is asked) the screen is idle when an event comes and its frame is
-drawn at once: there the figure is what the screen's own work costs, the one a person at a table feels.
+timer (``table.FRAME_RATE``, 240 a second; at Textual's own 60 an event waited half a frame on average for
+the next tick whatever a frame cost), leaving the stream half the last frame's time, up to 1/120 s, before
+its next redraw (``table.STREAM_SHARE``, ``STREAM_MOST``). At people's pace (the same watcher, four players
+in a process of their own each answering ``PACE`` seconds after it is asked) the screen is idle when an event
+comes and its frame is drawn at once: there the figure is what the screen's own work costs, the one a person
+at a table feels.
 """
 
 from __future__ import annotations
@@ -62,7 +63,6 @@ from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
-from tenpennies.client.tui.plot import ScorePlot
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.game import SeatView
@@ -217,13 +217,8 @@ class Watcher(App[None]):
             renderable.render_segments(self.console)
             self.frames += 1
             self.table.painted()
-            if isinstance(screen, RoundEndScreen) and drawn_whole(screen):
+            if isinstance(screen, RoundEndScreen):
                 screen.dismiss()  # as a watcher does who reads it at a glance: a key once it is shown
-
-
-def drawn_whole(screen: Screen[object]) -> bool:
-    """Everything on the dialog is drawn: a chart on it draws its picture a frame after the dialog's first."""
-    return all(plot.drawn is not None or not plot.display for plot in screen.query(ScorePlot))
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -1,6 +1,6 @@
 """What the table screen's cheaper frames must not change: the log shows the lines last written wherever it
-has scrolled (it keeps each line as drawn, by its place in the whole log), and a score chart, drawn a frame
-after its screen's first, is there once the screen settles."""
+has scrolled (it keeps each line as drawn, by its place in the whole log), and a score chart is there once
+its screen settles."""
 
 from __future__ import annotations
 

@@ -28,9 +28,7 @@ class ScorePlot(Static):
         self.wanted = True  # shown when there is room (False: hidden whatever the room)
 
     def on_mount(self) -> None:
-        # the room at once; the chart itself (tens of ms of plotext) on the Resize that follows the first layout:
-        # the screen it is on (a round's end over the table) shows a frame sooner, the chart in the next
-        self.fit(draw=False)
+        self.fit()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
@@ -45,14 +43,12 @@ class ScorePlot(Static):
         self.wanted = False
         self.display = False
 
-    def fit(self, draw: bool = True) -> None:
+    def fit(self) -> None:
         height = min(MOST, self.app.size.height - self.reserve)
         width = self.content_size.width or self.app.size.width - 4
         self.display = self.wanted and height >= LEAST
         if not self.display or self.drawn == (self.data, width, height):
             return
-        self.styles.height = height
-        if not draw:
-            return
         self.drawn = (self.data, width, height)
+        self.styles.height = height
         self.update(Text.from_ansi(chart(self.data, width, height, colour=self.colour), no_wrap=True))

@@ -9,7 +9,9 @@ from typing import Self
 
 from rich.text import Text
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 MAX_LINES = 300
@@ -30,6 +32,9 @@ class TableLog(RichLog):
         self.can_focus = False
         self._in_place = False
         self._held: deque[Text] = deque(maxlen=MAX_LINES)  # lines queued, not written yet
+        # each line as drawn, by its place in the whole log, scroll and width: the log scrolls a line or more
+        # at every event, and every line it shows then comes from here rather than being styled again
+        self._drawn: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
 
     def add(self, line: str, style: str = "") -> None:
         """Queue one line (plain: ``[t]`` is a key, not markup): the lines queued are written together by
@@ -51,6 +56,25 @@ class TableLog(RichLog):
         finally:
             self._in_place = False
         self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        if index >= len(self.lines):  # below the last line: blank (a line written there later is new)
+            return super().render_line(y)
+        key = (index + self._start_line, scroll_x, self.scrollable_content_region.width, self._widest_line_width)
+        strip = self._drawn.get(key)
+        if strip is None:
+            strip = self._drawn[key] = super().render_line(y)
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn.clear()
+
+    def clear(self) -> Self:
+        self._drawn.clear()  # the places start again from 0
+        return super().clear()
 
     def on_resize(self, event: events.Resize) -> None:
         """The log grew or shrank (the seats strip above it grows as sets are laid): its last line stays in

@@ -31,6 +31,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
@@ -59,6 +61,9 @@ PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
+FRAME_RATE = 240  # the screen's frames a second at most (Textual's own is 60; see ``_update_timer``)
+STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
+STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
 
 
 class TableScreen(Screen[None]):
@@ -118,7 +123,18 @@ class TableScreen(Screen[None]):
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
         self._link_said = False              # the message line says the link's trouble (cleared once it is up)
+        # the regions, made here and kept: the screen hands them what they show at every redraw (a query
+        # for each was a fifth of a redraw's time)
         self.log_region = TableLog(id="log")
+        self.header_line = Line(id="header")
+        self.seats_strip = SeatsStrip(id="seats")
+        self.panel_line = Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
+        self.prompt_line = Prompt(id="prompt")
+        self.message_line = MessageLine(id="message")
+        self.footer = KeysFooter()
+        self.chat: Input | None = None       # the chat line, while it is open
+        self._regions: dict[str, Widget] = {f"#{w.id}": w for w in (
+            self.header_line, self.seats_strip, self.panel_line, self.prompt_line, self.message_line)}
         self._shown: tuple[int, tuple[Command, ...]] = (0, ())  # the decision drawn, and its commands
         self.decision = 0                    # the decision drawn (its DecisionRequest's sequence; 0: none named)
         self.answered = -1                   # the decision a command was sent for (one answer a decision)
@@ -127,20 +143,43 @@ class TableScreen(Screen[None]):
         self._others_moved = True            # another seat moved since this seat's last decision was drawn
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
         self._swapping = False               # the game's widget is being swapped for the table's game's
+        self._frames: Timer | None = None    # the timer of this screen's frames (``_update_timer``)
+        self._frame_cost = 0.0               # what the last frame took (s)
+        self._frame_end = 0.0                # when it ended (time.monotonic)
+
+    @property
+    def _update_timer(self) -> Timer:
+        """The timer on which Textual composes this screen's frames (a private of Textual's, pinned in
+        pyproject): at ``FRAME_RATE`` rather than Textual's 60 a second. A screen with something to draw
+        waits for the timer's next tick, and under a steady stream of events the ticks come on its grid:
+        at 60 an event drawn just after a frame waited 8 ms on average for the next one. An idle screen
+        draws at once whatever the rate; a busy one draws no more often than its redraws (``BURST``).
+        (Textual's ``TEXTUAL_FPS`` sets it for every screen, but only if set before textual is imported.)"""
+        if self._frames is None:
+            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
+        return self._frames
+
+    def _frame(self) -> None:
+        """Compose a frame (Textual's own update), timed: a stream running ahead is left part of the frames'
+        time before its next redraw (``stale``)."""
+        start = time.monotonic()
+        self._on_timer_update()
+        self._frame_end = time.monotonic()
+        self._frame_cost = self._frame_end - start
 
     # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Line(id="header")
+        yield self.header_line
         with Container(id="middle"):  # one above the other; side by side on a wide terminal (``WIDE``)
             with Vertical(id="side"):
-                yield SeatsStrip(id="seats")
-                yield Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
+                yield self.seats_strip
+                yield self.panel_line
             yield self.log_region
         yield self.game
-        yield Prompt(id="prompt")
-        yield MessageLine(id="message")
-        yield KeysFooter()
+        yield self.prompt_line
+        yield self.message_line
+        yield self.footer
 
     async def on_mount(self) -> None:
         # Everything made so far (the app, its screens, the widgets) lives as long as the table: set aside
@@ -235,13 +274,17 @@ class TableScreen(Screen[None]):
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
-        than each ``BURST`` seconds (``DIMMED`` behind a dialog): when the stream runs ahead, the events of a
-        burst are drawn at once."""
+        than each ``BURST`` seconds (``DIMMED`` behind a dialog), nor sooner after the last frame than
+        ``STREAM_SHARE`` of the time that frame took (``STREAM_MOST`` at most): when the stream runs ahead,
+        the events of a burst are drawn at once, and the frames (one follows each redraw within a tick of
+        ``FRAME_RATE``) leave the stream a third of the time or more, unless a loaded machine makes them
+        slower than ``STREAM_MOST`` twice over."""
         if not self._stale:
             self._stale = True
             self._asked += 1
             asked = self._asked
-            wait = self._drawn_at + (BURST if self.on_top else DIMMED) - time.monotonic()
+            wait = max(self._drawn_at + (BURST if self.on_top else DIMMED),
+                       self._frame_end + min(STREAM_SHARE * self._frame_cost, STREAM_MOST)) - time.monotonic()
             if wait > 0:
                 self.set_timer(wait, lambda: self._due(asked))
             else:
@@ -258,9 +301,9 @@ class TableScreen(Screen[None]):
             return
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
-        self.query_one(TableLog).add(where + self.game.where(), style="dim")
+        self.log_region.add(where + self.game.where(), style="dim")
         if not again and not self.guide and not self.prefs.guide_seen and self.session.seat is not None:
-            self.query_one(TableLog).add("New to the game? ? then G: a guide to a turn", style="dim")
+            self.log_region.add("New to the game? ? then G: a guide to a turn", style="dim")
 
     def fold_event(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
@@ -269,7 +312,7 @@ class TableScreen(Screen[None]):
         if self.tv.history(event):  # what the snapshot reflects: told, not folded
             line = self.tv.apply_event(event)
             if line is not None:
-                self.query_one(TableLog).add(line, "dim")
+                self.log_region.add(line, "dim")
             self.recap()
             return
         line = self.tv.apply_event(event)
@@ -281,7 +324,7 @@ class TableScreen(Screen[None]):
         if kind == "seat_changed" and unstarted:
             self.say("")  # what the message line said was about the seats before
         if line is not None:
-            self.query_one(TableLog).add(line, "bold cyan" if kind == "chat_posted" else self.game.line_style(kind))
+            self.log_region.add(line, "bold cyan" if kind == "chat_posted" else self.game.line_style(kind))
         if self.tv.view is not None:
             self.game.folded(event, kind, before)
 
@@ -290,7 +333,7 @@ class TableScreen(Screen[None]):
         log, and its first line on the message line."""
         recap = self.tv.take_recap()
         if recap:
-            log = self.query_one(TableLog)
+            log = self.log_region
             for line in recap:
                 log.add(line, "bold yellow")
             self.say(Text(f"{recap[0]} (the log says what)", style="bold yellow"))
@@ -338,13 +381,13 @@ class TableScreen(Screen[None]):
             case "history":
                 return self.history is not None
             case "close_chat":
-                return bool(self.query("#chat"))
+                return self.chat is not None
         return True
 
     # --- drawing ---------------------------------------------------------------------------------
 
     def tick(self) -> None:
-        self.query_one(Prompt).show(self.prompt())
+        self.prompt_line.show(self.prompt())
         # the tick runs only while a clock counts down on the screen: an idle table wakes nobody
         counting = bool(self.tv.deadline_ms) or (self.link is not None and not self.link.up)
         if counting != self._ticking:
@@ -376,8 +419,8 @@ class TableScreen(Screen[None]):
         fast stream. Everything that came meanwhile is drawn as soon as the dialog closes
         (``on_screen_resume``)."""
         self._stale = False
-        if not self.is_mounted or not self.log_region.is_attached or not self.query(SeatsStrip) \
-                or not self.query(Prompt) or not self.query("#panel"):
+        if not self.is_mounted or not all(region.is_attached for region in (
+                self.log_region, self.seats_strip, self.prompt_line, self.panel_line, self.header_line)):
             return  # the screen is being taken down (its regions go one by one; a timer may fire meanwhile)
         if self._swapping or not self.game.is_mounted:
             # its regions are not composed yet (new, or swapped in): the game's widget asks for the redraw
@@ -393,12 +436,11 @@ class TableScreen(Screen[None]):
         if shown != self._shown:
             self._shown = shown
             self.new_decision()
-        self.query_one(TableLog).release()
-        self.query_one("#header", Line).show(self.header())
+        self.log_region.release()
+        self.header_line.show(self.header())
         self.seats()
-        panel = self.query_one("#panel", Line)
-        panel.show(self.game.panel(self.width_of("#panel")) if self.has_class("wide") and self.view is not None
-                   else Text())
+        wide = self.has_class("wide") and self.view is not None
+        self.panel_line.show(self.game.panel(self.width_of(self.panel_line)) if wide else Text())
         self.game.redraw()
         self.tick()
         keys = tuple(self.check_action(action, ()) for action in actions_of(type(self))) + self.game.keys()
@@ -426,7 +468,7 @@ class TableScreen(Screen[None]):
         if self.game.answer_by_itself():
             return
         if self._others_moved:
-            prompt = self.query_one(Prompt)
+            prompt = self.prompt_line
             prompt.add_class("new")
             self.set_timer(FLASH, lambda: prompt.remove_class("new"))
             if self.prefs.bell and self.on_top:
@@ -456,11 +498,11 @@ class TableScreen(Screen[None]):
             info = self.tv.info
             name = info.name if info is not None and info.name else "Table"
             return Text(f"{name} {self.card_style.dot} waiting to start", style="bold")
-        return self.game.header(self.width_of("#header"))
+        return self.game.header(self.width_of(self.header_line))
 
     def seats(self) -> None:
         """The seats strip: who sits where (with the game's figures, once it goes on)."""
-        strip = self.query_one(SeatsStrip)
+        strip = self.seats_strip
         info = self.tv.info
         if info is None:
             strip.connecting()
@@ -479,16 +521,22 @@ class TableScreen(Screen[None]):
                 elif not si.connected:
                     flags = ("away",)
             lines.append(SeatLine(name, flags))
-        width = self.width_of("#seats")
+        width = self.width_of(strip)
         if self.view is None:
             strip.seat(tuple(lines), None, width)
         else:
             strip.seat(*self.game.seat_lines(tuple(lines), width), width)
 
-    def width_of(self, selector: str) -> int:
-        """The cells a line of this widget holds (78 at 80 columns, before the first layout)."""
-        width = self.query_one(selector).content_size.width if self.is_mounted else 0
-        return width or 78
+    def width_of(self, selector: str | Widget) -> int:
+        """The cells a line of this widget (or the one ``selector`` finds) holds (78 at 80 columns, before the
+        first layout)."""
+        if not self.is_mounted:
+            return 78
+        if isinstance(selector, str):
+            region = self._regions.get(selector) or self.query_one(selector)
+        else:
+            region = selector
+        return region.content_size.width or 78
 
     def clock(self) -> str:
         deadline = self.tv.deadline_ms
@@ -521,7 +569,7 @@ class TableScreen(Screen[None]):
         return self.game.prompt(self.clock())
 
     def say(self, text: str | Text, error: bool = False) -> None:
-        self.query_one(MessageLine).say(text, error)
+        self.message_line.say(text, error)
 
     # --- sending ---------------------------------------------------------------------------------
 
@@ -613,20 +661,23 @@ class TableScreen(Screen[None]):
 
     def action_chat(self) -> None:
         """Open the chat line (it exists only while open, so that it never takes the table's keys)."""
-        if not self.query("#chat"):
-            chat = Input(id="chat", placeholder="Say something to the table (enter sends, esc closes)")
-            self.mount(chat, before=self.query_one(KeysFooter))
-            chat.focus()
+        if self.chat is None:
+            self.chat = Input(id="chat", placeholder="Say something to the table (enter sends, esc closes)")
+            self.mount(self.chat, before=self.footer)
+            self.chat.focus()
 
     def action_close_chat(self) -> None:
-        for chat in self.query("#chat"):
-            chat.remove()
+        if self.chat is not None:
+            self.chat.remove()
+            self.chat = None
         self.game.focus()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
         event.input.remove()
+        if event.input is self.chat:
+            self.chat = None
         self.game.focus()
         if text:
             self.run_worker(self._chat(text), group="chat", exit_on_error=False)

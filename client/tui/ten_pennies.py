@@ -157,13 +157,15 @@ class TenPenniesTable(GameTable):
         self.round_screen: RoundEndScreen | None = None
         self.game_screen: GameEndScreen | None = None
         self._hinted: tuple[Command, ...] = ()  # the decision a practice table last hinted at
+        self.status_line = StatusLine(id="status")  # the regions, kept (no query at each redraw)
+        self.builder_line = Line(id="builder")
+        self.builder_line.display = False
+        self.hand_region = Hand(self.card_style, id="hand")
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status")
-        builder = Line(id="builder")
-        builder.display = False
-        yield builder
-        yield Hand(self.card_style, id="hand")
+        yield self.status_line
+        yield self.builder_line
+        yield self.hand_region
 
     # --- the table as the frame holds it ---------------------------------------------------------
 
@@ -368,14 +370,14 @@ class TenPenniesTable(GameTable):
                 self.action_hint()  # (it draws again, with the hint in the builder or selected)
                 return
         self.sync_hand()
-        self.query_one(StatusLine).sides_of(*self.status_sides())
-        builder = self.query_one("#builder", Line)
+        self.status_line.sides_of(*self.status_sides())
+        builder = self.builder_line
         builder.display = bool(self.builder)
         if self.builder:
             builder.show(self.builder_text())
         v = self.view
         wild = v.spec.wild_ranks if v is not None else frozenset()
-        hand = self.query_one(Hand)
+        hand = self.hand_region
         hand.display = self.seat is not None and v is not None
         hand.show(self.shown, self.cursor_index(), self.selected, wild, "(no cards in hand)", self.fresh)
 
@@ -521,7 +523,7 @@ class TenPenniesTable(GameTable):
             out.append_text(self.card_style.cards(s, v.spec.wild_ranks))
             out.append("]")
         dot = f" {self.card_style.dot} "
-        room = self.frame.width_of("#builder") - out.cell_len
+        room = self.frame.width_of(self.builder_line) - out.cell_len
         for tail in (f"  {len(self.builder)} of {v.spec.contract}{dot}m adds, enter lays, esc clears",
                      f"{dot}m adds, enter lays, esc clears", f"{dot}enter lays, esc clears"):
             if len(tail) <= room:

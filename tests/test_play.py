@@ -79,13 +79,22 @@ async def raw_play(server: Server) -> tuple[grpc.aio.Channel, grpc.aio.StreamStr
                                           response_deserializer=pb.PlayResponse.FromString)
 
 
+_read_ahead: dict[int, list[tuple[pb.PlayResult, list[pb.Event]]]] = {}  # results read with an earlier one
+
+
 async def next_result(call: grpc.aio.StreamStreamCall) -> tuple[pb.PlayResult, list[pb.Event]]:
-    """The next result down a Play stream, and the events that came with it (in the same message)."""
+    """The next result down a Play stream, and the events that came with it (in the same message). Results
+    that waited together come in one message (the stream takes all that waits at once): each is given in
+    turn, the message's events with the first."""
+    ahead = _read_ahead.setdefault(id(call), [])
+    if ahead:
+        return ahead.pop(0)
     while True:
         message: pb.PlayResponse = await asyncio.wait_for(call.read(), 10)
         if message.results:
-            assert len(message.results) == 1
-            return message.results[0], list(message.events.events)
+            first, *rest = message.results
+            ahead.extend((result, []) for result in rest)
+            return first, list(message.events.events)
 
 
 async def opened(call: grpc.aio.StreamStreamCall, request: pb.PlayRequest) -> pb.Snapshot:

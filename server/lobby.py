@@ -240,12 +240,11 @@ class Lobby:
 
     async def _create_now(self, name: str, game: str, seats: int, rules: Rules, settings: Settings,
                           seed: int | None, creator: str, own_seed: bool = False) -> tuple[Table, str]:
-        self._creating.append(creator)  # holds the slot while the row is written
-        try:
-            return await asyncio.shield(self._spawn(self._create(name, game, seats, rules, settings, seed,
-                                                                 creator, own_seed)))
-        finally:
-            self._creating.remove(creator)
+        self._creating.append(creator)  # holds the slot while the row is written: until the making ends, not
+        # the request (cut by its deadline, the request ends at once while the table is still being made)
+        making = self._spawn(self._create(name, game, seats, rules, settings, seed, creator, own_seed))
+        making.add_done_callback(lambda _: self._creating.remove(creator))
+        return await asyncio.shield(making)
 
     def _check_room(self, creator: str, share: bool = True) -> None:
         """The server's limit on open tables, and (``share``) one address's fair share of them."""

@@ -19,7 +19,7 @@ from tenpennies.client.connection import SeatSession, ServerError, open_channel,
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from serverkit import Service, ThinClient, full_table, subscribed
+from serverkit import DEADLINES, Service, ThinClient, full_table, subscribed
 
 SHORT = pb.HouseRules(max_turns=40)
 PLAY = "/tenpennies.v1.TenPenniesService/Play"
@@ -278,7 +278,7 @@ async def test_play_streams_cut_by_millisecond_deadlines_leave_every_command_who
             continue
         choice = next((c for c in legal if c.WhichOneof("kind") in ("lay_contract", "lay_set", "lay_off",
                                                                       "draw", "pass_buy")), legal[-1])
-        call = service.Play(timeout=rng.choice((0.001, 0.002, 0.004, 0.008)))
+        call = service.Play(timeout=rng.choice(DEADLINES))
         try:
             await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice))
             while (message := await call.read()) is not grpc.aio.EOF and not message.results:

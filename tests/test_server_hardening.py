@@ -21,7 +21,7 @@ from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
-from serverkit import Service, ThinClient, full_table, start
+from serverkit import DEADLINES, Service, ThinClient, full_table, start
 
 SHORT = pb.HouseRules(max_turns=40)
 
@@ -99,11 +99,6 @@ async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(
 
 
 # --- 2. a client's deadline must not cut a change in half ---------------------------------------------
-
-# A command now takes well under a millisecond (made in its caller's call up to the store): the shortest of these
-# cut some requests on their way in, the longer ones some in the middle of the change, or none
-DEADLINES = (0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.004, 0.008)
-
 
 async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(
         server: Server, service: Service, tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ import test_play
 import test_private_tables
 import test_server
 import test_server_hardening as one_process
-from serverkit import Service, ThinClient, full_table, start, subscribed
+from serverkit import DEADLINES, Service, ThinClient, full_table, start, subscribed
 from test_server import stored
 from test_server_hardening import code_of, spectator_snapshot, stored_events
 from test_workers import holder, until
@@ -149,7 +149,7 @@ async def test_commands_cut_by_millisecond_deadlines_at_the_front_are_whole_or_n
             continue
         choice = next((c for c in legal if c.WhichOneof("kind") in ("lay_contract", "lay_set", "lay_off",
                                                                       "draw", "pass_buy")), legal[-1])
-        deadline = rng.choice((0.001, 0.002, 0.004, 0.008))
+        deadline = rng.choice(DEADLINES)
         if rng.random() < 0.5:
             code = await code_of(service.SendCommand(pb.SendCommandRequest(table_id=table_id, token=me,
                                                                            command=choice), timeout=deadline))

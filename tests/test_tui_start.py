@@ -55,9 +55,9 @@ class Recorded(TableScreen):
         self.snapshots = 0
         self.sequences: list[int] = []
 
-    async def seat_game(self, game: str) -> None:  # (called once for each snapshot the stream brings)
+    def log_snapshot(self, again: bool) -> None:  # (called once for each snapshot the stream brings)
         self.snapshots += 1
-        await super().seat_game(game)
+        super().log_snapshot(again)
 
     def fold_event(self, event: pb.Event) -> None:
         self.sequences.append(event.sequence)

@@ -188,6 +188,9 @@ class TableScreen(Screen[None]):
         self._tick = self.set_interval(1.0, self.tick)
         self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
         opened = bool(self._taken)  # read before the screen was shown (``open_stream``)
+        snapshot = next((m for m in self._taken if isinstance(m, pb.Snapshot)), None)
+        if snapshot is not None:  # the game's widget first, here: a swap waits on this screen's own messages,
+            await self.seat_game(snapshot.table.game or DEFAULT_GAME)  # which wait below while it is taken in
         self.follow()
         if opened:  # taken in before the screen's first frame
             await self._taken_in.wait()

@@ -33,6 +33,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -232,9 +233,22 @@ class Lan:
     # --- building ---
 
     def _holder(self, argv: list[str]) -> subprocess.Popen[bytes]:
-        """A process that holds a new namespace until its stdin closes."""
-        return subprocess.Popen([*argv, "cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        """A process that holds a new namespace until its stdin closes, once it is in it. A holder that
+        exits before (seen once in a full CI run, its cause unknown: its stderr was not kept then) is made
+        again, twice at most; its stderr is kept to say why."""
+        for attempt in range(3):
+            with tempfile.TemporaryFile() as errors:
+                holder = subprocess.Popen([*argv, "cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                          stderr=errors, preexec_fn=_die_with_parent)
+                if self._ready(holder):
+                    return holder
+                holder.wait(5)
+                errors.seek(0)
+                why = errors.read().decode(errors="replace").strip() or "no message"
+            print(f"netns: a namespace holder exited (status {holder.returncode}: {why}); "
+                  f"{'trying again' if attempt < 2 else 'giving up'}", file=sys.stderr)
+        raise RuntimeError(f"could not hold a namespace: {' '.join(argv)} exited "
+                           f"(status {holder.returncode}: {why})")
 
     def _enter(self, pid: int) -> list[str]:
         """The argv prefix that runs a command in the namespace(s) of holder ``pid``."""
@@ -246,13 +260,22 @@ class Lan:
         if done.returncode != 0:
             raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
 
-    def _ready(self, pid: int) -> None:
-        """Wait until ``pid`` is in a namespace of its own (unshare has run), bounded."""
+    @staticmethod
+    def _ready(holder: subprocess.Popen[bytes]) -> bool:
+        """Wait until ``holder`` is in a namespace of its own (unshare has run), bounded; False if it
+        exited first."""
         mine = os.readlink("/proc/self/ns/net")
         deadline = time.monotonic() + 10
-        while os.readlink(f"/proc/{pid}/ns/net") == mine:
+        while True:
+            try:
+                if os.readlink(f"/proc/{holder.pid}/ns/net") != mine:
+                    return True
+            except FileNotFoundError:  # exited (a zombie has no namespaces)
+                return False
+            if holder.poll() is not None:
+                return False
             if time.monotonic() > deadline:
-                raise RuntimeError(f"holder {pid} never got a namespace of its own")
+                raise RuntimeError(f"holder {holder.pid} never got a namespace of its own")
             time.sleep(0.005)
 
     def start(self) -> None:
@@ -260,7 +283,6 @@ class Lan:
             self.switch = self._holder(["unshare", "--user", "--map-root-user", "--net", "--"])
         else:
             self.switch = self._holder(["unshare", "--net", "--"])
-        self._ready(self.switch.pid)
         sw = self.switch.pid
         self._ip(sw, "link", "set", "lo", "up")
         self._ip(sw, "link", "add", "name", "br0", "type", "bridge")
@@ -275,7 +297,6 @@ class Lan:
                 if self.unprivileged else []
             host.holder = self._holder([*prefix, "unshare", "--net", "--"])
             self.hosts[name] = host
-            self._ready(host.pid)
             port = f"port-{name}"
             self._ip(sw, "link", "add", "name", port, "type", "veth", "peer", "name", "eth0", "netns",
                      str(host.pid))

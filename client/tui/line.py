@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 
@@ -55,3 +57,65 @@ class Line(Static):
             self._height = height
             self.refresh(layout=True)
         return True
+
+
+class Rows(Static):
+    """A region of rows of text, one line each (none wraps): a row is made into cells only when it changes,
+    and only the rows that changed are drawn again (the rest of the region, and the frame around it, are
+    left as they were); a new layout only when the number of rows changes. ``render`` gives the rows as
+    one text, as a ``Static`` would show them."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.rows: tuple[Text, ...] = ()
+        self._strips: dict[int, Strip] = {}  # each row as drawn, at ``_strip_width``
+        self._strip_width = -1
+
+    def show_rows(self, rows: tuple[Text, ...]) -> bool:
+        """Draw these rows where they differ from those drawn; True when any did."""
+        old = self.rows
+        if len(rows) != len(old):
+            self.rows = rows
+            self._strips.clear()
+            self.refresh(layout=True)
+            return True
+        changed = [y for y, (a, b) in enumerate(zip(old, rows, strict=True)) if not same(a, b)]
+        if not changed:
+            return False
+        self.rows = rows
+        width = self.size.width
+        for y in changed:
+            self._strips.pop(y, None)
+        if width:
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
+        else:
+            self.refresh()
+        return True
+
+    def render(self) -> Text:
+        return Text("\n").join(self.rows)
+
+    @property  # type: ignore[misc]
+    def content(self) -> Text:
+        """The rows as one text (what a ``Static`` is asked for)."""
+        return self.render()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.rows)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if width != self._strip_width:
+            self._strips.clear()
+            self._strip_width = width
+        strip = self._strips.get(y)
+        if strip is None:
+            if y >= len(self.rows):
+                return Strip.blank(width, self.visual_style.rich_style)
+            drawn = Visual.to_strips(self, visualize(self, self.rows[y]), width, 1, self.visual_style)
+            strip = self._strips[y] = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Self
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.cache import LRUCache
@@ -35,6 +36,7 @@ class TableLog(RichLog):
         # each line as drawn, by its place in the whole log, scroll and width: the log scrolls a line or more
         # at every event, and every line it shows then comes from here rather than being styled again
         self._drawn: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
+        self._rich_style: tuple[int, Style] | None = None
 
     def add(self, line: str, style: str = "") -> None:
         """Queue one line (plain: ``[t]`` is a key, not markup): the lines queued are written together by
@@ -68,9 +70,20 @@ class TableLog(RichLog):
             strip = self._drawn[key] = super().render_line(y)
         return strip
 
+    @property
+    def rich_style(self) -> Style:
+        """The log's style, kept while its styles stay the same (as Textual keeps ``visual_style``): RichLog
+        asks for it twice for each line it draws, and each time it is worked out again through every
+        ancestor, a third of the log's frame at full speed."""
+        key = self.styles._cache_key
+        if self._rich_style is None or self._rich_style[0] != key:
+            self._rich_style = (key, super().rich_style)
+        return self._rich_style[1]
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._drawn.clear()
+        self._rich_style = None
 
     def clear(self) -> Self:
         self._drawn.clear()  # the places start again from 0

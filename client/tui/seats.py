@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from .line import Line
+from .line import Rows
 
 NAME_CELLS = 16   # a longer name is cut ("heuristic bot 3" whole)
 FLAG_CELLS = 9    # the flags column (down, bot, away)
@@ -37,8 +37,9 @@ class SeatsHead:
     pieces: str
 
 
-class SeatsStrip(Line):
-    """The seats, one line each (more when a seat's pieces take more)."""
+class SeatsStrip(Rows):
+    """The seats, one line each (more when a seat's pieces take more): a seat's line is drawn again only
+    when that seat changed."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -48,43 +49,47 @@ class SeatsStrip(Line):
 
     def connecting(self) -> None:
         self.lines = None
-        self.show(Text("Connecting…", style="dim"))
+        self.show_rows((Text("Connecting…", style="dim"),))
 
     def seat(self, lines: tuple[SeatLine, ...], head: SeatsHead | None, width: int) -> None:
         """Draw these seats (``head`` None: no game yet, names and flags only) ``width`` cells wide."""
         if lines == self.lines and head == self.head and width == self.width:
             return
         self.lines, self.head, self.width = lines, head, width
-        self.show(draw(lines, head, width))
+        self.show_rows(draw(lines, head, width))
 
 
-def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> Text:
+def row() -> Text:
+    return Text(no_wrap=True, overflow="ellipsis")
+
+
+def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> tuple[Text, ...]:
+    """The strip's rows: a heading, then each seat's line (and the lines its pieces go on to)."""
     names = [line.name[:NAME_CELLS] for line in lines]
     width = max(8, *(len(n) for n in names))
-    out = Text(no_wrap=True, overflow="ellipsis")
     if head is None:
-        for s, (name, line) in enumerate(zip(names, lines, strict=True)):
-            if s:
-                out.append("\n")
-            out.append(f"  {name:<{width}}  {' '.join(line.flags)}")
-        return out
+        return tuple(Text(f"  {name:<{width}}  {' '.join(line.flags)}", no_wrap=True, overflow="ellipsis")
+                     for name, line in zip(names, lines, strict=True))
     top = f"  {'Player':<{width}} {head.figures} {'':<{FLAG_CELLS}} "
-    out.append(top + head.pieces, style="dim")
+    out = [Text(top + head.pieces, style="dim", no_wrap=True, overflow="ellipsis")]
     indent = len(top)
     room = max(12, total - indent)
     for name, line in zip(names, lines, strict=True):
-        out.append("\n")
-        out.append(f"{line.mark} ", style="bold")
-        out.append(f"{name:<{width}}", style="bold" if line.active else "")
-        out.append(f" {line.figures} {' '.join(line.flags):<{FLAG_CELLS}} ")
+        now = row()
+        out.append(now)
+        now.append(f"{line.mark} ", style="bold")
+        now.append(f"{name:<{width}}", style="bold" if line.active else "")
+        now.append(f" {line.figures} {' '.join(line.flags):<{FLAG_CELLS}} ")
         used = 0
         for piece in line.pieces:
             if used and used + 2 + piece.cell_len > room:
-                out.append("\n" + " " * indent)
+                now = row()
+                out.append(now)
+                now.append(" " * indent)
                 used = 0
             elif used:
-                out.append("  ")
+                now.append("  ")
                 used += 2
-            out.append_text(piece)
+            now.append_text(piece)
             used += piece.cell_len
-    return out
+    return tuple(out)

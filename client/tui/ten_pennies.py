@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -47,7 +46,7 @@ from .game import Frame, GameTable
 from .guide import GuideScreen
 from .hand import Hand
 from .help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
-from .line import Line
+from .line import Line, Rows
 from .prefs import PrefsScreen
 from .seats import SeatLine, SeatsHead
 
@@ -87,9 +86,9 @@ def _shed(command: Command) -> tuple[int, int]:
     return sum(c.points for c in cards), len(cards)
 
 
-class StatusLine(Line):
+class StatusLine(Rows):
     """The discard pile's top (live or dead) on the left; the hand's count and order, or Watching, on the
-    right. Redrawn only when one of the two changes."""
+    right (the left cut short where both do not fit). Redrawn only when one of the two changes."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -99,11 +98,25 @@ class StatusLine(Line):
         if self.sides is not None and self.sides[0] == left and self.sides[1] == right:
             return
         self.sides = (left, right)
-        grid = Table.grid(expand=True)
-        grid.add_column(no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(left, right)
-        self.show(grid)
+        self.draw_sides()
+
+    def draw_sides(self) -> None:
+        if self.sides is None:
+            return
+        left, right = self.sides
+        width = self.size.width
+        if left.cell_len + right.cell_len > width:
+            left = left.copy()
+            left.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis", pad=True)
+            left.append(" ")
+        row = left.copy()
+        row.no_wrap, row.overflow = True, "crop"
+        row.append(" " * max(0, width - left.cell_len - right.cell_len))
+        row.append_text(right)
+        self.show_rows((row,))
+
+    def on_resize(self) -> None:
+        self.draw_sides()
 
 
 class TenPenniesTable(GameTable):

@@ -59,6 +59,11 @@ class Frame(Protocol):
 
     def redraw(self) -> None: ...
 
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once the table's next frame is composed (a dialog over the table, pushed then,
+        comes after the moves that led to it are shown)."""
+        ...
+
     def open_review(self) -> None:
         """Open the review of the seat's play in the finished game (the game-end screen's ``r``)."""
         ...

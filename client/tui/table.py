@@ -146,6 +146,7 @@ class TableScreen(Screen[None]):
         self._frames: Timer | None = None    # the timer of this screen's frames (``_update_timer``)
         self._frame_cost = 0.0               # what the last frame took (s)
         self._frame_end = 0.0                # when it ended (time.monotonic)
+        self._after_frame: list[Callable[[], object]] = []  # to run once the next frame is composed
 
     @property
     def _update_timer(self) -> Timer:
@@ -166,6 +167,22 @@ class TableScreen(Screen[None]):
         self._on_timer_update()
         self._frame_end = time.monotonic()
         self._frame_cost = self._frame_end - start
+        if self._after_frame:
+            self._run_after_frame()
+
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once this screen's next frame is composed (what was drawn is then on the
+        screen), or a 60th of a second from now if none comes (nothing left to draw). For a dialog over the
+        table: the moves that led to it show on the table first; pushed at once, they waited for the
+        dialog's first frame (its composing, 30-60 ms with the score chart), the worst waits of a table."""
+        self._after_frame.append(callback)
+        self.set_timer(1 / 60, self._run_after_frame)
+
+    def _run_after_frame(self) -> None:
+        callbacks, self._after_frame = self._after_frame, []
+        for callback in callbacks:
+            if self.is_attached:
+                callback()
 
     # --- layout ----------------------------------------------------------------------------------
 

@@ -642,7 +642,8 @@ class TenPenniesTable(GameTable):
         self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
                                            self.seat, self.card_style, total, last=last,
                                            rounds=list(tv.round_ends.values()))
-        self.app.push_screen(self.round_screen, (lambda _: then()) if then is not None else None)
+        screen = self.round_screen
+        self.frame.after_frame(lambda: self.shown_over_table(screen, then))
 
     def show_game_end(self) -> None:
         v = self.tv.view
@@ -653,7 +654,14 @@ class TenPenniesTable(GameTable):
                                          rounds=list(self.tv.round_ends.values()),
                                          review=self.frame.open_review if self.seat is not None else None,
                                          history=self.frame.your_games)
-        self.app.push_screen(self.game_screen)
+        screen = self.game_screen
+        self.frame.after_frame(lambda: self.shown_over_table(screen))
+
+    def shown_over_table(self, screen: Screen[None], then: Callable[[], None] | None = None) -> None:
+        """Push a round's or the game's end (``then`` once it is closed), unless it was closed (``closing``)
+        before it could be shown."""
+        if screen in (self.round_screen, self.game_screen):
+            self.app.push_screen(screen, (lambda _: then()) if then is not None else None)
 
     def closing(self) -> None:
         for screen in (self.round_screen, self.game_screen):

@@ -490,7 +490,8 @@ class ThirtyOneTable(GameTable):
         self.closing()
         self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text,
                                          self.running(v))
-        self.app.push_screen(self.deal_screen)
+        screen = self.deal_screen
+        self.frame.after_frame(lambda: self.shown_over_table(screen))
 
     def show_game_end(self) -> None:
         v = self.tv.view
@@ -501,7 +502,8 @@ class ThirtyOneTable(GameTable):
                                                   self.running(v),
                                                   review=self.frame.open_review if self.seat is not None else None,
                                                   history=self.frame.your_games)
-        self.app.push_screen(self.game_screen)
+        game_screen = self.game_screen
+        self.frame.after_frame(lambda: self.shown_over_table(game_screen))
 
     def running(self, v: SeatView) -> Chart | None:
         """Each seat's lives (tokens, points) by deal, over the deals' ends seen (None before the first)."""
@@ -514,6 +516,11 @@ class ThirtyOneTable(GameTable):
 
     def names(self, v: SeatView) -> list[str]:
         return [self.who(s) for s in range(v.seats)]
+
+    def shown_over_table(self, screen: Screen[None]) -> None:
+        """Push a deal's or the game's end, unless it was closed (``closing``) before it could be shown."""
+        if screen in (self.deal_screen, self.game_screen):
+            self.app.push_screen(screen)
 
     def closing(self) -> None:
         for screen in (self.deal_screen, self.game_screen):

@@ -4,6 +4,7 @@ its screen settles."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 
 from tenpennies.client.plots import running_figures
@@ -54,6 +55,35 @@ async def test_the_log_shows_the_last_lines_written_as_it_scrolls_and_drops_old_
         log.scroll_end(animate=False, immediate=True)
         await pilot.pause()
         assert shown(log) == [f"line {n}" for n in range(written - 6, written)]
+
+
+class TwoLogsApp(App[None]):
+    CSS = "TableLog { height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield TableLog(id="fast")
+        yield TableLog(id="slow")
+
+
+async def test_a_line_written_the_quick_way_has_the_cells_richlog_would_make_of_it() -> None:
+    """``add_line`` makes the cells of a line that fits itself; ``RichLog.write`` (which it stands for, and
+    which still writes what does not fit) must make the same, style for style: the same log, both ways."""
+    lines = [Text("Round 2 (2 of 7) · 1 set of 3 and 1 run of 4", style="bold"),
+             Text("greedy bot 1 took the 7♠ ¹ and laid 7♥ 7♦ JK", style="dim"),
+             Text.assemble(("You", "bold"), " drew; discarded the ", ("Q♣", "red on white"), "."),
+             Text(""), Text("a line too long for the log, which wraps it at its width, twice over at least " * 2),
+             Text("盤 wide cells: 10 pennies left")]
+    app = TwoLogsApp()
+    async with app.run_test(size=(60, 16)) as pilot:
+        fast, slow = app.query_one("#fast", TableLog), app.query_one("#slow", TableLog)
+        await until(pilot, lambda: fast._size_known and slow._size_known, "the logs' sizes")
+        for line in lines:
+            fast.add_line(line, scroll_end=True)
+            slow.write(line)
+        assert len(fast.lines) == len(slow.lines) > len(lines)  # the long line wrapped (both ways: ``write``)
+        for made, written in zip(fast.lines, slow.lines, strict=True):
+            assert list(made) == list(written) and made.cell_length == written.cell_length
+        assert fast.virtual_size == slow.virtual_size
 
 
 class PlotApp(App[None]):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -413,7 +414,8 @@ async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_s
         await until(pilot, lambda: isinstance(again.screen, ContinueScreen) and again.screen.query("#continue"),
                     "the offer to continue")
         offer = again.screen
-        assert "Continue your game (Thirty-One, deal 1)" in str(offer.query_one("#continue").render())
+        # the bots may have played a deal to its end (a knock) before the first app closed: deal 1 or later
+        assert re.search(r"Continue your game \(Thirty-One, deal \d+\)", str(offer.query_one("#continue").render()))
         assert "New game of Thirty-One" in str(offer.query_one("#new-thirty_one").render())
         await pilot.press("t")  # a new Thirty-One game; the bots play the old one out
         await until(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.tv.view is not None,

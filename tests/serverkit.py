@@ -45,10 +45,13 @@ def pick(legal: list[pb.Command], rng: random.Random, hand_points: dict[int, int
 
 class ThinClient:
     """Plays one seat from its stream alone: answers every DecisionRequest from its legal commands and
-    keeps every message it received (for leak checks)."""
+    keeps every message it received (for leak checks). ``gate``: while it is clear, no answer is sent (a test
+    holds the game still); ``sending`` tells an answer on its way."""
 
-    def __init__(self, session: SeatSession, seed: int) -> None:
+    def __init__(self, session: SeatSession, seed: int, gate: asyncio.Event | None = None) -> None:
         self.session = session
+        self.gate = gate
+        self.sending = False
         self.rng = random.Random(seed)
         self.received: list[pb.Snapshot | pb.Event] = []
         self.game_ended: pb.GameEnded | None = None
@@ -70,7 +73,7 @@ class ThinClient:
                     return
                 legal = list(message.game.legal_commands)
                 if legal:
-                    await self._act(legal)
+                    await self._answer(legal)
                 continue
             event = message
             kind = event.WhichOneof("kind")
@@ -81,9 +84,18 @@ class ThinClient:
                 self.game_ended = event.game_ended
                 return
             elif kind == "decision_request" and event.sequence > self.snapshot_seq:  # not history
-                await self._act(list(event.decision_request.legal_commands))
+                await self._answer(list(event.decision_request.legal_commands))
             if stop_after is not None and count >= stop_after:
                 return
+
+    async def _answer(self, legal: list[pb.Command]) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        self.sending = True
+        try:
+            await self._act(legal)
+        finally:
+            self.sending = False
 
     async def _act(self, legal: list[pb.Command]) -> None:
         try:

@@ -68,8 +68,8 @@ class Bot:
     it is given. ``manner``: fair; vandal (illegal commands); mute (never plays a seat: the takeover
     does); crasher (goes away for good in the middle of its first game)."""
 
-    def __init__(self, name: str, manner: str = "fair", seed: int = 0) -> None:
-        self.name, self.manner, self.seed = name, manner, seed
+    def __init__(self, name: str, manner: str = "fair", seed: int = 0, gate: asyncio.Event | None = None) -> None:
+        self.name, self.manner, self.seed, self.gate = name, manner, seed, gate
         self.token = ""
         self.seatings: list[pb.WaitForSeatResponse] = []
         self.clients: list[ThinClient] = []
@@ -89,7 +89,7 @@ class Bot:
                     continue
                 session = SeatSession(service, seating.table_id, seating.seat, seating.token)
                 kind = Vandal if self.manner == "vandal" else ThinClient
-                client = kind(session, seed=self.seed * 1000 + len(self.seatings))
+                client = kind(session, seed=self.seed * 1000 + len(self.seatings), gate=self.gate)
                 self.clients.append(client)
                 if self.manner == "crasher":
                     await client.play(stop_after=15)
@@ -270,12 +270,14 @@ async def test_bots_register_play_and_leave_and_the_standings_are_the_stored_gam
 
 
 async def test_a_restart_mid_tournament_keeps_the_standings_and_the_tournament_goes_on(tmp_path: Path) -> None:
-    # games long enough that one found under way is still under way when the server stops just after (with
-    # the short games' 20 turns, one found at turn 2 could end in the few ms before the stop: nothing was cut)
+    # a game cut off mid-way: the bots are held while one under way is looked for and the server stopped (at
+    # full speed, one found under way could end in the ms before the stop, and then nothing was cut)
     db = tmp_path / "cup.db"
     config = write_config(tmp_path, seats=2, games=8, rules={**RULES, "max_turns": 120})
     server = await start_server(db, config)
-    bots = [Bot(name, seed=i) for i, name in enumerate(("ada", "bea", "cy", "dee"))]
+    gate = asyncio.Event()  # open: the bots play; clear: they hold their answers (the games stand still)
+    gate.set()
+    bots = [Bot(name, seed=i, gate=gate) for i, name in enumerate(("ada", "bea", "cy", "dee"))]
     address = f"127.0.0.1:{server.port}"
     channel = open_channel(address)
     service = stub(channel)
@@ -289,10 +291,20 @@ async def test_a_restart_mid_tournament_keeps_the_standings_and_the_tournament_g
                 return table_id
         return None
 
-    async def some_played() -> bool:
-        return (await standings(service)).games_played >= 3 and await cut_off() is not None
-    await until(some_played, "three games played and one under way")
+    async def held_with_one_under_way() -> bool:
+        """The bots held (no answer on its way: nothing moves a game, its decision timer is seconds away),
+        then three games played and one under way; else they play on. Held, a game found under way is
+        still under way when the server stops (one found at full speed could end in the ms before)."""
+        gate.clear()
+        while any(client.sending for bot in bots for client in bot.clients):
+            await asyncio.sleep(0.001)
+        if (await standings(service)).games_played >= 3 and await cut_off() is not None:
+            return True
+        gate.set()
+        return False
+    await until(held_with_one_under_way, "three games played and one under way")
     await server.stop(0)
+    gate.set()  # the bots' streams break with the server; held, their answers would wait for good
     await asyncio.gather(*running, return_exceptions=True)  # the streams break with the server
     await channel.close()
     with sqlite3.connect(db) as conn:  # the games cut off, whose bots had been told their seats

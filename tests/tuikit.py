@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 from textual.dom import DOMNode
@@ -35,12 +36,36 @@ class TableApp(App[None]):
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:
-    """Let the app run until ``condition()`` holds (polled, bounded)."""
+    """Let the app run until ``condition()`` holds (polled, bounded). On timing out it says where the app
+    stood (``stood``): a wait that never ends in a CI run leaves only its message behind."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + timeout
     while not condition():
-        assert loop.time() < give_up, f"timed out waiting for {what}"
+        assert loop.time() < give_up, f"timed out waiting for {what}\n{stood(pilot.app)}"
         await pilot.pause(0.02)
+
+
+def stood(app: App[Any], tasks: int = 30, frames: int = 5) -> str:
+    """The app's screens (a table screen's state besides) and where each of the loop's tasks waits (the
+    innermost ``frames`` of what it awaits)."""
+    lines = [f"screens: {app.screen_stack}"]
+    for screen in app.screen_stack:
+        if isinstance(screen, TableScreen):
+            lines.append(f"{screen!r}: game {type(screen.game).__name__}, view {'set' if screen.view else 'none'}, "
+                         f"swapping {screen._swapping}, ended {screen.ended!r}, taken {len(screen._taken)}, "
+                         f"taken in {screen._taken_in.is_set()}")
+    for task in list(asyncio.all_tasks())[:tasks]:
+        chain: list[str] = []
+        awaited: Any = task.get_coro()
+        while awaited is not None and len(chain) < 50:
+            frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "ag_frame", None) \
+                or getattr(awaited, "gi_frame", None)
+            if frame is not None:
+                chain.append(f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})")
+            awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None) \
+                or getattr(awaited, "gi_yieldfrom", None)
+        lines.append(f"task {task.get_name()}: {' -> '.join(chain[-frames:]) or 'running'}")
+    return "\n".join(lines)
 
 
 def screen_of(app: TableApp) -> TableScreen:

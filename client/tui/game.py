@@ -96,6 +96,25 @@ class GameTable(Widget):
         super().__init__(id=id)
         self.frame = frame
         self.can_focus = True
+        self.over_table: Screen[Any] | None = None  # a round's (deal's) or the game's end, shown or on its way
+
+    def show_over_table(self, screen: Screen[Any], then: Callable[[], None] | None = None) -> None:
+        """Show a round's (a deal's) or the game's end over the table in place of the one before (closed if it
+        is still open); ``then`` once it is closed. It is pushed once the table's next frame is composed
+        (``Frame.after_frame``), so that the moves that led to it show first, unless another end replaced it
+        meanwhile (Thirty-One's last deal's end, by the game's end that comes with it)."""
+        self.close_over_table()
+        self.over_table = screen
+
+        def push() -> None:
+            if self.over_table is screen:
+                self.app.push_screen(screen, (lambda _: then()) if then is not None else None)
+        self.frame.after_frame(push)
+
+    def close_over_table(self) -> None:
+        screen, self.over_table = self.over_table, None
+        if screen is not None and screen.is_current:
+            screen.dismiss()
 
     def on_mount(self) -> None:
         # the frame draws once the regions this widget composed are mounted too (the first frame, or after

@@ -62,12 +62,8 @@ class TableLog(RichLog):
                     appended = True
                 else:
                     self.write(line, scroll_end=False)
-            if appended:  # the log's new length, once
-                if self.max_lines is not None and len(self.lines) > self.max_lines:
-                    self._start_line += len(self.lines) - self.max_lines
-                    self.refresh()  # the same places show other lines
-                    self.lines = self.lines[-self.max_lines:]
-                self.virtual_size = Size(self._widest_line_width, len(self.lines))
+            if appended:
+                self.lengthened()  # once for them all
         finally:
             self._in_place = False
         self.scroll_end(animate=False, immediate=True, x_axis=False)
@@ -81,7 +77,7 @@ class TableLog(RichLog):
     def append_strip(self, line: Text) -> None:
         """Add a line that ``fits`` to the log's lines, with the cells ``RichLog.write`` makes of it, in a
         fifth of its time (it measures the line, wraps it and splits what it rendered into lines: 60% of
-        a redraw at full speed); the caller sets the log's length (``virtual_size``)."""
+        a redraw at full speed); the caller then calls ``lengthened``."""
         # as Text's own rendering does it: joined (its style becomes a span), then rendered
         strip = Strip(NEWLINE.join((line,)).render(self.app.console, end=""))
         self.lines.append(strip)
@@ -93,13 +89,18 @@ class TableLog(RichLog):
             self.write(line, scroll_end=scroll_end)
             return
         self.append_strip(line)
-        if self.max_lines is not None and len(self.lines) > self.max_lines:
-            self._start_line += len(self.lines) - self.max_lines
-            self.refresh()
-            self.lines = self.lines[-self.max_lines:]
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        self.lengthened()
         if scroll_end:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def lengthened(self) -> None:
+        """Lines were appended (``append_strip``): keep the last ``max_lines`` and set the log's length, as
+        ``RichLog.write`` does after it appends."""
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            self._start_line += len(self.lines) - self.max_lines
+            self.refresh()  # the same places show other lines
+            self.lines = self.lines[-self.max_lines:]
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

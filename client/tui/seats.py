@@ -59,8 +59,9 @@ class SeatsStrip(Rows):
         self.show_rows(draw(lines, head, width))
 
 
-def row() -> Text:
-    return Text(no_wrap=True, overflow="ellipsis")
+def row(text: str = "", style: str = "") -> Text:
+    """One row of the strip: never wrapped (a piece that does not fit goes on the next row)."""
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
 def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> tuple[Text, ...]:
@@ -68,10 +69,9 @@ def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> tup
     names = [line.name[:NAME_CELLS] for line in lines]
     width = max(8, *(len(n) for n in names))
     if head is None:
-        return tuple(Text(f"  {name:<{width}}  {' '.join(line.flags)}", no_wrap=True, overflow="ellipsis")
-                     for name, line in zip(names, lines, strict=True))
+        return tuple(row(f"  {name:<{width}}  {' '.join(line.flags)}") for name, line in zip(names, lines, strict=True))
     top = f"  {'Player':<{width}} {head.figures} {'':<{FLAG_CELLS}} "
-    out = [Text(top + head.pieces, style="dim", no_wrap=True, overflow="ellipsis")]
+    out = [row(top + head.pieces, style="dim")]
     indent = len(top)
     room = max(12, total - indent)
     for name, line in zip(names, lines, strict=True):
@@ -83,9 +83,8 @@ def draw(lines: tuple[SeatLine, ...], head: SeatsHead | None, total: int) -> tup
         used = 0
         for piece in line.pieces:
             if used and used + 2 + piece.cell_len > room:
-                now = row()
+                now = row(" " * indent)
                 out.append(now)
-                now.append(" " * indent)
                 used = 0
             elif used:
                 now.append("  ")

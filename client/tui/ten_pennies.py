@@ -105,13 +105,12 @@ class StatusLine(Rows):
             return
         left, right = self.sides
         width = self.size.width
-        if left.cell_len + right.cell_len > width:
-            left = left.copy()
-            left.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis", pad=True)
-            left.append(" ")
         row = left.copy()
         row.no_wrap, row.overflow = True, "crop"
-        row.append(" " * max(0, width - left.cell_len - right.cell_len))
+        if row.cell_len + right.cell_len > width:
+            row.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis", pad=True)
+            row.append(" ")
+        row.append(" " * max(0, width - row.cell_len - right.cell_len))
         row.append_text(right)
         self.show_rows((row,))
 
@@ -167,8 +166,6 @@ class TenPenniesTable(GameTable):
         self.pass_round: int | None = None   # auto-pass every offer of this round (``a``; not remembered)
         self.hinted: Command | None = None   # the meld or lay-off the last hint put in the builder/selection
         self._panel: tuple[list[Card], object, Text] | None = None  # the pile panel as drawn, from what
-        self.round_screen: RoundEndScreen | None = None
-        self.game_screen: GameEndScreen | None = None
         self._hinted: tuple[Command, ...] = ()  # the decision a practice table last hinted at
         self.status_line = StatusLine(id="status")  # the regions, kept (no query at each redraw)
         self.builder_line = Line(id="builder")
@@ -635,39 +632,21 @@ class TenPenniesTable(GameTable):
         tv, v = self.tv, self.tv.view
         if tv.round_end is None or v is None:
             return
-        self.closing()
         rounds = v.rules.rounds
         total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
         last = then is not None
-        self.round_screen = RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who,
-                                           self.seat, self.card_style, total, last=last,
-                                           rounds=list(tv.round_ends.values()))
-        screen = self.round_screen
-        self.frame.after_frame(lambda: self.shown_over_table(screen, then))
+        self.show_over_table(RoundEndScreen(tv.round_end, v.rules.round(tv.round_end.round), self.who, self.seat,
+                                            self.card_style, total, last=last, rounds=list(tv.round_ends.values())),
+                             then)
 
     def show_game_end(self) -> None:
         v = self.tv.view
         if v is None:
             return
-        self.closing()
-        self.game_screen = GameEndScreen(v, self.tv.game_end, self.who, self.seat,
-                                         rounds=list(self.tv.round_ends.values()),
-                                         review=self.frame.open_review if self.seat is not None else None,
-                                         history=self.frame.your_games)
-        screen = self.game_screen
-        self.frame.after_frame(lambda: self.shown_over_table(screen))
-
-    def shown_over_table(self, screen: Screen[None], then: Callable[[], None] | None = None) -> None:
-        """Push a round's or the game's end (``then`` once it is closed), unless it was closed (``closing``)
-        before it could be shown."""
-        if screen in (self.round_screen, self.game_screen):
-            self.app.push_screen(screen, (lambda _: then()) if then is not None else None)
-
-    def closing(self) -> None:
-        for screen in (self.round_screen, self.game_screen):
-            if screen is not None and screen.is_current:
-                screen.dismiss()
-        self.round_screen = self.game_screen = None
+        self.show_over_table(GameEndScreen(v, self.tv.game_end, self.who, self.seat,
+                                           rounds=list(self.tv.round_ends.values()),
+                                           review=self.frame.open_review if self.seat is not None else None,
+                                           history=self.frame.your_games))
 
     # --- actions: picking up ---------------------------------------------------------------------
 

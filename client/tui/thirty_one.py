@@ -146,8 +146,6 @@ class ThirtyOneTable(GameTable):
         self.cursor_id: int | None = None
         self.shown: list[Card] = []       # the hand as drawn, by suit
         self.fresh: set[int] = set()      # cards just received, marked until this seat's next move
-        self.deal_screen: DealEndScreen | None = None
-        self.game_screen: ThirtyOneGameEndScreen | None = None
         self.deal_ends: dict[int, DealEnded] = {}  # every deal's end seen, by deal: the running figures' picture
 
     def compose(self) -> ComposeResult:
@@ -487,23 +485,17 @@ class ThirtyOneTable(GameTable):
         v = self.tv.view
         if v is None or v.last_deal is None:
             return
-        self.closing()
-        self.deal_screen = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text,
-                                         self.running(v))
-        screen = self.deal_screen
-        self.frame.after_frame(lambda: self.shown_over_table(screen))
+        self.show_over_table(DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text,
+                                           self.running(v)))
 
     def show_game_end(self) -> None:
         v = self.tv.view
         if v is None:
             return
-        self.closing()
-        self.game_screen = ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
-                                                  self.running(v),
-                                                  review=self.frame.open_review if self.seat is not None else None,
-                                                  history=self.frame.your_games)
-        game_screen = self.game_screen
-        self.frame.after_frame(lambda: self.shown_over_table(game_screen))
+        self.show_over_table(ThirtyOneGameEndScreen(v, self.tv.winners, self.names(v), self.card_style.text,
+                                                    self.running(v),
+                                                    review=self.frame.open_review if self.seat is not None else None,
+                                                    history=self.frame.your_games))
 
     def running(self, v: SeatView) -> Chart | None:
         """Each seat's lives (tokens, points) by deal, over the deals' ends seen (None before the first)."""
@@ -517,16 +509,6 @@ class ThirtyOneTable(GameTable):
     def names(self, v: SeatView) -> list[str]:
         return [self.who(s) for s in range(v.seats)]
 
-    def shown_over_table(self, screen: Screen[None]) -> None:
-        """Push a deal's or the game's end, unless it was closed (``closing``) before it could be shown."""
-        if screen in (self.deal_screen, self.game_screen):
-            self.app.push_screen(screen)
-
-    def closing(self) -> None:
-        for screen in (self.deal_screen, self.game_screen):
-            if screen is not None and screen.is_current:
-                screen.dismiss()
-        self.deal_screen = self.game_screen = None
 
     # --- actions ---------------------------------------------------------------------------------
 

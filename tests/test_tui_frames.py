@@ -1,13 +1,16 @@
 """What the table screen's cheaper frames must not change: the log shows the lines last written wherever it
-has scrolled (it keeps each line as drawn, by its place in the whole log), and a score chart is there once
-its screen settles."""
+has scrolled (it keeps each line as drawn, by its place in the whole log), a row of the seats strip or the
+status line has the cells Textual would make of it, and a score chart is there once its screen settles."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 
 from tenpennies.client.plots import running_figures
+from tenpennies.client.tui.line import Rows, row_cells
 from tenpennies.client.tui.log import MAX_LINES, TableLog
 from tenpennies.client.tui.plot import ScorePlot
 
@@ -84,6 +87,57 @@ async def test_a_line_written_the_quick_way_has_the_cells_richlog_would_make_of_
         for made, written in zip(fast.lines, slow.lines, strict=True):
             assert list(made) == list(written) and made.cell_length == written.cell_length
         assert fast.virtual_size == slow.virtual_size
+
+
+class RowsApp(App[None]):
+    CSS = "Rows { height: 4; padding: 0 1; color: $text-muted; }"
+
+    def compose(self) -> ComposeResult:
+        yield Rows()
+
+
+Cell = tuple[str, object, object, tuple[bool | None, ...], object]
+
+
+def cells(strip: Strip) -> list[Cell]:
+    """Each cell of ``strip``: its character, colours (by number or value, not by name: Textual names
+    a standard colour ``color(1)`` where Rich says ``red``, the same colour on the terminal), attributes and
+    the offset a selection reads (``meta``)."""
+    out: list[Cell] = []
+    for segment in strip:
+        style = segment.style
+        assert style is not None
+        colour, background = (None if c is None else (c.type, c.number, c.triplet)
+                              for c in (style.color, style.bgcolor))
+        attributes = (style.bold, style.dim, style.italic, style.underline, style.reverse, style.strike)
+        out.extend((character, colour, background, attributes, style.meta.get("offset")) for character in segment.text)
+    return out
+
+
+async def test_a_row_made_into_cells_the_quick_way_has_the_cells_textual_would_make_of_it() -> None:
+    """``row_cells`` (a row of the seats strip or the status line, through Rich) against Textual's own
+    ``Visual.to_strips`` (which ``Rows`` used, and still uses for what ``row_cells`` leaves): the same cells,
+    style for style, and the same offsets for selecting text."""
+    rows = [Text("  Player           Score Pennies Cards             Sets", style="dim"),
+            Text.assemble(("▶ ", "bold"), ("Ann", "bold"), "     12 ", ("7♥", "red"), " ", ("JK", "bold magenta"),
+                          "  ", ("Q♣ Q♠ Q♦", "dim"), (" down", "italic")),
+            Text.assemble("Top of the pile: ", ("9♦", "bold red on white"), " (live)", "   ",
+                          ("Your hand: 11 cards, by rank", "underline")),
+            Text("盤 wide cells: 10 pennies left"), Text("a plain row")]
+    app = RowsApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        widget = app.query_one(Rows)
+        await until(pilot, lambda: widget.size.width > 0, "the rows laid out")
+        width = widget.size.width
+        for row in rows:
+            quick = row_cells(widget, row, width)
+            assert quick is not None, row.plain
+            (textual,) = Visual.to_strips(widget, visualize(widget, row), width, 1, widget.visual_style)
+            assert cells(quick) == cells(textual), row.plain
+            assert quick.cell_length == textual.cell_length
+        # what it leaves to Textual: wider than the row's room, or not one line
+        assert row_cells(widget, Text("x" * (width + 1)), width) is None
+        assert row_cells(widget, Text("two\nlines"), width) is None
 
 
 class PlotApp(App[None]):

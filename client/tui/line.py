@@ -4,11 +4,16 @@ redraws only when it is handed a different one, and asks for a new layout only w
 from __future__ import annotations
 
 from rich.console import RenderableType
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.visual import Visual, visualize
+from textual.widget import Widget
 from textual.widgets import Static
+
+NEWLINE = Text("\n")
 
 
 def same(a: RenderableType | None, b: RenderableType | None) -> bool:
@@ -28,6 +33,24 @@ def lines(text: RenderableType, width: int) -> int | None:
     if "\n" not in text.plain and text.cell_len <= width:
         return 1
     return None
+
+
+def row_cells(widget: Widget, row: Text, width: int) -> Strip | None:
+    """``row`` made into cells as ``Visual.to_strips`` makes a one-line text (the widget's style under each
+    span's, each segment marked with its offset for selecting text), through Rich's own rendering in under
+    half the time (a seat's line: 60 us, against 150 us through Textual's ``Content``, which styles and
+    places each span on its own); None where that is not plain: a row wider than ``width``, with a break or
+    a tab, or placed other than from the left."""
+    plain = row.plain
+    if row.cell_len > width or "\n" in plain or "\t" in plain or row.justify not in (None, "default", "left") \
+            or widget.styles.text_align not in ("start", "left") or widget.styles.content_align != ("left", "top"):
+        return None
+    base = widget.visual_style.rich_style
+    segments, x = [], 0
+    for segment in NEWLINE.join((row,)).render(widget.app.console, end=""):  # its style becomes a span, as in Text
+        segments.append(Segment(segment.text, base + segment.style + Style.from_meta({"offset": (x, 0)})))
+        x += len(segment.text)  # (as Textual counts it: characters, not cells)
+    return Strip(segments, row.cell_len)
 
 
 class Line(Static):
@@ -112,8 +135,11 @@ class Rows(Static):
         if strip is None:
             if y >= len(self.rows):
                 return Strip.blank(width, self.visual_style.rich_style)
-            drawn = Visual.to_strips(self, visualize(self, self.rows[y]), width, 1, self.visual_style)
-            strip = self._strips[y] = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+            strip = row_cells(self, self.rows[y], width) if self.rows[y].plain else None
+            if strip is None:
+                drawn = Visual.to_strips(self, visualize(self, self.rows[y]), width, 1, self.visual_style)
+                strip = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+            self._strips[y] = strip
         return strip
 
     def notify_style_update(self) -> None:

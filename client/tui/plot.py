@@ -15,7 +15,11 @@ LEAST = 6   # fewer than this and it is not shown: no room for it
 
 class ScorePlot(Static):
     """``data`` drawn in the widget's width. Its height: what the terminal has left once ``reserve`` lines
-    (the rest of its screen) are taken, ``MOST`` at most; hidden when that is under ``LEAST``."""
+    (the rest of its screen) are taken, ``MOST`` at most; hidden when that is under ``LEAST``.
+
+    The height is set as the widget mounts (it takes no measuring); the chart is drawn when its frame asks
+    for it, once the layout has given it its width: drawn as it mounted it was drawn twice (a guess at the
+    width, then the width laid out), most of a round's end dialog's first frame."""
 
     DEFAULT_CSS = "ScorePlot { height: auto; }"
 
@@ -25,6 +29,8 @@ class ScorePlot(Static):
         self.colour = colour
         self.reserve = reserve
         self.drawn: tuple[Chart, int, int] | None = None
+        self.picture = Text()
+        self.tall = 0  # the height set (lines)
         self.wanted = True  # shown when there is room (False: hidden whatever the room)
 
     def on_mount(self) -> None:
@@ -38,17 +44,25 @@ class ScorePlot(Static):
         self.data = data
         self.wanted = True
         self.fit()
+        self.refresh()
 
     def hide(self) -> None:
         self.wanted = False
         self.display = False
 
+    def height_now(self) -> int:
+        return min(MOST, self.app.size.height - self.reserve)
+
     def fit(self) -> None:
-        height = min(MOST, self.app.size.height - self.reserve)
-        width = self.content_size.width or self.app.size.width - 4
+        """Shown or hidden, and its height, by the room the terminal leaves."""
+        height = self.height_now()
         self.display = self.wanted and height >= LEAST
-        if not self.display or self.drawn == (self.data, width, height):
-            return
-        self.drawn = (self.data, width, height)
-        self.styles.height = height
-        self.update(Text.from_ansi(chart(self.data, width, height, colour=self.colour), no_wrap=True))
+        if self.display and self.tall != height:
+            self.tall = self.styles.height = height
+
+    def render(self) -> Text:
+        width, height = self.content_size.width, self.height_now()
+        if width and self.drawn != (self.data, width, height):
+            self.drawn = (self.data, width, height)
+            self.picture = Text.from_ansi(chart(self.data, width, height, colour=self.colour), no_wrap=True)
+        return self.picture

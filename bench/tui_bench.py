@@ -24,13 +24,15 @@ while frames are being drawn all along, so it measures idleness, not refresh.) A
 screen had drawn (handed to its widgets) before it; one folded but not yet drawn waits for a later frame.
 The watcher closes each round's end dialog at its first frame, as a person does with a key (a table behind a
 dialog draws at most four times a second and everything at once when the dialog closes); the figures are
-given again for the events that came with the table in view and those that came while the dialog was up
-(theirs include the dialog's time). The latency is from the screen taking the event off its stream: a
+given again for the events that came with the table in view, those that came as the dialog was about to open
+(after the round's end was folded, while the table's last frame before the dialog was being made: those not
+drawn in it wait for the dialog to close) and those that came while it was up (theirs include the dialog's
+time). The latency is from the screen taking the event off its stream: a
 screen that falls behind a full-speed stream leaves the backlog in gRPC's buffers, where no clock sees it,
 so read the rate (against the bare stream's) beside it.
 
 At full speed the screen draws each burst of events and composes a frame at the next tick of its frame
-timer (``table.FRAME_RATE``, 240 a second; at Textual's own 60 an event waited half a frame on average for
+timer (``table.FRAME_RATE``, 1000 a second; at Textual's own 60 an event waited half a frame on average for
 the next tick whatever a frame cost), leaving the stream half the last frame's time, up to 1/120 s, before
 its next redraw (``table.STREAM_SHARE``, ``STREAM_MOST``). At people's pace (the same watcher, four players
 in a process of their own each answering ``PACE`` seconds after it is asked) the screen is idle when an event
@@ -170,14 +172,17 @@ class TimedTableScreen(TableScreen):
 
     def __init__(self, connection: Connection, session: SeatSession) -> None:
         super().__init__(connection, session, style=CardStyle())
-        self.pending: list[tuple[float, bool]] = []   # folded, not drawn yet: (when, a dialog was over the table)
-        self.drawn: list[tuple[float, bool]] = []     # drawn, not on the screen yet
+        self.pending: list[tuple[float, str]] = []   # folded, not drawn yet: (when, where the table stood: ``WHEN``)
+        self.drawn: list[tuple[float, str]] = []     # drawn, not on the screen yet
         self.latencies: list[float] = []
-        self.covered: list[bool] = []      # for each latency: the event came while a dialog was over the table
+        self.when: list[str] = []      # for each latency: where the table stood as the event came
         setattr(self, DRAW, self._timed_draw)
 
     def fold_event(self, event: pb.Event) -> None:
-        self.pending.append((time.perf_counter(), self.app.screen is not self))
+        # a dialog over the table; or one due once the table's next frame is composed (``after_frame``: an
+        # end was folded and is being drawn first; the starting commit pushed it at once)
+        when = "behind" if self.app.screen is not self else "opening" if getattr(self, "_after_frame", ()) else "view"
+        self.pending.append((time.perf_counter(), when))
         super().fold_event(event)
 
     def _timed_draw(self) -> None:
@@ -192,7 +197,7 @@ class TimedTableScreen(TableScreen):
         """A frame was composed: every event drawn before it is on the screen."""
         now = time.perf_counter()
         self.latencies.extend(now - t for t, _ in self.drawn)
-        self.covered.extend(covered for _, covered in self.drawn)
+        self.when.extend(when for _, when in self.drawn)
         self.drawn.clear()
 
 
@@ -314,9 +319,11 @@ def latency_lines(screen: TimedTableScreen) -> None:
     print(f"  p99    {p99 * 1000:6.2f} ms  {p99 / FRAME:5.2f} frames")
     print(f"  max    {max(samples) * 1000:6.2f} ms  {max(samples) / FRAME:5.2f} frames")
     # The watcher closes each round's end at its first frame; events that came while it was up are drawn
-    # when it closes (the table waits behind a dialog), so theirs include the dialog's time.
-    for what, covered in (("came with the table in view", False), ("came behind the round's end", True)):
-        part = [t for t, c in zip(samples, screen.covered, strict=True) if c is covered]
+    # when it closes (the table waits behind a dialog), so theirs include the dialog's time, as do those that
+    # came as it was about to open (folded after the table's last frame before it, drawn once it closes).
+    for what, when in (("came with the table in view", "view"), ("came as a round's end opened", "opening"),
+                       ("came behind the round's end", "behind")):
+        part = [t for t, w in zip(samples, screen.when, strict=True) if w == when]
         if part:
             print(f"  {what:<28} {len(part):5d} events: median {statistics.median(part) * 1000:6.2f} ms, "
                   f"p99 {percentile(part, 0.99) * 1000:6.2f} ms")

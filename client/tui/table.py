@@ -61,7 +61,7 @@ PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
-FRAME_RATE = 240  # the screen's frames a second at most (Textual's own is 60; see ``_update_timer``)
+FRAME_RATE = 1000  # the ticks a second of the screen's frame timer (Textual's own is 60; see ``_update_timer``)
 STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
 STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
 
@@ -153,8 +153,10 @@ class TableScreen(Screen[None]):
         """The timer on which Textual composes this screen's frames (a private of Textual's, pinned in
         pyproject): at ``FRAME_RATE`` rather than Textual's 60 a second. A screen with something to draw
         waits for the timer's next tick, and under a steady stream of events the ticks come on its grid:
-        at 60 an event drawn just after a frame waited 8 ms on average for the next one. An idle screen
-        draws at once whatever the rate; a busy one draws no more often than its redraws (``BURST``).
+        at 60 an event drawn just after a frame waited 8 ms on average for the next one, at 240 2 ms (a
+        quarter of the median event to screen at full speed, once frames took 2-4 ms). An idle screen
+        draws at once whatever the rate; a busy one draws no more often than its redraws (``BURST``), and a
+        paused timer does not tick.
         (Textual's ``TEXTUAL_FPS`` sets it for every screen, but only if set before textual is imported.)"""
         if self._frames is None:
             self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)

@@ -60,6 +60,40 @@ async def test_the_log_shows_the_last_lines_written_as_it_scrolls_and_drops_old_
         assert shown(log) == [f"line {n}" for n in range(written - 6, written)]
 
 
+class EarlyLogApp(App[None]):
+    """Lines released before the log has a width (as the table's first redraw does, before its first frame)."""
+    CSS = "TableLog { height: 6; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sized_before: bool | None = None
+        self.deferred = -1  # RichLog's deferred writes once they were released
+
+    def compose(self) -> ComposeResult:
+        yield TableLog(id="log")
+
+    def on_mount(self) -> None:
+        log = self.query_one(TableLog)
+        self.sized_before = log._size_known
+        for n in range(3):
+            log.add(f"early {n}")
+        log.release()
+        self.deferred = len(log._deferred_renders)
+
+
+async def test_lines_released_before_the_log_has_a_width_are_written_once_it_has_one() -> None:
+    """They wait in the log's own queue, not in RichLog's deferred writes (each written again as the log
+    first resizes, each asking for a new layout): shown once the log is laid out, in order."""
+    app = EarlyLogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(TableLog)
+        await until(pilot, lambda: "early 2" in shown(log), "the early lines shown")
+        assert app.sized_before is False  # released before the log had its width
+        assert app.deferred == 0  # kept by the log, not handed to RichLog to be written again as it resizes
+        assert shown(log)[:3] == ["early 0", "early 1", "early 2"]
+        assert not log._deferred_renders and len(log.lines) == 3
+
+
 class TwoLogsApp(App[None]):
     CSS = "TableLog { height: 6; }"
 

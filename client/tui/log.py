@@ -45,8 +45,10 @@ class TableLog(RichLog):
         self._held.append(Text(line, style=style))
 
     def release(self) -> None:
-        """Write the lines queued since the last time, and scroll to the last once."""
-        if not self._held:
+        """Write the lines queued since the last time, and scroll to the last once. Before the log has a
+        width they stay queued (``RichLog.write`` would keep them aside and write each again as the log
+        first resizes, each asking the screen for a new layout: a whole frame more, once the table showed)."""
+        if not self._held or not self._size_known:
             return
         while self._held and not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
             self.add_line(self._held.popleft(), scroll_end=self.auto_scroll)
@@ -134,7 +136,11 @@ class TableLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         """The log grew or shrank (the seats strip above it grows as sets are laid): its last line stays in
-        view, as it does when a line is written. (Textual calls RichLog's own handler too, after this one.)"""
+        view, as it does when a line is written. (Textual calls RichLog's own handler too, after this one.)
+        The first time, the lines queued before it had a width are written."""
+        if event.size.width and not self._size_known:
+            self._size_known = True
+            self.release()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,

@@ -10,6 +10,7 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 
 from tenpennies.client.plots import running_figures
+from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.line import Rows, row_cells
 from tenpennies.client.tui.log import MAX_LINES, TableLog
 from tenpennies.client.tui.plot import ScorePlot
@@ -188,3 +189,59 @@ async def test_a_score_chart_is_drawn_once_its_screen_has_shown() -> None:
         await until(pilot, lambda: plot.drawn is not None, "the chart drawn")
         await pilot.pause()
         assert plot.size.height == 14 and "Score by round" in str(plot.render())
+
+
+class KeysApp(App[None]):
+    BINDINGS = [("a", "note('a')", "Add"), ("s", "note('s')", "Start"), ("x", "note('x')", "Hidden"),
+                ("?", "note('?')", "Help")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.noted: list[str] = []
+        self.bells = 0
+        self.start_off = False  # Start shown but disabled
+
+    def compose(self) -> ComposeResult:
+        yield KeysFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "note" and parameters == ("x",):
+            return False  # not shown at all
+        if action == "note" and parameters == ("s",) and self.start_off:
+            return None   # shown, dimmed
+        return True
+
+    def action_note(self, what: str) -> None:
+        self.noted.append(what)
+
+    def bell(self) -> None:
+        self.bells += 1
+
+
+async def test_the_footer_shows_the_screens_keys_and_a_click_presses_one() -> None:
+    """One widget for the line of keys: each key shown as Textual's footer shows it (the table's snapshot
+    pictures are the same cells), a key hidden by ``check_action`` left out and a disabled one dimmed; a
+    click on a key presses it, on a disabled one rings the bell; the line follows the bindings."""
+    app = KeysApp()
+    async with app.run_test(size=(60, 5)) as pilot:
+        footer = app.query_one(KeysFooter)
+        await until(pilot, lambda: bool(footer.keys), "the keys shown")
+        assert [(k.display, k.description, k.enabled) for k in footer.keys] == [
+            ("a", "Add", True), ("s", "Start", True), ("?", "Help", True)]
+        assert footer.render_line(0).text.startswith(" a Add  s Start  ? Help ")
+        await pilot.click(KeysFooter, offset=(9, 0))  # on " s Start "
+        assert app.noted == ["s"]
+        app.start_off = True
+        app.refresh_bindings()
+        await until(pilot, lambda: not footer.keys[1].enabled, "Start dimmed")
+        start = footer.render_line(0)
+        assert all(segment.style is not None and segment.style.dim for segment in start.crop(7, 16))
+        await pilot.click(KeysFooter, offset=(9, 0))
+        assert app.noted == ["s"] and app.bells == 1
+        await pilot.click(KeysFooter, offset=(17, 0))  # " ? Help "
+        assert app.noted == ["s", "?"]
+        await pilot.hover(KeysFooter, offset=(2, 0))
+        await until(pilot, lambda: footer.hovered == 0, "the first key under the pointer")
+        line = footer.render_line(0)
+        hovered, other = (next(iter(line.crop(x, x + 1))).style for x in (0, 17))
+        assert hovered is not None and other is not None and hovered.bgcolor != other.bgcolor  # the hover ground

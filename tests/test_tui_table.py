@@ -11,13 +11,13 @@ from rich.console import Console, RenderableType
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
-from textual.widgets._footer import FooterKey
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.common import pennies
+from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
@@ -943,8 +943,7 @@ MOVES = {"Take": TakeDiscard, "Decline": DeclineDiscard, "Buy": Buy, "Pass": Pas
 
 def footer_moves(screen: TableScreen) -> set[str]:
     """The moves the footer shows, as drawn."""
-    return {key.description for key in screen.query(FooterKey) if key.description in MOVES
-            and not key.disabled}
+    return {key.description for key in screen.query_one(KeysFooter).keys if key.description in MOVES}
 
 
 def listed_moves(screen: TableScreen) -> set[str]:

@@ -77,42 +77,53 @@ class KeysFooter(Widget, can_focus=False):
     def __init__(self, *, compact: bool = False) -> None:
         super().__init__()
         self.compact = compact
-        self.keys: tuple[Key, ...] = ()
         self.hovered: int | None = None   # the key under the pointer
+        self._keys: tuple[Key, ...] = ()
+        self._stale = True                # the bindings may have changed since the keys were read
         self._spans: list[tuple[int, int]] = []  # each key's cells on the line: [start, end)
-        self._drawn: Hashable = None      # what was last drawn (None: nothing yet)
+        self._drawn: Hashable = None      # the bindings the keys were read from (None: none yet)
         self._line: Strip | None = None   # the line as drawn, at ``_line_width``
         self._line_width = -1
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
-        self.bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def shown(self) -> Hashable:
-        """What the footer would draw now: its settings and each key it would show."""
-        keys = tuple((key, b.binding.action, b.binding.description, b.binding.key_display, b.enabled,
-                      b.binding.show, b.tooltip) for key, b in self.screen.active_bindings.items())
-        return (self.compact, keys)
-
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """The screen's bindings may have changed: the keys are drawn again if what they show did."""
-        if not self.is_attached or screen is not self.screen:
+        """The screen's bindings may have changed (a screen says so several times as it shows, and at every
+        focus): they are read again once the messages at hand are handled, and the line drawn again only if
+        the keys changed (a refresh for nothing holds up the screen's next idle moment for a frame)."""
+        if screen is self.screen and not self._stale:
+            self._stale = True
+            self.call_later(self._fresh)
+
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        """The keys shown, as the screen's bindings have them now."""
+        self._fresh()
+        return self._keys
+
+    def _fresh(self) -> None:
+        """The keys read again from the screen's bindings if they may have changed; drawn again if they did."""
+        if not self._stale or not self.is_attached:
             return
-        now = self.shown()
+        self._stale = False
+        bindings = self.screen.active_bindings
+        now = (self.compact, tuple((key, b.binding.action, b.binding.description, b.binding.key_display, b.enabled,
+                                    b.binding.show, b.tooltip) for key, b in bindings.items()))
         if now == self._drawn:
             return
         self._drawn = now
         seen: set[str] = set()
         keys = []
-        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _, binding, enabled, tooltip in bindings.values():
             if binding.show and binding.action not in seen:  # (Textual's shows one key an action, the first)
                 seen.add(binding.action)
                 keys.append(Key(binding.key, self.app.get_key_display(binding), binding.description, enabled,
                                 tooltip))
-        self.keys = tuple(keys)
+        self._keys = tuple(keys)
         self.hovered = None
         self._line = None
         self.refresh()
@@ -140,7 +151,7 @@ class KeysFooter(Widget, can_focus=False):
         """Every key on one line (Textual's compact footer leaves a cell after each), and where each is."""
         line = Text(no_wrap=True, overflow="crop")
         self._spans = []
-        for index, key in enumerate(self.keys):
+        for index, key in enumerate(self._keys):
             start = line.cell_len
             line.append_text(self._key_text(key, index == self.hovered))
             self._spans.append((start, line.cell_len))
@@ -150,6 +161,7 @@ class KeysFooter(Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
+        self._fresh()
         if self._line is None or self._line_width != width:
             line = self.line()
             line.truncate(width, overflow="crop")
@@ -170,7 +182,7 @@ class KeysFooter(Widget, can_focus=False):
         hovered = self.key_at(event.x)
         if hovered != self.hovered:
             self.hovered = hovered
-            self.tooltip = self.keys[hovered].tooltip or None if hovered is not None else None
+            self.tooltip = self._keys[hovered].tooltip or None if hovered is not None else None
             self._line = None
             self.refresh()
 
@@ -184,7 +196,7 @@ class KeysFooter(Widget, can_focus=False):
         index = self.key_at(event.x)
         if index is None:
             return
-        key = self.keys[index]
+        key = self._keys[index]
         if key.enabled:
             self.app.simulate_key(key.key)
         else:

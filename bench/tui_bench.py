@@ -32,7 +32,7 @@ screen that falls behind a full-speed stream leaves the backlog in gRPC's buffer
 so read the rate (against the bare stream's) beside it.
 
 At full speed the screen draws each burst of events and composes a frame at the next tick of its frame
-timer (``table.FRAME_RATE``, 1000 a second; at Textual's own 60 an event waited half a frame on average for
+timer (``common.FRAME_RATE``, 1000 a second; at Textual's own 60 an event waited half a frame on average for
 the next tick whatever a frame cost), leaving the stream half the last frame's time, up to 1/120 s, before
 its next redraw (``table.STREAM_SHARE``, ``STREAM_MOST``). At people's pace (the same watcher, four players
 in a process of their own each answering ``PACE`` seconds after it is asked) the screen is idle when an event

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
@@ -52,7 +52,7 @@ from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerEr
 from ..settings import ServerMemory, TablePrefs
 from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
-from .common import RETRY_FIRST, RETRY_MOST, default_bot, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, LiveScreen, default_bot, filled, sentence
 from .footer import KeysFooter
 from .review import ReviewScreen
 from .standings import StandingsScreen, progress
@@ -417,7 +417,7 @@ class TableList(DataTable[Text | str]):
 HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(LiveScreen):
     """The tables of one server, live; join, watch, make and fill tables. ``memory``: the seats and host
     tokens this client holds on the server, remembered across runs (None: for this run only)."""
 

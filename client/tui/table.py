@@ -30,8 +30,6 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
-from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -45,7 +43,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
-from .common import RETRY_FIRST, RETRY_MOST, WIDE, default_bot, filled, sentence
+from .common import RETRY_FIRST, RETRY_MOST, WIDE, LiveScreen, default_bot, filled, sentence
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
@@ -61,12 +59,11 @@ PLAIN = CardStyle()
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
-FRAME_RATE = 1000  # the ticks a second of the screen's frame timer (Textual's own is 60; see ``_update_timer``)
 STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
 STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(LiveScreen):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits). ``prefs``: the
     player's table settings, saved in ``home`` when changed (``home`` None: kept for this screen only;
@@ -143,29 +140,14 @@ class TableScreen(Screen[None]):
         self._others_moved = True            # another seat moved since this seat's last decision was drawn
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
         self._swapping = False               # the game's widget is being swapped for the table's game's
-        self._frames: Timer | None = None    # the timer of this screen's frames (``_update_timer``)
         self._frame_cost = 0.0               # what the last frame took (s)
         self._frame_end = 0.0                # when it ended (time.monotonic)
         self._after_frame: list[Callable[[], object]] = []  # to run once the next frame is composed
         self._shown_once = False             # the screen has shown (``on_screen_resume``)
 
-    @property
-    def _update_timer(self) -> Timer:
-        """The timer on which Textual composes this screen's frames (a private of Textual's, pinned in
-        pyproject): at ``FRAME_RATE`` rather than Textual's 60 a second. A screen with something to draw
-        waits for the timer's next tick, and under a steady stream of events the ticks come on its grid:
-        at 60 an event drawn just after a frame waited 8 ms on average for the next one, at 240 2 ms (a
-        quarter of the median event to screen at full speed, once frames took 2-4 ms). An idle screen
-        draws at once whatever the rate; a busy one draws no more often than its redraws (``BURST``), and a
-        paused timer does not tick.
-        (Textual's ``TEXTUAL_FPS`` sets it for every screen, but only if set before textual is imported.)"""
-        if self._frames is None:
-            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
-        return self._frames
-
     def _frame(self) -> None:
-        """Compose a frame (Textual's own update), timed: a stream running ahead is left part of the frames'
-        time before its next redraw (``stale``)."""
+        """Compose a frame (``LiveScreen``'s, on its quick timer), timed: a stream running ahead is left part
+        of the frames' time before its next redraw (``stale``)."""
         start = time.monotonic()
         self._on_timer_update()
         self._frame_end = time.monotonic()

@@ -19,7 +19,7 @@ class ScorePlot(Static):
 
     The height is set as the widget mounts (it takes no measuring); the chart is drawn when its frame asks
     for it, once the layout has given it its width: drawn as it mounted it was drawn twice (a guess at the
-    width, then the width laid out), most of a round's end dialog's first frame."""
+    width, then the width laid out), 5 ms more of a round's end dialog's first frame."""
 
     DEFAULT_CSS = "ScorePlot { height: auto; }"
 

@@ -3,6 +3,7 @@ a count of pennies, and their quick frames (``LiveScreen``)."""
 
 from __future__ import annotations
 
+from textual import events, on
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -24,9 +25,21 @@ class LiveScreen(Screen[None]):
     median event to screen at full speed, once a table's frames took 2-4 ms), and a lobby whose list came
     just after a frame showed it up to 16 ms late. An idle screen draws at once whatever the rate; a busy one
     draws no more often than it is changed, and a paused timer does not tick. (Textual's ``TEXTUAL_FPS``
-    sets it for every screen, but only if set before textual is imported.)"""
+    sets it for every screen, but only if set before textual is imported.) And the first time it shows,
+    its widgets are not styled again (``on_screen_resume``)."""
 
     _frames: Timer | None = None
+    _has_shown = False  # the screen has shown once
+
+    @on(events.ScreenResume)
+    def _first_show(self, event: events.ScreenResume) -> None:
+        """The first time the screen shows, its widgets' styles are not worked out again: they were as it
+        mounted, a moment before. (Textual works them out again whenever a screen is pushed, in its own
+        handler, which runs after this one: every region then drew a second whole frame.) A subclass's own
+        ``on_screen_resume`` runs before this one, as Textual calls each class's handlers in turn."""
+        if not self._has_shown:
+            self._has_shown = True
+            event.refresh_styles = False
 
     @property
     def _update_timer(self) -> Timer:

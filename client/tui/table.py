@@ -143,7 +143,6 @@ class TableScreen(LiveScreen):
         self._frame_cost = 0.0               # what the last frame took (s)
         self._frame_end = 0.0                # when it ended (time.monotonic)
         self._after_frame: list[Callable[[], object]] = []  # to run once the next frame is composed
-        self._shown_once = False             # the screen has shown (``on_screen_resume``)
 
     def _frame(self) -> None:
         """Compose a frame (``LiveScreen``'s, on its quick timer), timed: a stream running ahead is left part
@@ -411,13 +410,8 @@ class TableScreen(LiveScreen):
         """A wide terminal puts the log beside the seats (and the game's panel under them)."""
         self.set_class(event.size.width >= WIDE, "wide")
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """A dialog over the table closed: what came meanwhile is drawn at once. The first time the screen
-        shows, its widgets' styles are not worked out again: they were as it mounted, a moment before (Textual
-        works them out again whenever a screen shows, in its own handler, which runs after this one)."""
-        if not self._shown_once:
-            self._shown_once = True
-            event.refresh_styles = False
+    def on_screen_resume(self) -> None:
+        """A dialog over the table closed: what came meanwhile is drawn at once."""
         self.redraw()
 
     def redraw(self) -> None:

@@ -15,8 +15,9 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widgets import RichLog
 
+from .line import NEWLINE
+
 MAX_LINES = 300
-NEWLINE = Text("\n")
 
 
 class TableLog(RichLog):

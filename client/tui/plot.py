@@ -30,7 +30,6 @@ class ScorePlot(Static):
         self.reserve = reserve
         self.drawn: tuple[Chart, int, int] | None = None
         self.picture = Text()
-        self.tall = 0  # the height set (lines)
         self.wanted = True  # shown when there is room (False: hidden whatever the room)
 
     def on_mount(self) -> None:
@@ -57,8 +56,8 @@ class ScorePlot(Static):
         """Shown or hidden, and its height, by the room the terminal leaves."""
         height = self.height_now()
         self.display = self.wanted and height >= LEAST
-        if self.display and self.tall != height:
-            self.tall = self.styles.height = height
+        if self.display:
+            self.styles.height = height  # (a layout only when it changes)
 
     def render(self) -> Text:
         width, height = self.content_size.width, self.height_now()

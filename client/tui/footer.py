@@ -111,6 +111,8 @@ class KeysFooter(Widget, can_focus=False):
             return
         self._stale = False
         bindings = self.screen.active_bindings
+        # compared as the bindings say it, before the keys are made (making them asks the app how to write
+        # each key, several times the comparison's cost, at every focus and decision)
         now = (self.compact, tuple((key, b.binding.action, b.binding.description, b.binding.key_display, b.enabled,
                                     b.binding.show, b.tooltip) for key, b in bindings.items()))
         if now == self._drawn:

@@ -420,13 +420,20 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         note = " ".join(plain(w.content) for w in app.screen.query(Static)).split()  # type: ignore[arg-type]
         assert "Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2)" in " ".join(note)
         assert "the buy pennies (Pennies at the table) are not touched." in " ".join(note)
+        first = app.screen
         await pilot.press("space")
         assert on_top(app) is screen
+        # closed, the end is kept (removed, Textual would lay the table out again as the game goes on) ...
+        assert first.is_attached and first not in app.screen_stack
         await asyncio.wait_for(play_until(RoundEndScreen), 8)  # the last round's hands, before the standings
         shown = str(app.screen.query_one("#dialog").query(Static).first().render())
         assert "Round 2" in shown and "over" in shown
+        # ... until the next end shows: one is kept at most
+        await until(pilot, lambda: not first.is_attached, "the round before's end let go")
+        second = app.screen
         await pilot.press("space")
         await asyncio.wait_for(play_until(GameEndScreen), 8)
+        await until(pilot, lambda: not second.is_attached, "the last round's end let go")
         assert screen.tv.game_end is not None
         await pilot.press("space")
         assert app.screen is screen and "Game over" in text_of(screen, "#prompt")

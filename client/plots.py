@@ -8,6 +8,9 @@ The data of a picture is a ``Chart``, made once from the results (``running_scor
 
 from __future__ import annotations
 
+import importlib
+import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -129,6 +132,20 @@ def ratings_over_games(entries: Sequence[str], games: Sequence[GameResult]) -> C
 
 
 # --- the terminal ------------------------------------------------------------------------------------------
+
+def load_charts() -> None:
+    """Import plotext (what ``chart`` draws with) in a thread of its own, once a process: for a screen that
+    shows a picture later (a round's end over the table), so that the ~40-90 ms of the import are spent while
+    the screen waits on the players, not in the first frame of that picture."""
+    global _loading
+    if _loading is None and "plotext" not in sys.modules:
+        _loading = threading.Thread(target=importlib.import_module, args=("plotext",), name="import plotext",
+                                    daemon=True)
+        _loading.start()
+
+
+_loading: threading.Thread | None = None
+
 
 def chart(data: Chart, width: int, height: int, *, colour: bool = True) -> str:
     """``data`` drawn in ``width`` x ``height`` cells of text (with ANSI colours unless ``colour`` is off:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
+import textwrap
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,3 +112,23 @@ def test_scores_are_ticked_in_whole_numbers() -> None:
     text = chart(running_scores([End(1, (40, 110)), End(2, (70, 110))], ["Ann", "Bob"]), 60, 14, colour=False)
     ticks = [line.split("┤")[0].strip() for line in text.splitlines() if "┤" in line]
     assert ticks and all(t.isdigit() for t in ticks) and "110" in ticks and "0" in ticks
+
+
+def test_charts_load_in_a_thread_of_their_own() -> None:
+    """``load_charts`` imports plotext in a thread, once: a fresh interpreter without it has it afterwards,
+    and the caller's thread went on meanwhile (it returned before the import could have finished)."""
+    program = textwrap.dedent("""
+        import sys, threading
+        from tenpennies.client import plots
+        assert "plotext" not in sys.modules
+        plots.load_charts()
+        loading = plots._loading
+        assert loading is not None and loading is not threading.current_thread()
+        plots.load_charts()
+        assert plots._loading is loading  # once a process
+        loading.join(30)
+        assert "plotext" in sys.modules
+        print("loaded")
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "loaded", done.stderr

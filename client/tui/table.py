@@ -34,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
+from tenpennies.client.plots import load_charts
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.games import DEFAULT_GAME
@@ -188,6 +189,7 @@ class TableScreen(LiveScreen):
         gc.freeze()
         self._tick = self.set_interval(1.0, self.tick)
         self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
+        self.call_after_refresh(load_charts)  # for the round's end, once the table is first shown
         opened = bool(self._taken)  # read before the screen was shown (``open_stream``)
         snapshot = next((m for m in self._taken if isinstance(m, pb.Snapshot)), None)
         if snapshot is not None:  # the game's widget first, here: a swap waits on this screen's own messages,

@@ -435,8 +435,12 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         await asyncio.wait_for(play_until(GameEndScreen), 8)
         await until(pilot, lambda: not second.is_attached, "the last round's end let go")
         assert screen.tv.game_end is not None
+        standings = app.screen
         await pilot.press("space")
         assert app.screen is screen and "Game over" in text_of(screen, "#prompt")
+        assert standings.is_attached  # kept, until the table goes (as it does for the lobby)
+        await app.pop_screen()
+        await until(pilot, lambda: not standings.is_attached, "the game's end let go with the table")
 
 
 async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:

@@ -1,7 +1,9 @@
-"""What the lobby and the table screen both use: the reconnect backoff, a table's filled seats, a sentence,
-a count of pennies, and their quick frames (``LiveScreen``)."""
+"""What the lobby, the table screen and its dialogs use: the reconnect backoff, a table's filled seats, a
+sentence, a count of pennies, and their quick frames (``QuickFrames``, ``LiveScreen``)."""
 
 from __future__ import annotations
+
+from typing import TypeVar
 
 from textual import events, on
 from textual.screen import Screen
@@ -15,9 +17,13 @@ WIDE = 110  # columns from which the table's log sits beside the seats (and its 
 FRAME_RATE = 1000  # the ticks a second of a live screen's frame timer (Textual's own is 60; ``LiveScreen``)
 
 
-class LiveScreen(Screen[None]):
-    """A screen that follows a stream (the lobby's tables, a table's game): its frames are composed on a
-    timer of ``FRAME_RATE`` ticks a second rather than Textual's 60.
+R = TypeVar("R")
+
+
+class QuickFrames(Screen[R]):
+    """A screen whose frames are composed on a timer of ``FRAME_RATE`` ticks a second rather than Textual's
+    60: a screen that follows a stream (``LiveScreen``), and a dialog over the table (a round's end pushed
+    just after a frame waited most of a frame for its first).
 
     A screen with something to draw waits for its frame timer's next tick (``_update_timer``, a private of
     Textual's, pinned in pyproject), and under a steady stream of changes the ticks come on its grid: at 60
@@ -25,10 +31,26 @@ class LiveScreen(Screen[None]):
     median event to screen at full speed, once a table's frames took 2-4 ms), and a lobby whose list came
     just after a frame showed it up to 16 ms late. An idle screen draws at once whatever the rate; a busy one
     draws no more often than it is changed, and a paused timer does not tick. (Textual's ``TEXTUAL_FPS``
-    sets it for every screen, but only if set before textual is imported.) And the first time it shows,
-    its widgets are not styled again (``on_screen_resume``)."""
+    sets it for every screen, but only if set before textual is imported.)"""
 
     _frames: Timer | None = None
+
+    @property
+    def _update_timer(self) -> Timer:
+        if self._frames is None:
+            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
+        return self._frames
+
+    def _frame(self) -> None:
+        """Compose a frame: Textual's own update."""
+        self._on_timer_update()
+
+
+class LiveScreen(QuickFrames[None]):
+    """A screen that follows a stream: the lobby's tables, a table's game. The first time it shows, its
+    widgets are not styled again (``on_screen_resume``). (Not so for a dialog: a modal screen's own styles,
+    the see-through background among them, are worked out as it is pushed.)"""
+
     _has_shown = False  # the screen has shown once
 
     @on(events.ScreenResume)
@@ -40,16 +62,6 @@ class LiveScreen(Screen[None]):
         if not self._has_shown:
             self._has_shown = True
             event.refresh_styles = False
-
-    @property
-    def _update_timer(self) -> Timer:
-        if self._frames is None:
-            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
-        return self._frames
-
-    def _frame(self) -> None:
-        """Compose a frame: Textual's own update."""
-        self._on_timer_update()
 
 
 def pennies(n: int) -> str:

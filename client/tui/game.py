@@ -83,6 +83,7 @@ def actions_of(kind: type[DOMNode]) -> tuple[str, ...]:
 
 
 C = TypeVar("C")  # a command type a widget looks for among the legal ones
+S = TypeVar("S", bound=Screen[Any])  # a kind of end shown over the table
 
 
 class GameTable(Widget):
@@ -120,9 +121,18 @@ class GameTable(Widget):
         just as the game goes on. Let go while the next end is shown (its own first frame lays it out) or as
         the table goes, that layout is one nobody waits for."""
         old, self.kept = self.kept, screen
+        if old is screen:  # shown again (``reusable``)
+            return
         self.app.install_screen(screen, f"over-table-{id(screen)}")
         if old is not None:
             self.let_go(old)
+
+    def reusable(self, kind: type[S]) -> S | None:
+        """The end kept, if it is a ``kind`` and closed: to be shown again with the next end's lines."""
+        kept = self.kept
+        if isinstance(kept, kind) and kept.is_attached and kept not in self.app.screen_stack:
+            return kept
+        return None
 
     def let_go(self, screen: Screen[Any]) -> None:
         self.app.uninstall_screen(screen)

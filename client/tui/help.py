@@ -21,9 +21,9 @@ from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
-from ..plots import running_scores
+from ..plots import Chart, running_scores
 from .cards import CardStyle
-from .common import WIDE, pennies
+from .common import WIDE, QuickFrames, pennies
 from .plot import ScorePlot
 
 KEYS = (
@@ -69,9 +69,11 @@ def marks(style: CardStyle, watching: bool = False) -> str:
             "selected, + just received.")
 
 
-class Dismissable(ModalScreen[None]):
+class Dismissable(ModalScreen[None], QuickFrames[None]):
     """A modal that any key (or a click) closes; but ``q`` quits, over it as anywhere (a modal screen hides
-    the app's own bindings, but for those with priority)."""
+    the app's own bindings, but for those with priority). Its frames are quick (``QuickFrames``: second, as
+    Textual takes a class's default styles along its first bases only, and a modal's see-through background
+    is among them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit", show=False)]
 
@@ -207,23 +209,31 @@ class GameEnd(BesideTheLog):
 
 
 class RoundEndScreen(BesideTheLog):
-    """Every hand shown, the points, the pennies paid for them, the scores so far."""
+    """Every hand shown, the points, the pennies paid for them, the scores so far. Made at a table's first
+    round's end and shown again, its lines changed in place, for each one after (``show``): made anew, its
+    widgets' mounting and styling was a third of its first frame's time."""
 
     def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
                  style: CardStyle, total_rounds: str = "", *, last: bool = False,
                  rounds: Sequence[pb.RoundEnded] = ()) -> None:
         super().__init__()
-        self.rounds = rounds  # every round's end so far, this one last: the running scores' picture
-        self.last = last  # the game's last round: the standings come next
-        self.ended = ended
-        self.spec = spec
         self.seat_name = name
         self.seat = seat
         self.style = style
-        self.total_rounds = total_rounds
+        self.headline = Static()
+        self.hands = Static()
+        self.paid = Static(classes="dim")
+        # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
+        self.plot = ScorePlot(Chart("", (), ()), colour=style.colour, reserve=max(16, 12 + len(ended.scores)))
+        self.hint = Static(classes="dim")
+        self.show(ended, spec, total_rounds, last=last, rounds=rounds)
 
-    def compose(self) -> ComposeResult:
-        m = self.ended
+    def show(self, ended: pb.RoundEnded, spec: RoundSpec, total_rounds: str = "", *, last: bool = False,
+             rounds: Sequence[pb.RoundEnded] = ()) -> None:
+        """This round's end in place of the one shown before: ``rounds``, every round's end so far, this one
+        last (the running scores' picture); ``last``: the game's last round (the standings come next)."""
+        self.ended = ended
+        m = ended
         names = _names(self.seat_name, self.seat, len(m.scores))
         why = round_end_why(m.out if m.HasField("out") else None, mapping.round_end_reason_from_pb(m.reason),
                             names.__getitem__)
@@ -236,19 +246,26 @@ class RoundEndScreen(BesideTheLog):
         for s in range(len(m.scores)):
             cards = [mapping.card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
             cards.sort(key=lambda c: (c.rank, c.suit or "", c.copy))
-            hand = self.style.cards(cards, self.spec.wild_ranks) if cards else Text("out", style="bold")
+            hand = self.style.cards(cards, spec.wild_ranks) if cards else Text("out", style="bold")
             table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)
-        with Vertical(id="dialog"):
-            yield Static(Text(f"Round {m.round}{self.total_rounds} over: {why}", style="bold"))
-            yield Static(table)
-            yield Static(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
+        self.headline.update(Text(f"Round {m.round}{total_rounds} over: {why}", style="bold"))
+        self.hands.update(table)
+        self.paid.update(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
-                         "Lowest score wins.", classes="dim")
-            if self.rounds:
-                # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
-                yield ScorePlot(running_scores(self.rounds, names), colour=self.style.colour,
-                                reserve=max(16, 12 + len(m.scores)))
-            yield Static("Any key shows the final standings." if self.last else "Any key continues.", classes="dim")
+                         "Lowest score wins.")
+        if rounds:
+            self.plot.show(running_scores(rounds, names))
+        else:
+            self.plot.hide()
+        self.hint.update("Any key shows the final standings." if last else "Any key continues.")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield self.headline
+            yield self.hands
+            yield self.paid
+            yield self.plot
+            yield self.hint
 
 
 class GameEndScreen(GameEnd):

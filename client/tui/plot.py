@@ -42,8 +42,9 @@ class ScorePlot(Static):
         """Draw ``data`` instead (nothing if it is the one drawn)."""
         self.data = data
         self.wanted = True
-        self.fit()
-        self.refresh()
+        if self.is_mounted:  # (else as it mounts)
+            self.fit()
+            self.refresh()
 
     def hide(self) -> None:
         self.wanted = False

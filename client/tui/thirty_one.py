@@ -485,8 +485,12 @@ class ThirtyOneTable(GameTable):
         v = self.tv.view
         if v is None or v.last_deal is None:
             return
-        self.show_over_table(DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text,
-                                           self.running(v)))
+        end = self.reusable(DealEndScreen)
+        if end is None:
+            end = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text, self.running(v))
+        else:
+            end.show(v.last_deal, self.names(v), self.running(v))
+        self.show_over_table(end)
 
     def show_game_end(self) -> None:
         v = self.tv.view
@@ -689,27 +693,38 @@ def rules_text(rules: Rules) -> str:
 
 
 class DealEndScreen(BesideTheLog):
-    """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won."""
+    """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won.
+    Made at a table's first deal's end and shown again, its lines changed in place, for each one after
+    (``show``), as Ten Pennies' round's end is."""
 
     def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str],
                  running: Chart | None = None) -> None:
         super().__init__()
-        self.running = running  # each seat's figure by deal so far
-        self.end = end
         self.rules = rules
-        self.names = names
         self.card = card
+        self.headline = Static()
+        self.hands = Static()
+        self.plot = ScorePlot(Chart("", (), ()), reserve=max(14, 9 + len(end.hands)))
+        self.show(end, names, running)
+
+    def show(self, end: DealEnded, names: list[str], running: Chart | None = None) -> None:
+        """This deal's end in place of the one shown before; ``running``: each seat's figure by deal so far."""
+        self.end = end
+        self.headline.update(Text(deal_title(end, names), style="bold"))
+        if end.how != "dead":
+            self.hands.update(showdown_table(end, self.rules, names, self.card))
+        else:
+            self.hands.update("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
+        if running is not None:
+            self.plot.show(running)
+        else:
+            self.plot.hide()
 
     def compose(self) -> ComposeResult:
-        end, rules = self.end, self.rules
         with Vertical(id="dialog"):
-            yield Static(Text(deal_title(end, self.names), style="bold"))
-            if end.how != "dead":
-                yield Static(showdown_table(end, rules, self.names, self.card))
-            else:
-                yield Static("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
-            if self.running is not None:
-                yield ScorePlot(self.running, reserve=max(14, 9 + len(end.hands)))
+            yield self.headline
+            yield self.hands
+            yield self.plot
             yield Static("Any key continues.", classes="dim")
 
 

@@ -77,6 +77,7 @@ SIZE = (80, 24)
 PACE = 0.15  # seconds a paced player takes over each decision
 FRAME = 1 / 60
 READY_TIMEOUT = 60.0
+QUIET = 0.5  # seconds with no event that say a finished table's stream has nothing more to send
 
 
 # --- start-up ----------------------------------------------------------------------------------------------
@@ -175,6 +176,9 @@ class TimedTableScreen(TableScreen):
         self.pending: list[tuple[float, str]] = []   # folded, not drawn yet: (when, where the table stood: ``WHEN``)
         self.drawn: list[tuple[float, str]] = []     # drawn, not on the screen yet
         self.latencies: list[float] = []
+        self.folded_at = 0.0   # when the last event was taken off the stream
+        self.end_folded = 0.0  # when the game's end was (the bare stream's count ends with it)
+        self.end_shown = 0.0   # when the first frame after it was drawn was composed
         self.when: list[str] = []      # for each latency: where the table stood as the event came
         setattr(self, DRAW, self._timed_draw)
 
@@ -182,7 +186,10 @@ class TimedTableScreen(TableScreen):
         # a dialog over the table; or one due once the table's next frame is composed (``after_frame``: an
         # end was folded and is being drawn first; the starting commit pushed it at once)
         when = "behind" if self.app.screen is not self else "opening" if getattr(self, "_after_frame", ()) else "view"
-        self.pending.append((time.perf_counter(), when))
+        self.folded_at = time.perf_counter()
+        if event.WhichOneof("kind") == "game_ended":
+            self.end_folded = self.folded_at
+        self.pending.append((self.folded_at, when))
         super().fold_event(event)
 
     def _timed_draw(self) -> None:
@@ -196,6 +203,8 @@ class TimedTableScreen(TableScreen):
     def painted(self) -> None:
         """A frame was composed: every event drawn before it is on the screen."""
         now = time.perf_counter()
+        if self.end_folded and not self.end_shown and any(t == self.end_folded for t, _ in self.drawn):
+            self.end_shown = now
         self.latencies.extend(now - t for t, _ in self.drawn)
         self.when.extend(when for _, when in self.drawn)
         self.drawn.clear()
@@ -293,7 +302,7 @@ async def paced_table(connection: Connection, rounds: list[int]) -> tuple[Hosted
 
 async def watch(connection: Connection, hosted: HostedTable) -> tuple[TimedTableScreen, Watcher, float]:
     """A spectator's table screen following the table from before its start to its end: the screen, its
-    app, and the seconds from the start to the last event on the screen."""
+    app, and the seconds from the start to the game's end on the screen."""
     screen = TimedTableScreen(connection, connection.spectate(hosted.table_id))
     app = Watcher(screen)
     loop = asyncio.get_running_loop()
@@ -305,10 +314,13 @@ async def watch(connection: Connection, hosted: HostedTable) -> tuple[TimedTable
         started = time.perf_counter()
         await connection.start(hosted.table_id, hosted.host_token)
         give_up = loop.time() + 600
-        while screen.tv.game_end is None or screen.pending or screen.drawn:
+        # the game's end, and every event after it (a table's last messages come just after it): none
+        # folded for QUIET seconds, and each one folded on the screen
+        while (screen.tv.game_end is None or screen.pending or screen.drawn
+               or time.perf_counter() - screen.folded_at < QUIET):
             assert loop.time() < give_up, "the game never ended"
             await asyncio.sleep(0.01)
-        took = time.perf_counter() - started
+        took = screen.end_shown - started
     return screen, app, took
 
 

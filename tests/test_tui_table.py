@@ -431,6 +431,8 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         # ... and shown again for the next, its lines changed in place (made anew, its widgets' mounting took a
         # third of its first frame): one is kept at most
         assert app.screen is first
+        words = " ".join(plain(w.content) for w in app.screen.query(Static))  # type: ignore[arg-type]
+        assert "Any key shows the final standings." in words and "Any key continues." not in words  # its last
         second = app.screen
         await pilot.press("space")
         await asyncio.wait_for(play_until(GameEndScreen), 8)

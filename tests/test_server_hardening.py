@@ -18,10 +18,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tenpennies.client.connection import join, open_channel, stub
 from tenpennies.server.app import Options, Server
+from tenpennies.server.store import Store
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from serverkit import DEADLINES, Service, ThinClient, full_table, start
+
+SLOW_COMMIT = 0.002  # seconds a slow disk takes over a commit
 
 SHORT = pb.HouseRules(max_turns=40)
 
@@ -101,7 +104,16 @@ async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(
 # --- 2. a client's deadline must not cut a change in half ---------------------------------------------
 
 async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(
-        server: Server, service: Service, tmp_path: Path) -> None:
+        server: Server, service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A disk that takes 2 ms a commit, which a command's handler waits for: a deadline shorter than that cuts
+    # it mid-change. (On a fast machine a command finished before even a 50 us deadline fired: CI once saw
+    # 296 sent and none cut, the test then proving nothing.)
+    write = Store._write
+
+    def slow_write(store: Store, *args: Any) -> str | None:
+        time.sleep(SLOW_COMMIT)
+        return write(store, *args)
+    monkeypatch.setattr(Store, "_write", slow_write)
     created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=4, rules=SHORT, seed=8))
     table_id, host = created.table.table_id, created.host_token
     me = await join(service, table_id, "hasty", seat=0)

@@ -20,7 +20,7 @@ from tenpennies.client.tui.common import pennies
 from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
-from tenpennies.client.tui.help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
+from tenpennies.client.tui.help import Dismissable, GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.prefs import PrefsScreen
 from tenpennies.client.tui.table import DIMMED, TableScreen
@@ -444,6 +444,28 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         assert standings.is_attached  # kept, until the table goes (as it does for the lobby)
         await app.pop_screen()
         await until(pilot, lambda: not standings.is_attached, "the game's end let go with the table")
+
+
+class EndDialog(Dismissable):
+    def compose(self) -> ComposeResult:
+        yield Static("an end")
+
+
+async def test_an_end_shown_again_before_its_push_is_pushed_once(connection: Connection) -> None:
+    """Two ends that come in one message (Thirty-One: a deal's end, and the next deal's blitz) show the same
+    kept dialog twice before the table's next frame: it is pushed once, and what follows it is the latest's."""
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        dialog, after = EndDialog(), []
+        screen.game.show_over_table(dialog, lambda: after.append("first"))
+        screen.game.show_over_table(dialog, lambda: after.append("second"))
+        await until(pilot, lambda: on_top(app) is dialog, "the end")  # (both pushes are run together)
+        assert app.screen_stack.count(dialog) == 1
+        await pilot.press("space")
+        assert on_top(app) is screen and after == ["second"]
 
 
 async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:

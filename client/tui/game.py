@@ -99,6 +99,7 @@ class GameTable(Widget):
         self.can_focus = True
         self.over_table: Screen[Any] | None = None  # a round's (deal's) or the game's end, shown or on its way
         self.kept: Screen[Any] | None = None  # the last end pushed, kept installed once closed (``keep``)
+        self._showing: object | None = None  # the latest show_over_table's (its push is the one that goes)
 
     def show_over_table(self, screen: Screen[Any], then: Callable[[], None] | None = None) -> None:
         """Show a round's (a deal's) or the game's end over the table in place of the one before (closed if it
@@ -107,9 +108,12 @@ class GameTable(Widget):
         meanwhile (Thirty-One's last deal's end, by the game's end that comes with it)."""
         self.close_over_table()
         self.over_table = screen
+        # this call's own: a later call replaces it, even one for the same screen (an end shown again: two
+        # deals' ends in one message would otherwise push it twice)
+        self._showing = showing = object()
 
         def push() -> None:
-            if self.over_table is screen:
+            if self.over_table is screen and self._showing is showing:
                 self.app.push_screen(screen, (lambda _: then()) if then is not None else None)
                 self.keep(screen)
         self.frame.after_frame(push)

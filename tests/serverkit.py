@@ -57,6 +57,7 @@ class ThinClient:
         self.game_ended: pb.GameEnded | None = None
         self.points: dict[int, int] = {}
         self.refused = 0
+        self.asked = 0  # the sequence of the decision last asked
         self.snapshot_seq = 0
 
     async def play(self, stop_after: int | None = None) -> None:
@@ -84,6 +85,7 @@ class ThinClient:
                 self.game_ended = event.game_ended
                 return
             elif kind == "decision_request" and event.sequence > self.snapshot_seq:  # not history
+                self.asked = event.sequence  # the decision being answered (a client may name it)
                 await self._answer(list(event.decision_request.legal_commands))
             if stop_after is not None and count >= stop_after:
                 return

@@ -160,7 +160,9 @@ def main() -> int:
     start = sub.add_parser("start")
     start.add_argument("--table", required=True)
     start.add_argument("--host-token", required=True)
-    start.add_argument("--timeout", type=float, default=30)
+    # (the players and bots it waits for are processes started with it: in a fresh clone each compiles every
+    # module it imports, and six of them on two cores once took more than 30 s to fill a table)
+    start.add_argument("--timeout", type=float, default=90)
     start.set_defaults(run=start_when_full)
     seats = sub.add_parser("seats")
     seats.add_argument("--table", required=True)

@@ -134,7 +134,7 @@ def test_two_terminal_clients_and_a_bot_on_separate_hosts_play_to_the_end(lan: L
     bob = player(lan, "c", served, table_id, "Bob", tmp_path)
     seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
     robot = bot(lan, "c", served, table_id)
-    result(starter, "started")
+    result(starter, "started", 90)
     ends = {name: job.record("over", 60) for name, job in (("Ann", ann), ("Bob", bob))}
     robot.expect(lambda line: "final standings" in line, "the bot's standings", 15)
     for job in (ann, bob, robot):
@@ -163,7 +163,7 @@ def test_a_client_cut_off_for_ten_seconds_reconnects_and_resumes_with_nothing_lo
     bob = player(lan, "c", served, table_id, "Bob", tmp_path, "--think", "0.5")  # so the game outlasts the cut
     seated = {"Ann": seat_of(ann), "Bob": seat_of(bob)}
     robot = bot(lan, "c", served, table_id)
-    result(starter, "started")
+    result(starter, "started", 90)
     watcher = ctl_job(lan, "c", served, "seats", "--table", table_id, "--every", "0.05")
     holding = ann.record("holding", 30)
     lan.cut("b")
@@ -230,7 +230,7 @@ def test_over_tls_a_client_that_does_not_trust_the_server_is_refused_and_one_tha
 
     assert ann.record("asked", 30)["fingerprint"] == fingerprint
     seated = seat_of(ann)
-    assert sorted(result(starter, "started")["seats"]) == ["Ann", "greedy bot", "greedy bot"]
+    assert sorted(result(starter, "started", 90)["seats"]) == ["Ann", "greedy bot", "greedy bot"]
     end = ann.record("over", 60)
     for job in (ann, *robots):
         assert job.finish(15) == 0, job.tail()

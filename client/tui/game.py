@@ -125,18 +125,19 @@ class GameTable(Widget):
         just as the game goes on. Let go while the next end is shown (its own first frame lays it out) or as
         the table goes, that layout is one nobody waits for."""
         old, self.kept = self.kept, screen
-        if old is screen:  # shown again (``reusable``)
+        if old is screen:  # shown again (``reused``)
             return
         self.app.install_screen(screen, f"over-table-{id(screen)}")
         if old is not None:
             self.let_go(old)
 
-    def reusable(self, kind: type[S]) -> S | None:
-        """The end kept, if it is a ``kind`` and closed: to be shown again with the next end's lines."""
+    def reused(self, kind: type[S], make: Callable[[], S]) -> S:
+        """The end kept, if it is a ``kind`` and closed, to be shown again with the next end's lines; else a
+        new one (``make``). Made anew, an end's widgets' mounting and styling was a third of its first frame."""
         kept = self.kept
         if isinstance(kept, kind) and kept.is_attached and kept not in self.app.screen_stack:
             return kept
-        return None
+        return make()
 
     def let_go(self, screen: Screen[Any]) -> None:
         self.app.uninstall_screen(screen)

@@ -213,9 +213,7 @@ class RoundEndScreen(BesideTheLog):
     round's end and shown again, its lines changed in place, for each one after (``show``): made anew, its
     widgets' mounting and styling was a third of its first frame's time."""
 
-    def __init__(self, ended: pb.RoundEnded, spec: RoundSpec, name: Callable[[int], str], seat: int | None,
-                 style: CardStyle, total_rounds: str = "", *, last: bool = False,
-                 rounds: Sequence[pb.RoundEnded] = ()) -> None:
+    def __init__(self, name: Callable[[int], str], seat: int | None, style: CardStyle, seats: int) -> None:
         super().__init__()
         self.seat_name = name
         self.seat = seat
@@ -224,15 +222,14 @@ class RoundEndScreen(BesideTheLog):
         self.hands = Static()
         self.paid = Static(classes="dim")
         # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
-        self.plot = ScorePlot(Chart("", (), ()), colour=style.colour, reserve=max(16, 12 + len(ended.scores)))
+        self.plot = ScorePlot(Chart("", (), ()), colour=style.colour, reserve=max(16, 12 + seats))
         self.hint = Static(classes="dim")
-        self.show(ended, spec, total_rounds, last=last, rounds=rounds)
 
     def show(self, ended: pb.RoundEnded, spec: RoundSpec, total_rounds: str = "", *, last: bool = False,
-             rounds: Sequence[pb.RoundEnded] = ()) -> None:
-        """This round's end in place of the one shown before: ``rounds``, every round's end so far, this one
-        last (the running scores' picture); ``last``: the game's last round (the standings come next)."""
-        self.ended = ended
+             rounds: Sequence[pb.RoundEnded] = ()) -> RoundEndScreen:
+        """This round's end, in place of the one shown before (if any): ``rounds``, every round's end so far,
+        this one last (the running scores' picture); ``last``: the game's last round (the standings come
+        next). Returns the screen."""
         m = ended
         names = _names(self.seat_name, self.seat, len(m.scores))
         why = round_end_why(m.out if m.HasField("out") else None, mapping.round_end_reason_from_pb(m.reason),
@@ -258,6 +255,7 @@ class RoundEndScreen(BesideTheLog):
         else:
             self.plot.hide()
         self.hint.update("Any key shows the final standings." if last else "Any key continues.")
+        return self
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -635,14 +635,9 @@ class TenPenniesTable(GameTable):
         rounds = v.rules.rounds
         total = f" of {len(rounds)}" if rounds == (1, 2, 3, 4, 5, 6, 7) else ""
         last = then is not None
-        spec, rounds_ended = v.rules.round(tv.round_end.round), list(tv.round_ends.values())
-        end = self.reusable(RoundEndScreen)
-        if end is None:
-            end = RoundEndScreen(tv.round_end, spec, self.who, self.seat, self.card_style, total, last=last,
-                                 rounds=rounds_ended)
-        else:
-            end.show(tv.round_end, spec, total, last=last, rounds=rounds_ended)
-        self.show_over_table(end, then)
+        end = self.reused(RoundEndScreen, lambda: RoundEndScreen(self.who, self.seat, self.card_style, v.seats))
+        self.show_over_table(end.show(tv.round_end, v.rules.round(tv.round_end.round), total, last=last,
+                                      rounds=list(tv.round_ends.values())), then)
 
     def show_game_end(self) -> None:
         v = self.tv.view

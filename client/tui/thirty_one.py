@@ -485,12 +485,8 @@ class ThirtyOneTable(GameTable):
         v = self.tv.view
         if v is None or v.last_deal is None:
             return
-        end = self.reusable(DealEndScreen)
-        if end is None:
-            end = DealEndScreen(v.last_deal, v.rules, self.names(v), self.card_style.text, self.running(v))
-        else:
-            end.show(v.last_deal, self.names(v), self.running(v))
-        self.show_over_table(end)
+        end = self.reused(DealEndScreen, lambda: DealEndScreen(v.rules, self.card_style.text, v.seats))
+        self.show_over_table(end.show(v.last_deal, self.names(v), self.running(v)))
 
     def show_game_end(self) -> None:
         v = self.tv.view
@@ -697,19 +693,17 @@ class DealEndScreen(BesideTheLog):
     Made at a table's first deal's end and shown again, its lines changed in place, for each one after
     (``show``), as Ten Pennies' round's end is."""
 
-    def __init__(self, end: DealEnded, rules: Rules, names: list[str], card: Callable[[Card], str],
-                 running: Chart | None = None) -> None:
+    def __init__(self, rules: Rules, card: Callable[[Card], str], seats: int) -> None:
         super().__init__()
         self.rules = rules
         self.card = card
         self.headline = Static()
         self.hands = Static()
-        self.plot = ScorePlot(Chart("", (), ()), reserve=max(14, 9 + len(end.hands)))
-        self.show(end, names, running)
+        self.plot = ScorePlot(Chart("", (), ()), reserve=max(14, 9 + seats))
 
-    def show(self, end: DealEnded, names: list[str], running: Chart | None = None) -> None:
-        """This deal's end in place of the one shown before; ``running``: each seat's figure by deal so far."""
-        self.end = end
+    def show(self, end: DealEnded, names: list[str], running: Chart | None = None) -> DealEndScreen:
+        """This deal's end, in place of the one shown before (if any); ``running``: each seat's figure by deal
+        so far. Returns the screen."""
         self.headline.update(Text(deal_title(end, names), style="bold"))
         if end.how != "dead":
             self.hands.update(showdown_table(end, self.rules, names, self.card))
@@ -719,6 +713,7 @@ class DealEndScreen(BesideTheLog):
             self.plot.show(running)
         else:
             self.plot.hide()
+        return self
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -468,6 +468,29 @@ async def test_an_end_shown_again_before_its_push_is_pushed_once(connection: Con
         assert on_top(app) is screen and after == ["second"]
 
 
+async def test_a_resized_terminal_lays_the_table_and_a_dialog_over_it_out_again(connection: Connection) -> None:
+    """A screen skips only the Resize its own first layout sends it, at the size it was laid out at
+    (``QuickFrames``): a real resize still lays the table out again, and a dialog over it, and the table
+    under the dialog."""
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        log = screen.query_one(TableLog)
+        assert log.region.x == 0 and log.region.width == SIZE[0]  # narrow: the log under the seats
+        await pilot.resize_terminal(120, 30)
+        await until(pilot, lambda: screen.outer_size == (120, 30) and log.region.x > 0, "the log beside the seats")
+        dialog = EndDialog()
+        screen.game.show_over_table(dialog)
+        await until(pilot, lambda: on_top(app) is dialog, "the dialog")
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: dialog.outer_size == SIZE, "the dialog at the new size")
+        await until(pilot, lambda: log.region.x == 0 and log.region.width == SIZE[0], "the table under it too")
+        await pilot.press("space")
+        assert on_top(app) is screen and screen.outer_size == SIZE
+
+
 async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:
     """A dialog over the table (here the round's end) is composed whole with the table dimmed under it, so
     behind it the table draws at most each ``DIMMED`` seconds (and once as a round or the game ends, for the

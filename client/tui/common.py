@@ -45,6 +45,16 @@ class QuickFrames(Screen[R]):
         """Compose a frame: Textual's own update."""
         self._on_timer_update()
 
+    @on(events.Resize)
+    def _laid_out_at_this_size(self, event: events.Resize) -> None:
+        """A screen's first layout sends the screen a Resize to the size it was just laid out at, and
+        Textual's handler (``Screen._on_resize``, which ``prevent_default`` skips) lays the whole screen out
+        and draws it again for nothing: a few ms of a local game's start, after its first frame. A real
+        resize (a size the screen was not laid out at) goes on to it; a subclass's own ``on_resize`` runs
+        first either way."""
+        if event.size == self.outer_size:
+            event.prevent_default()
+
 
 class LiveScreen(QuickFrames[None]):
     """A screen that follows a stream: the lobby's tables, a table's game. The first time it shows, its

@@ -65,13 +65,19 @@ class LocalServer:
         """Start the server (RuntimeError when another local game runs from the same directory)."""
         self.home.mkdir(parents=True, exist_ok=True)
         self._take_lock()
-        if not self.db.exists():
-            # A new file's tables are written in a commit that waits on the disk (some ms, more on a busy disk),
-            # and the server opens its store as it is made, waiting in the app's loop: made here in a thread
-            # instead, the loop goes on (the app draws) and the server then opens a file that is there.
-            await asyncio.to_thread(lambda: Store(str(self.db)).close())
-        # A waiting table never expires here: only this client uses the server, and only while it runs.
-        server = Server(Options(host="127.0.0.1", port=0, db=str(self.db), waiting_table_ttl=0))
+        try:
+            # Opening the store waits on the disk (a new file's tables are written in commits: some ms, more on
+            # a busy disk): in a thread, so that the app's loop goes on (it draws), and handed to the server.
+            store = await asyncio.to_thread(Store, str(self.db))
+            try:
+                # A waiting table never expires here: only this client uses the server, and only while it runs.
+                server = Server(Options(host="127.0.0.1", port=0, db=str(self.db), waiting_table_ttl=0), store)
+            except BaseException:
+                store.close()
+                raise
+        except BaseException:
+            self._drop_lock()
+            raise
         try:
             await server.start()
         except BaseException:

@@ -122,11 +122,13 @@ async def until_stopped() -> None:
 class Server(Listener):
     """A running server; ``port`` is the one bound (useful with port 0)."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, store: Store | None = None) -> None:
+        """``store``: the store of ``options.db``, already open (the local game's launcher opens it in a
+        thread while the app draws); the server closes it as it stops."""
         # a config with a mistake stops the server before it opens anything (ValueError says what)
         config = TournamentConfig.load(options.tournament) if options.tournament else None
         super().__init__(options)
-        self.store = Store(options.db)
+        self.store = store if store is not None else Store(options.db)
         self.lobby = Lobby(self.store, allow_seeds=options.allow_seeds,
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)

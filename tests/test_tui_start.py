@@ -4,13 +4,16 @@ goes on as one stream: every event once, none missed."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+import pytest
 from rich.console import RenderableType
 from textual.app import App
 from textual.screen import Screen
 
 from tenpennies.client.connection import Connection, SeatSession
+from tenpennies.client.local import DB_FILE, LocalServer
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.table import TableScreen
@@ -104,3 +107,23 @@ async def test_a_stream_opened_before_its_screen_goes_on_without_gap_or_double(c
             if message.sequence >= last:
                 break
     assert seen == screen.sequences
+
+
+async def test_a_local_game_whose_file_cannot_be_opened_says_why_and_lets_go_of_the_directory(
+        tmp_path: Path) -> None:
+    """The local games' file is not a database: the app says so and ends (it opens the file in a thread, for the
+    server it hands it to), and lets go of the directory's lock: with the file mended, a local game starts."""
+    (tmp_path / DB_FILE).write_bytes(b"not a database " * 512)
+    TablePrefs(guide_seen=True).save(tmp_path)
+    app = TenPenniesApp(Launch("local", name="me", home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.return_code is not None, "the app to end")
+        words = " ".join(str(renderable) for renderable in app._exit_renderables)  # what the terminal is left
+    assert app.return_code == 1
+    assert "The local game could not start: file is not a database" in words
+    with pytest.raises(sqlite3.DatabaseError):  # (the app stops its local server as it ends: here no one does)
+        await LocalServer(tmp_path).start()
+    (tmp_path / DB_FILE).unlink()
+    local = LocalServer(tmp_path)
+    await local.start()  # (the lock still held: RuntimeError, another local game is running)
+    await local.stop()

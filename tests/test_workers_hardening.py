@@ -103,6 +103,9 @@ async def test_seat_streams_resume_from_their_sequence_with_no_gap_or_double_acr
         for task in tasks:
             with pytest.raises(grpc.aio.AioRpcError):
                 await task
+        # the worker's own port answers again, and the seats' channel to it knows (refused while the worker was
+        # down, it waits out a reconnect backoff first: a call made meanwhile fails at once, "connection refused")
+        await asyncio.wait_for(direct.channel_ready(), 60)
         await asyncio.wait_for(asyncio.gather(*(c.play() for c in everyone)), 120)
     finally:
         await direct.close()

@@ -54,6 +54,11 @@ def stood(app: App[Any], tasks: int = 30, frames: int = 5) -> str:
             lines.append(f"{screen!r}: game {type(screen.game).__name__}, view {'set' if screen.view else 'none'}, "
                          f"swapping {screen._swapping}, ended {screen.ended!r}, taken {len(screen._taken)}, "
                          f"taken in {screen._taken_in.is_set()}")
+            # what it asks and says, and the ends over it (shown or on their way, kept once closed)
+            said = (str(screen.prompt_line.render()), str(screen.message_line.render()))
+            lines.append(f"  prompt {said[0]!r}, message {said[1]!r}, "
+                         f"legal {len(screen.legal)}, stale {screen._stale}, after frame {len(screen._after_frame)}, "
+                         f"over table {screen.game.over_table!r}, kept {screen.game.kept!r}")
     for task in list(asyncio.all_tasks())[:tasks]:
         chain: list[str] = []
         awaited: Any = task.get_coro()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from textual import events, on
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -45,15 +46,15 @@ class QuickFrames(Screen[R]):
         """Compose a frame: Textual's own update."""
         self._on_timer_update()
 
-    @on(events.Resize)
-    def _laid_out_at_this_size(self, event: events.Resize) -> None:
-        """A screen's first layout sends the screen a Resize to the size it was just laid out at, and
-        Textual's handler (``Screen._on_resize``, which ``prevent_default`` skips) lays the whole screen out
-        and draws it again for nothing: a few ms of a local game's start, after its first frame. A real
-        resize (a size the screen was not laid out at) goes on to it; a subclass's own ``on_resize`` runs
-        first either way."""
-        if event.size == self.outer_size:
-            event.prevent_default()
+    def _screen_resized(self, size: Size) -> None:
+        """Lay the screen out at ``size`` (Textual's, a private, pinned in pyproject), unless it was laid out
+        at that size already. A screen's first layout sends the screen a Resize to the size it was just laid
+        out at, and Textual's handler laid the whole screen out and drew it again for nothing: a few ms of a
+        local game's start, after its first frame. (Skipped here rather than by ``prevent_default`` on the
+        Resize: the app sends one Resize to every screen on the stack, and a handled one would be handled for
+        the screens under a dialog too.)"""
+        if size != self.outer_size:
+            super()._screen_resized(size)
 
 
 class LiveScreen(QuickFrames[None]):

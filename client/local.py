@@ -65,17 +65,23 @@ class LocalServer:
         """Start the server (RuntimeError when another local game runs from the same directory)."""
         self.home.mkdir(parents=True, exist_ok=True)
         self._take_lock()
+        # Opening the store waits on the disk (a new file's tables are written in commits: some ms, more on a
+        # busy disk): in a thread, so that the app's loop goes on (it draws), and handed to the server.
+        opening = asyncio.ensure_future(asyncio.to_thread(Store, str(self.db)))
         try:
-            # Opening the store waits on the disk (a new file's tables are written in commits: some ms, more on
-            # a busy disk): in a thread, so that the app's loop goes on (it draws), and handed to the server.
-            store = await asyncio.to_thread(Store, str(self.db))
-            try:
-                # A waiting table never expires here: only this client uses the server, and only while it runs.
-                server = Server(Options(host="127.0.0.1", port=0, db=str(self.db), waiting_table_ttl=0), store)
-            except BaseException:
-                store.close()
-                raise
+            store = await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            # the thread opens it all the same: closed once it is open, and only then the directory let go
+            opening.add_done_callback(self._close_opened)
+            raise
         except BaseException:
+            self._drop_lock()
+            raise
+        try:
+            # A waiting table never expires here: only this client uses the server, and only while it runs.
+            server = Server(Options(host="127.0.0.1", port=0, db=str(self.db), waiting_table_ttl=0), store)
+        except BaseException:
+            store.close()
             self._drop_lock()
             raise
         try:
@@ -97,6 +103,14 @@ class LocalServer:
         if server is not None:
             await server.stop(0)
         self._drop_lock()
+
+    def _close_opened(self, opening: asyncio.Future[Store]) -> None:
+        """A store opened for a start that was given up: closed, and the directory let go."""
+        try:
+            if not opening.cancelled() and opening.exception() is None:
+                opening.result().close()
+        finally:
+            self._drop_lock()
 
     def _take_lock(self) -> None:
         """One local game at a time per directory: two servers on one SQLite file would each think the

@@ -4,7 +4,10 @@ goes on as one stream: every event once, none missed."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,12 +15,14 @@ from rich.console import RenderableType
 from textual.app import App
 from textual.screen import Screen
 
+from tenpennies.client import local as local_module
 from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.local import DB_FILE, LocalServer
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.engine.ten_pennies import Discard, Draw, PassBuy
+from tenpennies.server.store import Store
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from tuikit import until
@@ -127,3 +132,42 @@ async def test_a_local_game_whose_file_cannot_be_opened_says_why_and_lets_go_of_
     local = LocalServer(tmp_path)
     await local.start()  # (the lock still held: RuntimeError, another local game is running)
     await local.stop()
+
+
+def stores_open() -> int:
+    """The stores open in this process (each runs one checkpoint thread while it is open)."""
+    return sum(1 for thread in threading.enumerate() if thread.name == "checkpoint")
+
+
+async def test_a_local_start_given_up_while_its_store_opens_closes_it_then_lets_go_of_the_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quitting on the splash cancels the local start while its store is being opened in a thread: the thread
+    opens it all the same, so it is closed once open, and only then is the directory's lock let go."""
+    gate = threading.Event()
+    made: list[Store] = []
+
+    class SlowStore(Store):  # a real store, on a disk that keeps it waiting until the test says
+        def __init__(self, path: str) -> None:
+            gate.wait(30)
+            super().__init__(path)
+            made.append(self)
+    monkeypatch.setattr(local_module, "Store", SlowStore)
+    before = stores_open()
+    local = LocalServer(tmp_path)
+    starting = asyncio.ensure_future(local.start())
+    give_up = time.monotonic() + 30
+    while local.lock is None:  # (the start runs to its wait for the store)
+        assert time.monotonic() < give_up, "the start never took the directory"
+        await asyncio.sleep(0.001)
+    starting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await starting
+    assert local.lock is not None  # the store is still being opened: the directory is not let go yet
+    gate.set()
+    while local.lock is not None:
+        assert time.monotonic() < give_up, "the directory was never let go"
+        await asyncio.sleep(0.01)
+    assert len(made) == 1 and stores_open() == before  # opened, then closed
+    again = LocalServer(tmp_path)
+    await again.start()  # the directory is free, and its file whole
+    await again.stop()

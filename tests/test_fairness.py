@@ -601,9 +601,14 @@ async def test_the_sdk_names_every_decision_and_a_bot_slower_than_its_timer_is_n
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     table = server.lobby.tables[table_id]
     try:
-        await _until(lambda: table.defaulted[0] >= 4, "the timer acts for the slow bot a few times", 60)
+        # A few times, or as often as it did before the game ended: the SDK answers at once while its bot still
+        # thinks over an earlier decision, and on a loaded machine a decision comes so near its deadline that
+        # the SDK's own default reaches the server first, so how often the timer acts depends on the timing.
+        await _until(lambda: table.defaulted[0] >= 4 or table.status == "finished",
+                     "the timer acts for the slow bot a few times, or the game's end", 120)
     finally:
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
+    assert table.defaulted[0] >= 1 and stats.slow >= 1, (table.defaulted, stats)  # the scenario: it was late
     assert session.named and all(session.named), session.named  # it sent, and always named the decision
     assert stats.illegal == 0 and table.refused[0] == 0, (session.named, stats)

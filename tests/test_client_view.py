@@ -10,7 +10,8 @@ import dataclasses
 import itertools
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -35,11 +36,24 @@ from tenpennies.engine.ten_pennies import (
     TakeDiscard,
 )
 from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
-from tenpennies.server.app import Server
+from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from serverkit import Service, full_table, start, subscribed
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    """The conftest's server, with large request budgets: whole games from one address, each seat asking for
+    snapshots whenever nothing moves, once overran the default 500 requests a second per address on a fast
+    machine (CI: "too many requests from this client: slow down"). The budgets are tested elsewhere
+    (test_server_hardening, test_fairness)."""
+    running = Server(Options(port=0, db=str(tmp_path / "games.db"), allow_seeds=True, rate=100_000, burst=100_000,
+                             address_rate=0))
+    await running.start()
+    yield running
+    await running.stop(0)
 
 SHORT = pb.HouseRules(max_turns=40, rounds=[1, 3, 5, 7])  # whole games, kept short
 

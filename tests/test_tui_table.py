@@ -491,6 +491,33 @@ async def test_a_resized_terminal_lays_the_table_and_a_dialog_over_it_out_again(
         assert on_top(app) is screen and screen.outer_size == SIZE
 
 
+async def test_the_logs_lines_are_wrapped_again_when_its_width_changes(connection: Connection) -> None:
+    """A resize that puts the log beside the seats (narrower) or back under them (wider) writes its lines again
+    at its new width: none cut at the edge, none left short, none lost or doubled."""
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        log = screen.query_one(TableLog)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal) and bool(log.lines), "my turn")
+
+        def told() -> str:  # the log's words as the lines show them (wrapped: spaces go at breaks)
+            return "".join(strip.text for strip in log.lines).replace(" ", "")
+
+        def widest() -> int:
+            return max(strip.cell_length for strip in log.lines)
+
+        before, wide = told(), widest()
+        assert wide > 50  # a line longer than the log will be beside the seats
+        await pilot.resize_terminal(120, 30)
+        await until(pilot, lambda: log.region.x > 0 and widest() <= log.scrollable_content_region.width,
+                    "every line within the log beside the seats")
+        assert told() == before
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: log.region.x == 0 and widest() == wide, "the lines as long as before")
+        assert told() == before
+
+
 async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:
     """A dialog over the table (here the round's end) is composed whole with the table dimmed under it, so
     behind it the table draws at most each ``DIMMED`` seconds (and once as a round or the game ends, for the

@@ -35,6 +35,8 @@ class TableLog(RichLog):
         self.can_focus = False
         self._in_place = False
         self._held: deque[Text] = deque(maxlen=MAX_LINES)  # lines queued, not written yet
+        self._written: deque[Text] = deque(maxlen=MAX_LINES)  # the lines written, as they were given
+        self._wrapped_at = 0  # the width they were written at (wrapped, where longer)
         # each line as drawn, by its place in the whole log, scroll and width: the log scrolls a line or more
         # at every event, and every line it shows then comes from here rather than being styled again
         self._drawn: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
@@ -51,6 +53,8 @@ class TableLog(RichLog):
         first resizes, each asking the screen for a new layout: a whole frame more, once the table showed)."""
         if not self._held or not self._size_known:
             return
+        self._wrapped_at = self.scrollable_content_region.width
+        self._written.extend(self._held)
         while self._held and not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
             self.add_line(self._held.popleft(), scroll_end=self.auto_scroll)
         if not self._held:
@@ -133,6 +137,7 @@ class TableLog(RichLog):
 
     def clear(self) -> Self:
         self._drawn.clear()  # the places start again from 0
+        self._written.clear()
         return super().clear()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -142,7 +147,19 @@ class TableLog(RichLog):
         if event.size.width and not self._size_known:
             self._size_known = True
             self.release()
+        elif self._written and self.scrollable_content_region.width != self._wrapped_at:
+            self.rewrap()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def rewrap(self) -> None:
+        """The log is wider or narrower than when its lines were written (the terminal was resized, or the
+        log went beside the seats): they are written again at its width. (A ``RichLog`` keeps each line as
+        first wrapped: cut at a narrower log's edge, short in a wider one.)"""
+        lines = [*self._written, *self._held]
+        self.clear()
+        self._held.clear()
+        self._held.extend(lines)  # (at most ``MAX_LINES``: the newest)
+        self.release()
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:

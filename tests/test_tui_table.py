@@ -516,6 +516,15 @@ async def test_the_logs_lines_are_wrapped_again_when_its_width_changes(connectio
         await pilot.resize_terminal(*SIZE)
         await until(pilot, lambda: log.region.x == 0 and widest() == wide, "the lines as long as before")
         assert told() == before
+        # a line drawn after the log took its new width but before its Resize came: the lines before it are
+        # written again with it (here the Resize never reaches the log's own handler)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(TableLog, "on_resize", lambda self, event: None)
+            await pilot.resize_terminal(120, 30)
+            await until(pilot, lambda: log.region.x > 0, "the log beside the seats")
+            log.add("drawn as the log was resized")
+            log.release()
+            assert widest() <= log.scrollable_content_region.width and told() == before + "drawnasthelogwasresized"
 
 
 async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_closes(connection: Connection) -> None:

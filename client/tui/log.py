@@ -53,7 +53,10 @@ class TableLog(RichLog):
         first resizes, each asking the screen for a new layout: a whole frame more, once the table showed)."""
         if not self._held or not self._size_known:
             return
-        self._wrapped_at = self.scrollable_content_region.width
+        width = self.scrollable_content_region.width
+        if self._written and width != self._wrapped_at:
+            self.unwrite()  # (resized, and drawn before its Resize came: at the new width, the old lines too)
+        self._wrapped_at = width
         self._written.extend(self._held)
         while self._held and not self.show_vertical_scrollbar:  # not scrolling yet: as RichLog does it
             self.add_line(self._held.popleft(), scroll_end=self.auto_scroll)
@@ -148,18 +151,19 @@ class TableLog(RichLog):
             self._size_known = True
             self.release()
         elif self._written and self.scrollable_content_region.width != self._wrapped_at:
-            self.rewrap()
+            self.unwrite()
+            self.release()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
-    def rewrap(self) -> None:
-        """The log is wider or narrower than when its lines were written (the terminal was resized, or the
-        log went beside the seats): they are written again at its width. (A ``RichLog`` keeps each line as
-        first wrapped: cut at a narrower log's edge, short in a wider one.)"""
+    def unwrite(self) -> None:
+        """Take the lines written back into the queue, ahead of those queued, for ``release`` to write again:
+        the log is wider or narrower than when they were written (the terminal was resized, or the log went
+        beside the seats), and a ``RichLog`` keeps each line as first wrapped, cut at a narrower log's edge
+        and short in a wider one."""
         lines = [*self._written, *self._held]
         self.clear()
         self._held.clear()
         self._held.extend(lines)  # (at most ``MAX_LINES``: the newest)
-        self.release()
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:

@@ -21,7 +21,7 @@ from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
-from ..plots import Chart, running_scores
+from ..plots import running_scores
 from .cards import CardStyle
 from .common import WIDE, QuickFrames, pennies
 from .plot import ScorePlot
@@ -222,7 +222,7 @@ class RoundEndScreen(BesideTheLog):
         self.hands = Static()
         self.paid = Static(classes="dim")
         # what else the dialog takes: its title, notes, hint and border, a line a seat and a few for hands
-        self.plot = ScorePlot(Chart("", (), ()), colour=style.colour, reserve=max(16, 12 + seats))
+        self.plot = ScorePlot(None, colour=style.colour, reserve=max(16, 12 + seats))
         self.hint = Static(classes="dim")
 
     def show(self, ended: pb.RoundEnded, spec: RoundSpec, total_rounds: str = "", *, last: bool = False,
@@ -250,10 +250,7 @@ class RoundEndScreen(BesideTheLog):
         self.paid.update(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
                          "Lowest score wins.")
-        if rounds:
-            self.plot.show(running_scores(rounds, names))
-        else:
-            self.plot.hide()
+        self.plot.show(running_scores(rounds, names) if rounds else None)
         self.hint.update("Any key shows the final standings." if last else "Any key continues.")
         return self
 

@@ -23,14 +23,14 @@ class ScorePlot(Static):
 
     DEFAULT_CSS = "ScorePlot { height: auto; }"
 
-    def __init__(self, data: Chart, *, colour: bool = True, reserve: int = 14, id: str | None = None) -> None:
+    def __init__(self, data: Chart | None, *, colour: bool = True, reserve: int = 14, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self.data = data
+        self.data = data  # None: nothing to draw (hidden)
         self.colour = colour
         self.reserve = reserve
         self.drawn: tuple[Chart, int, int] | None = None
         self.picture = Text()
-        self.wanted = True  # shown when there is room (False: hidden whatever the room)
+        self.wanted = data is not None  # shown when there is room (False: hidden whatever the room)
 
     def on_mount(self) -> None:
         self.fit()
@@ -38,8 +38,11 @@ class ScorePlot(Static):
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
-    def show(self, data: Chart) -> None:
-        """Draw ``data`` instead (nothing if it is the one drawn)."""
+    def show(self, data: Chart | None) -> None:
+        """Draw ``data`` instead (nothing if it is the one drawn); None hides the picture."""
+        if data is None:
+            self.hide()
+            return
         self.data = data
         self.wanted = True
         if self.is_mounted:  # (else as it mounts)
@@ -62,6 +65,8 @@ class ScorePlot(Static):
 
     def render(self) -> Text:
         width, height = self.content_size.width, self.height_now()
+        if self.data is None:
+            return self.picture
         if width and self.drawn != (self.data, width, height):
             self.drawn = (self.data, width, height)
             self.picture = Text.from_ansi(chart(self.data, width, height, colour=self.colour), no_wrap=True)

@@ -699,7 +699,7 @@ class DealEndScreen(BesideTheLog):
         self.card = card
         self.headline = Static()
         self.hands = Static()
-        self.plot = ScorePlot(Chart("", (), ()), reserve=max(14, 9 + seats))
+        self.plot = ScorePlot(None, reserve=max(14, 9 + seats))
 
     def show(self, end: DealEnded, names: list[str], running: Chart | None = None) -> DealEndScreen:
         """This deal's end, in place of the one shown before (if any); ``running``: each seat's figure by deal
@@ -709,10 +709,7 @@ class DealEndScreen(BesideTheLog):
             self.hands.update(showdown_table(end, self.rules, names, self.card))
         else:
             self.hands.update("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
-        if running is not None:
-            self.plot.show(running)
-        else:
-            self.plot.hide()
+        self.plot.show(running)
         return self
 
     def compose(self) -> ComposeResult:

@@ -283,11 +283,7 @@ class ReplayScreen(Screen[None]):
 
     def action_plot(self) -> None:
         self.plotting = not self.plotting
-        plot = self.query_one(ScorePlot)
-        if self.plotting:
-            plot.show(self.stepper.chart(self.position))
-        else:
-            plot.hide()
+        self.query_one(ScorePlot).show(self.stepper.chart(self.position) if self.plotting else None)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -48,6 +48,8 @@ class ThinClient:
     keeps every message it received (for leak checks). ``gate``: while it is clear, no answer is sent (a test
     holds the game still); ``sending`` tells an answer on its way."""
 
+    names = False  # its answers name the decision they answer (``asked``): one that comes late is refused as such
+
     def __init__(self, session: SeatSession, seed: int, gate: asyncio.Event | None = None) -> None:
         self.session = session
         self.gate = gate
@@ -101,11 +103,13 @@ class ThinClient:
 
     async def _act(self, legal: list[pb.Command]) -> None:
         try:
-            await self.session.send(pick(legal, self.rng, self.points))
+            await self.session.send(pick(legal, self.rng, self.points), self.asked if self.names else 0)
         except grpc.aio.AioRpcError as error:
-            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+            # a stale decision: the game moved on (a timer, say); named, it is refused as too late
+            if error.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
+                                    *((grpc.StatusCode.ABORTED,) if self.names else ())):
                 raise
-            self.refused += 1  # a stale decision: the game moved on (a timer, say)
+            self.refused += 1
 
 
 def _points(rank: int) -> int:

@@ -24,7 +24,7 @@ from tenpennies.server.tournament import TournamentConfig, stored_result
 from tenpennies.server.workers import known_workers, worker_db
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from serverkit import Service, ThinClient, pick
+from serverkit import Service, ThinClient
 
 RULES = {"rounds": [1], "max_turns": 20}  # short games
 
@@ -49,6 +49,7 @@ class Vandal(ThinClient):
     """Sends an illegal command before every legal one."""
 
     vandalism = 0  # its illegal commands (refused, as the test checks)
+    names = True
 
     async def _act(self, legal: list[pb.Command]) -> None:
         kinds = {c.WhichOneof("kind") for c in legal}
@@ -65,11 +66,7 @@ class Vandal(ThinClient):
             if error.code() != grpc.StatusCode.ABORTED:
                 assert error.code() == grpc.StatusCode.FAILED_PRECONDITION and error.rule
                 self.vandalism += 1
-        try:
-            await self.session.send(pick(legal, self.rng, self.points), self.asked)
-        except ServerError as error:
-            assert error.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
-            self.refused += 1
+        await super()._act(legal)
 
 
 class Bot:

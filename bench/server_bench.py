@@ -68,6 +68,7 @@ class LoadTable:
     def __init__(self, stub: pb_grpc.TenPenniesServiceStub, table_id: str, host: str, tokens: list[str]) -> None:
         self.stub, self.id, self.host, self.tokens = stub, table_id, host, tokens
         self.legal: dict[int, list[pb.Command]] = {}
+        self.decision: dict[int, int] = {}  # seat -> the decision its legal commands answer
         self.last_seq = 0
         self.pending: tuple[int, float, dict[int, float]] | None = None  # (after seq, sent at, arrivals)
         self.latencies: list[float] = []
@@ -105,6 +106,7 @@ class LoadTable:
                     waiting.set_result(result.code)
             if message.HasField("snapshot"):
                 self.legal[seat] = list(message.snapshot.game.legal_commands)
+                self.decision[seat] = message.snapshot.decision
                 self.changed.set()
                 continue
             now = time.perf_counter()
@@ -117,6 +119,7 @@ class LoadTable:
                         self.pending = None
                 if event.HasField("decision_request"):
                     self.legal[seat] = list(event.decision_request.legal_commands)
+                    self.decision[seat] = event.sequence
                     self.changed.set()
 
     async def act(self, rng: random.Random, measure: bool) -> bool:
@@ -133,12 +136,14 @@ class LoadTable:
                     self.ids += 1
                     answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
                     self.results[self.ids] = answer
-                    await self.calls[seat].write(pb.PlayRequest(id=self.ids, command=command))
+                    await self.calls[seat].write(pb.PlayRequest(id=self.ids, command=command,
+                                                                 decision=self.decision.get(seat, 0)))
                     if await answer:
                         raise RuntimeError("refused")
                 else:
                     await self.stub.SendCommand(pb.SendCommandRequest(table_id=self.id, token=self.tokens[seat],
-                                                                      command=command))
+                                                                      command=command,
+                                                                      decision=self.decision.get(seat, 0)))
                 self.commands += 1
                 self.served += LoadTable.measuring
             except (grpc.aio.AioRpcError, RuntimeError):

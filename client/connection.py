@@ -287,13 +287,18 @@ class SeatSession:
     password: str = ""
     address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
     play: bool = True
+    # the decision this session's stream last handed its reader (a snapshot's, or a DecisionRequest's sequence)
+    decision: int = field(default=0, init=False, compare=False)
+    _snapshot_at: int = field(default=0, init=False, repr=False, compare=False)
     _link: _PlayLink | None = field(default=None, init=False, repr=False, compare=False)
 
-    async def send(self, command: pb.Command, decision: int = 0) -> int:
+    async def send(self, command: pb.Command, decision: int | None = None) -> int:
         """Send the seat's command; ``decision`` names the decision it answers (the sequence of its
-        DecisionRequest, ``TableView.decision``; 0: not named). An answer to a decision no longer open is
-        refused (``ServerError.stale``) and changes nothing. Up the seat's Play stream while it is up, else
-        with SendCommand."""
+        DecisionRequest, ``TableView.decision``; 0: not named; None: the one this session's stream handed its
+        reader last). An answer to a decision no longer open is refused (``ServerError.stale``) and changes
+        nothing. Up the seat's Play stream while it is up, else with SendCommand."""
+        if decision is None:
+            decision = self.decision
         link = self._link
         if link is not None and link.up:
             return await link.send(command, decision)
@@ -339,10 +344,13 @@ class SeatSession:
                 if message.HasField("snapshot"):
                     if self.last_sequence is None:
                         self.last_sequence = message.snapshot.sequence
+                    self.decision, self._snapshot_at = message.snapshot.decision, message.snapshot.sequence
                     yield message.snapshot
                     continue
                 for event in message.events.events:
                     self.last_sequence = max(self.last_sequence or 0, event.sequence)
+                    if event.HasField("decision_request") and event.sequence > self._snapshot_at:  # (not history)
+                        self.decision = event.sequence
                     yield event
         except grpc.aio.AioRpcError as error:
             raise ServerError.of(error) from None
@@ -400,9 +408,12 @@ class SeatSession:
                 if message.HasField("snapshot"):
                     if self.last_sequence is None:
                         self.last_sequence = message.snapshot.sequence
+                    self.decision, self._snapshot_at = message.snapshot.decision, message.snapshot.sequence
                     yield message.snapshot
                 for event in message.events.events:
                     self.last_sequence = max(self.last_sequence or 0, event.sequence)
+                    if event.HasField("decision_request") and event.sequence > self._snapshot_at:  # (not history)
+                        self.decision = event.sequence
                     yield event
         except grpc.aio.AioRpcError as error:
             raise ServerError.of(error) from None
@@ -432,6 +443,8 @@ class SeatSession:
             except ServerError as error:
                 if error.code() in _FINAL:
                     raise
+                if error.code() == grpc.StatusCode.OUT_OF_RANGE:  # the server has not reached our last event
+                    self.last_sequence = None  # (its store lost it: a power cut): start again from a snapshot
                 if self.front is not None and error.link_trouble:  # the worker's port is out of reach, or its
                     self.service, self.front = self.front, None  # worker restarts: the server's address waits for it
                 delay = backoff.next()

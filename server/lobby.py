@@ -194,6 +194,14 @@ class Lobby:
                     self._gone(table.id)
                     await table.close()
 
+    async def close_waiting(self, table_id: str, host_token: str) -> None:
+        """The host closes a waiting table: gone from the lobby at once, and its share of the host's open
+        tables freed."""
+        table = await self.get(table_id)
+        await table.close_waiting(host_token)
+        self._gone(table_id)
+        await table.close()
+
     async def create(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
                      creator: str, *, password: str = "", game: str = DEFAULT_GAME,
                      client: str = "") -> tuple[Table, str]:

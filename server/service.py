@@ -19,6 +19,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITOR_METADATA
+from tenpennies.wire.frames import joined
 from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
@@ -28,8 +29,11 @@ from .lobby import Lobby
 from .store import StoreError
 from .table import (
     Conflict,
+    DecisionRequired,
     Full,
     NotFound,
+    NotThisSeats,
+    PastTheEnd,
     PermissionDenied,
     Settings,
     Stale,
@@ -207,6 +211,8 @@ def _status(error: Exception) -> grpc.StatusCode:
             return grpc.StatusCode.FAILED_PRECONDITION
         case Full():
             return grpc.StatusCode.RESOURCE_EXHAUSTED
+        case PastTheEnd():
+            return grpc.StatusCode.OUT_OF_RANGE
         case mapping.BadRequest():
             return grpc.StatusCode.INVALID_ARGUMENT
         case _:  # Unavailable, StoreError
@@ -222,7 +228,7 @@ def _refuse(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: s
             trailing: tuple[tuple[str, str], ...] = ()) -> None:
     """End the call with ``code`` once the handler returns (None). Not ``context.abort``: its exception,
     held by grpc's call state, leaves a cycle of frames for the garbage collector on every refusal, and a
-    client refused hundreds of times a second made the collector stall the server (issue 18). Marked as
+    client refused hundreds of times a second made the collector stall the server. Marked as
     the server's own words (``REFUSAL``)."""
     context.set_code(code)
     context.set_details(message)
@@ -240,6 +246,8 @@ def _refused(error: Exception, rule_code: grpc.StatusCode
         return rule_code, str(error), (("tp-rule", error.rule),)
     if isinstance(error, Stale):
         return grpc.StatusCode.ABORTED, str(error), (("tp-decision", str(error.open)),)
+    if isinstance(error, NotThisSeats | DecisionRequired):
+        return _status(error), str(error), (("tp-decision", str(error.open)),)
     return _status(error), str(error), ()
 
 
@@ -279,28 +287,42 @@ def _seat(message: Any) -> int | None:
     return message.seat if message.HasField("seat") else None
 
 
+def _past_the_end(after: int, last: int) -> PastTheEnd:
+    return PastTheEnd(f"from_sequence {after} is past this table's last event ({last}): resume from the sequence "
+                      "of the last event you received, or leave from_sequence unset for a snapshot alone")
+
+
+CLOSED = "the host closed this table before its game started"
 FELL_BEHIND = "this stream fell too far behind: subscribe again from the last sequence number you received"
 
 
 async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
     """A subscriber's live messages, as bytes: whatever waits in its queue goes out as one message (one
-    change's events and the result of the command that made it, or several changes when the stream is
-    behind), so a seat gets one write per change. Ends when its queue says so."""
+    change's events and the result of the command that made it, or several changes' events joined into one
+    batch when the stream is behind: ``frames.joined``), so a seat gets one write per change. Ends when its
+    queue says so."""
     queue = subscriber.queue
     while True:
-        parts: list[bytes] = []
+        batches: list[bytes] = []
+        results: list[pb.PlayResult] = []
         end: StreamEnd | None = None
         for item in await queue.take_all():
             if isinstance(item, StreamEnd):
                 end = item
                 break
-            parts.append(item if isinstance(item, bytes) else pb.PlayResponse(results=[item]).SerializeToString())
-        if parts:
-            yield b"".join(parts)
+            if isinstance(item, bytes):
+                batches.append(item)
+            else:
+                results.append(item)
+        if batches or results:
+            yield joined(batches, results)
         if end is StreamEnd.SEAT_LEFT:
             return
         if end is StreamEnd.FELL_BEHIND:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, FELL_BEHIND)
+            return
+        if end is StreamEnd.CLOSED:
+            await context.abort(grpc.StatusCode.NOT_FOUND, CLOSED)
             return
 
 
@@ -464,6 +486,11 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
         return pb.RemoveSeatResponse()
 
     @_rpc()
+    async def CloseTable(self, request: pb.CloseTableRequest, context: Any) -> pb.CloseTableResponse:
+        await self.lobby.close_waiting(request.table_id, request.host_token)
+        return pb.CloseTableResponse()
+
+    @_rpc()
     async def StartGame(self, request: pb.StartGameRequest, context: Any) -> pb.StartGameResponse:
         table = await self.lobby.get(request.table_id)
         await table.start(request.host_token)
@@ -507,6 +534,10 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
+        if request.HasField("from_sequence") and request.from_sequence > snapshot.sequence:
+            table.unsubscribe(subscriber)
+            _refusal(context, _past_the_end(request.from_sequence, snapshot.sequence), grpc.StatusCode.OK)
+            return
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
             if request.HasField("from_sequence"):
@@ -537,6 +568,10 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
             snapshot, subscriber = await table.subscribe(first.token, first.password, peer)
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+            return
+        if first.HasField("from_sequence") and first.from_sequence > snapshot.sequence:
+            table.unsubscribe(subscriber)
+            _refusal(context, _past_the_end(first.from_sequence, snapshot.sequence), grpc.StatusCode.OK)
             return
         commands = asyncio.ensure_future(self._play_commands(table, subscriber, first, requests, peer))
         try:
@@ -585,7 +620,7 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
         def accepted(sequence: int) -> None:
             table.tell(subscriber, pb.PlayResult(id=command_id, sequence=sequence))
         try:
-            await table.command(token, request.command, request.decision, accepted)
+            await table.command(token, request.command, request.decision, accepted, named=True)
         except _REFUSED as error:
             table.tell(subscriber, _result(command_id, *_refused(error, grpc.StatusCode.FAILED_PRECONDITION)))
         except Exception:  # a fault of the server's: said to this command, and the stream goes on

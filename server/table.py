@@ -66,6 +66,7 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+RECALLED = 1024  # named decisions from before the table was read, looked up in the store, remembered
 COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
 _COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
@@ -106,6 +107,31 @@ class Stale(TableError):
         self.open = open_now
 
 
+class PastTheEnd(TableError):
+    """A resume from a sequence the table has not reached (OUT_OF_RANGE)."""
+
+
+class NotThisSeats(Conflict):
+    """A named decision that was never this seat's (another seat's, or no decision at all): refused as a
+    command out of turn is (FAILED_PRECONDITION), and counted as illegal like one."""
+
+    def __init__(self, named: int, open_now: int) -> None:
+        now = f"decision {open_now} is open now" if open_now else "no decision of this seat's is open now"
+        super().__init__(f"decision {named} was never this seat's: name the sequence of a DecisionRequest sent to "
+                         f"this seat ({now}); nothing changed")
+        self.open = open_now
+
+
+class DecisionRequired(mapping.BadRequest):
+    """A command that names no decision where the seat has a numbered one open (a Play stream, a tournament's
+    table): the question could have changed under it, so it is not guessed at (INVALID_ARGUMENT)."""
+
+    def __init__(self, open_now: int) -> None:
+        super().__init__(f"decision: name the decision this command answers (decision {open_now} is open now; "
+                         "commands on a Play stream and at a tournament's table must name it); nothing changed")
+        self.open = open_now
+
+
 class Unavailable(TableError):
     """The change could not be stored; nothing changed, and asking again may work (UNAVAILABLE)."""
 
@@ -126,6 +152,7 @@ class StreamEnd(Enum):
     """Put in a subscriber's queue, last, to end its stream."""
     FELL_BEHIND = "fell behind"   # it resumes from the last sequence number it received
     SEAT_LEFT = "seat left"       # the seat is no longer the subscriber's
+    CLOSED = "closed"             # the host closed the waiting table
 
 
 @dataclass
@@ -428,6 +455,12 @@ class Table:
         self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
         # seat -> the sequence of its open decision's DecisionRequest (absent: none, or asked before a restart)
         self.decision_at: dict[int, int] = {}
+        # seat -> the sequence of every DecisionRequest it was sent since this server read the table, and the
+        # table's sequence when it was read (a named decision at or below it is looked up in the store)
+        self.decisions_sent: dict[int, set[int]] = {}
+        self.decisions_unknown: set[int] = set()  # named decisions the store could not be asked about
+        self.decisions_recalled: set[int] = set()  # those it was asked about (at most RECALLED)
+        self.read_at = row.last_sequence
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -453,7 +486,7 @@ class Table:
         """Seats, status and sequence from a stored row; with ``with_game``, the game too (from its
         latest stored state and the commands after it, which the engine accepted once already)."""
         self.status = row.status
-        self.seq = row.last_sequence
+        self.seq = self.read_at = row.last_sequence
         self.seats = [Seat(r) for r in sorted(row.seat_rows, key=lambda r: r.seat)]
         for seat, state in enumerate(self.seats):
             if state.kind == "bot":
@@ -609,24 +642,30 @@ class Table:
         await self._change(step)
 
     async def command(self, token: str, message: pb.Command, decision: int = 0,
-                      accepted: Callable[[int], None] | None = None) -> int:
+                      accepted: Callable[[int], None] | None = None, *, named: bool = False) -> int:
         """Apply a seat's command. ``decision`` names the decision it answers (its DecisionRequest's
         sequence; 0: not named): an answer to one no longer open is refused as ``Stale``, never applied to
-        a newer question, and counted neither as illegal nor as a timeout. ``accepted`` is called with the
-        sequence once the change is published, at once (a Play stream's result goes out with the events).
+        a newer question, and counted neither as illegal nor as a timeout; a number never sent to the seat
+        is refused as ``NotThisSeats`` and counted as illegal. ``named``: the command must name its decision
+        when the seat has a numbered one open (a Play stream's; a tournament's table always asks it).
+        ``accepted`` is called with the sequence once the change is published, at once (a Play stream's
+        result goes out with the events).
 
         When the table's turn is free (the common case), the command is made here, at once, up to handing it
         to the store, and the store's commit finishes it (``_finish``): no task, and whatever becomes of this
         call from then on, the change is finished. Else it waits for its turn in a task, as any change."""
+        named = named or bool(self.tournament)
+        if decision and decision <= self.read_at and decision not in self.decisions_recalled:
+            await self._recall_decision(decision)
         if self.closed or not self.loaded or self.status == "expired" or not self._turn.take_now():
             async def step() -> int:
-                seat, change = self._command_now(token, message, decision)
+                seat, change = self._command_now(token, message, decision, named)
                 await self._stored(change)
                 return self._accepted(seat, accepted)
             return await self._change(step)
         try:
             before = self._bookkeeping()
-            seat, change = self._command_now(token, message, decision)
+            seat, change = self._command_now(token, message, decision, named)
         except BaseException:
             self._turn.release()
             raise
@@ -635,12 +674,33 @@ class Table:
                                                                lambda: self._accepted(seat, accepted)))
         return await answer
 
-    def _command_now(self, token: str, message: pb.Command, decision: int) -> tuple[int, Change]:
+    async def _recall_decision(self, decision: int) -> None:
+        """Learn from the store whether event ``decision``, from before this server read the table, was a
+        DecisionRequest, and whose."""
+        if len(self.decisions_recalled) >= RECALLED:
+            self.decisions_recalled.clear()
+        self.decisions_recalled.add(decision)
+        try:
+            row = await self.store.event_at(self.id, decision)
+        except StoreError:  # unknown: judged as sent to the seat (too late, rather than never its own)
+            self.decisions_unknown.add(decision)
+            return
+        if row is not None and row[0] is not None and pb.Event.FromString(row[1]).HasField("decision_request"):
+            self.decisions_sent.setdefault(row[0], set()).add(decision)
+
+    def _command_now(self, token: str, message: pb.Command, decision: int, named: bool = False
+                     ) -> tuple[int, Change]:
         """A seat's command checked, applied and handed to the store (in the table's turn); nothing in it waits."""
         seat = self._seat_of(token)
         open_now = self.decision_at.get(seat, 0)
         if decision and decision != open_now and not (seat in self.asked and not open_now):
-            raise Stale(decision, open_now)  # (asked before a restart, its sequence unknown: judged as unnamed)
+            # (asked before a restart, its sequence unknown: judged as unnamed)
+            if decision in self.decisions_sent.get(seat, ()) or decision in self.decisions_unknown:
+                raise Stale(decision, open_now)
+            self.refused[seat] += 1  # like any command out of turn
+            raise NotThisSeats(decision, open_now)
+        if not decision and named and open_now:
+            raise DecisionRequired(open_now)
         command: Command | None = None
         try:
             command = self.wire.command_from_pb(seat, message)
@@ -693,9 +753,12 @@ class Table:
         self._spawn(back())
 
     async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
+        if not text.isprintable():
+            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters, on one line "
+                                     "(no line breaks, tabs or control characters)")
         text = text.strip()
-        if not text or len(text) > MAX_CHAT or not text.isprintable():
-            raise mapping.BadRequest(f"a chat message is 1 to {MAX_CHAT} printable characters")
+        if not text or len(text) > MAX_CHAT:
+            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
         if not token:
             await self.admit(password, client)  # a private table's watchers chat with its password, as they watch
@@ -872,6 +935,20 @@ class Table:
         if self.on_change is not None:
             self.on_change(self)
 
+    async def close_waiting(self, host_token: str) -> None:
+        """The host closes its table before the game starts: it is gone (as an expired one is), and every
+        stream of it ends (``StreamEnd.CLOSED``)."""
+        async def step() -> None:
+            self._check_host(host_token)
+            if self.status != "waiting":
+                raise Conflict("table_id: only a waiting table is closed; once its game has started it ends when "
+                               "it is played out")
+            await self.store.record(self.id, status="expired")
+            self.status = "expired"
+            for subscriber in list(self.subscribers):
+                self._end_stream(subscriber, StreamEnd.CLOSED)
+        await self._change(step)
+
     async def expire_if_idle(self, now: float) -> bool:
         """Close this table if it has been idle for the lobby's time to live; True if it was."""
         async def step() -> bool:
@@ -1040,7 +1117,9 @@ class Table:
         self._keep_recent(rows)
         for _, message in items:
             if message.HasField("decision_request"):
-                self.decision_at[message.decision_request.seat] = message.sequence
+                seat = message.decision_request.seat
+                self.decision_at[seat] = message.sequence
+                self.decisions_sent.setdefault(seat, set()).add(message.sequence)
         self._publish(rows)
         if change.seat_row is not None or change.status is not None \
                 or any(m.HasField("seat_changed") for _, m in items):
@@ -1339,8 +1418,12 @@ def _finished(task: asyncio.Task[Any]) -> None:
 
 
 def clean_name(name: str) -> str:
-    """A table's or a seat's name, with its white space folded (BadRequest if it is no name)."""
+    """A table's or a seat's name, its runs of spaces made one and trimmed (BadRequest if it is no name, or
+    holds a line break, a tab or another control character: refused, never stored changed)."""
+    if not name.isprintable():
+        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} printable characters, on one line "
+                                 "(no line breaks, tabs or control characters)")
     name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME or not name.isprintable():
-        raise mapping.BadRequest(f"a name is 1 to {MAX_NAME} printable characters")
+    if not name or len(name) > MAX_NAME:
+        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} printable characters")
     return name

@@ -78,8 +78,8 @@ CONFIG_KEYS = {"name", "game", "seats", "games", "rules", "decision_seconds", "t
 @dataclass(frozen=True)
 class TournamentConfig:
     """What ``serve --tournament CONFIG`` reads: a JSON file, or TOML if its name ends in .toml. ``game``:
-    the game played, by its engine name (``engine.games``; ``thirty-one`` may be written for
-    ``thirty_one``); ``rules`` are that game's (Thirty-One's ``preset`` and knobs)."""
+    the game played, by its engine name (``engine.games``: ``ten_pennies``, ``thirty_one``; no other
+    spelling); ``rules`` are that game's (Thirty-One's ``preset`` and knobs)."""
 
     name: str
     games: int
@@ -133,7 +133,6 @@ class TournamentConfig:
         game = data.get("game", DEFAULT_GAME)
         if not isinstance(game, str):
             raise ValueError(f"game is a game's name (a string), not {game!r}")
-        game = game.replace("-", "_")
         try:
             game_kind = kind(game)
         except UnknownGame as error:

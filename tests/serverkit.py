@@ -48,7 +48,7 @@ class ThinClient:
     keeps every message it received (for leak checks). ``gate``: while it is clear, no answer is sent (a test
     holds the game still); ``sending`` tells an answer on its way."""
 
-    names = False  # its answers name the decision they answer (``asked``): one that comes late is refused as such
+    names = True  # its answers name the decision they answer (``asked``): one that comes late is refused as such
 
     def __init__(self, session: SeatSession, seed: int, gate: asyncio.Event | None = None) -> None:
         self.session = session
@@ -70,6 +70,7 @@ class ThinClient:
             count += 1
             if isinstance(message, pb.Snapshot):
                 self.snapshot_seq = message.sequence
+                self.asked = message.decision  # the decision open now, as the snapshot names it
                 for card in message.game.hand:
                     self.points[card.id] = _points(card.rank)
                 if message.game.phase == pb.PHASE_GAME_OVER:

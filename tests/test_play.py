@@ -291,7 +291,8 @@ async def test_play_streams_cut_by_millisecond_deadlines_leave_every_command_who
                                                                       "draw", "pass_buy")), legal[-1])
         call = service.Play(timeout=rng.choice(DEADLINES))
         try:
-            await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice))
+            await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice,
+                                            decision=snapshot.decision))
             while (message := await call.read()) is not grpc.aio.EOF and not message.results:
                 pass
             call.cancel()

@@ -162,7 +162,8 @@ async def test_commands_cut_by_millisecond_deadlines_at_the_front_are_whole_or_n
             continue
         call = service.Play(timeout=deadline)
         try:
-            await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice))
+            await call.write(pb.PlayRequest(table_id=table_id, token=me, id=1, command=choice,
+                                            decision=snapshot.decision))
             while (message := await call.read()) is not grpc.aio.EOF and not message.results:
                 pass
             call.cancel()

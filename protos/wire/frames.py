@@ -3,8 +3,10 @@ stored): a change's batch is framed once for each audience and written as those 
 
 Protobuf's encoding makes this exact: an ``EventBatch`` is its events each framed as field 1, and the batch
 framed as field 2 is a whole ``SubscribeResponse`` and a whole ``PlayResponse`` (both keep ``events`` at 2).
-Messages concatenated are one message with their repeated fields joined, so a batch followed by a
-``PlayResponse`` holding results is one ``PlayResponse`` with both.
+
+Every gRPC message is one protobuf encoding with each singular field at most once: several batches waiting
+for one stream are joined into one (``joined``), never written back to back, so that no reader needs
+protobuf's merging of a repeated singular field (protobufjs, for one, keeps only the last).
 """
 
 from __future__ import annotations
@@ -33,6 +35,39 @@ def event_batch(events: Sequence[bytes]) -> bytes:
         return b""
     batch = b"".join(_EVENT + _varint(len(event)) + event for event in events)
     return _BATCH + _varint(len(batch)) + batch
+
+
+def _length(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at ``at``, and where what follows it begins."""
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def _body(batch: bytes) -> bytes:
+    """The framed events of a batch made by ``event_batch`` (its ``EventBatch``'s bytes)."""
+    assert batch[:1] == _BATCH, "not a batch made by event_batch"
+    length, start = _length(batch, 1)
+    assert start + length == len(batch), "a batch is one field"
+    return batch[start:]
+
+
+def joined(batches: Sequence[bytes], results: Sequence[pb.PlayResult] = ()) -> bytes:
+    """One stream message holding the events of ``batches`` (each made by ``event_batch``), in order, as one
+    batch, then ``results`` (a Play stream's command results, after the events they caused)."""
+    if len(batches) == 1:
+        data = batches[0]
+    else:
+        body = b"".join(_body(batch) for batch in batches if batch)
+        data = _BATCH + _varint(len(body)) + body if body else b""
+    if results:
+        data += pb.PlayResponse(results=results).SerializeToString()
+    return data
 
 
 def batch_events(data: bytes) -> list[pb.Event]:

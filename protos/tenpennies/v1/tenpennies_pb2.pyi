@@ -1286,6 +1286,18 @@ class RemoveSeatResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class CloseTableRequest(_message.Message):
+    __slots__ = ("table_id", "host_token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    host_token: str
+    def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ...) -> None: ...
+
+class CloseTableResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class StartGameRequest(_message.Message):
     __slots__ = ("table_id", "host_token")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -76,6 +76,11 @@ class TenPenniesServiceStub:
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
                 response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.FromString,
                 _registered_method=True)
+        self.CloseTable = channel.unary_unary(
+                '/tenpennies.v1.TenPenniesService/CloseTable',
+                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.FromString,
+                _registered_method=True)
         self.Subscribe = channel.unary_stream(
                 '/tenpennies.v1.TenPenniesService/Subscribe',
                 request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeRequest.SerializeToString,
@@ -181,27 +186,46 @@ class TenPenniesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CloseTable(self, request, context):
+        """The host closes a waiting table it made (one whose game has not started): it is gone at once (NOT_FOUND
+        from then on; WatchTables lists it as removed), its seats' and watchers' streams end with NOT_FOUND, and
+        it no longer counts against the host's open tables. A started table: FAILED_PRECONDITION (a game ends
+        when it is played out); a token not the host's: PERMISSION_DENIED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Subscribe(self, request, context):
-        """The table's event stream. With a seat token: that seat's stream; without: a spectator's.
+        """The table's event stream. With a seat token: that seat's stream; without: a spectator's. How it begins,
+        resumes and ends: see "sequence numbers and streams" at the top of this file. Refused before the first
+        message: NOT_FOUND (no table), PERMISSION_DENIED (a wrong token or password), OUT_OF_RANGE
+        (from_sequence past the end), RESOURCE_EXHAUSTED (streams per seat or spectators per table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SendCommand(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """One command of the seat's. OK: applied, and its events are on the seat's streams. Refused (nothing
+        changed) as the top of this file says: FAILED_PRECONDITION with the rule, ABORTED for a late answer,
+        INVALID_ARGUMENT for a malformed command, UNAUTHENTICATED / PERMISSION_DENIED for the token.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetSnapshot(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """What the seat (no token: a spectator) may know now, without a stream.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SendChat(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """A chat line to everyone at the table (seats and spectators), as a ChatPosted event. A seat chats with its
+        token; a spectator with a name (INVALID_ARGUMENT without one) and, at a private table, the password.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -211,8 +235,11 @@ class TenPenniesServiceServicer:
         and from_sequence to resume, as Subscribe's); every request may carry a command with an id the client
         chooses. Down come the snapshot, the events and decision requests (as Subscribe's), and each command's
         result (PlayResult: accepted, or refused with the status, rule and words SendCommand gives), the result of
-        a command in the same message as the events it caused. Without a token it is a spectator's stream (its
-        commands are refused as UNAUTHENTICATED).
+        a command in the same message as the events it caused. Every command on it must name its decision (see
+        "decisions" at the top). Without a token it is a spectator's stream (its commands are refused as
+        UNAUTHENTICATED). It begins, resumes and ends as Subscribe's; closing the request side (half-close) ends
+        no stream: the events go on until the client cancels. A refused command refuses that command alone;
+        a first message that does not parse ends the stream (INVALID_ARGUMENT).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -231,7 +258,8 @@ class TenPenniesServiceServicer:
     def RegisterBot(self, request, context):
         """Tournaments (a server started with --tournament CONFIG). A bot registers under a name once, then
         holds WaitForSeat open: the server seats it as seats free up, and it plays each seat it is given with
-        Subscribe and SendCommand like any seat.
+        Play (or Subscribe and SendCommand) like any seat. At a tournament's table every command must name its
+        decision, and a command refused by the rules or naming a decision never the seat's counts as illegal.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -294,6 +322,11 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
                     servicer.StartGame,
                     request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.FromString,
                     response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.SerializeToString,
+            ),
+            'CloseTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseTable,
+                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.FromString,
+                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.SerializeToString,
             ),
             'Subscribe': grpc.unary_stream_rpc_method_handler(
                     servicer.Subscribe,
@@ -559,6 +592,33 @@ class TenPenniesService:
             '/tenpennies.v1.TenPenniesService/StartGame',
             tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
             tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tenpennies.v1.TenPenniesService/CloseTable',
+            tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
+            tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -725,7 +725,8 @@ def _events_page(db: sqlite3.Connection, table_id: str, after: int, upto: int, s
 
 
 def _event_at(db: sqlite3.Connection, table_id: str, sequence: int) -> tuple[int | None, bytes] | None:
-    row = db.execute("SELECT audience, data FROM events WHERE table_id = ? AND seq = ?", (table_id, sequence)).fetchone()
+    row = db.execute("SELECT audience, data FROM events WHERE table_id = ? AND seq = ?",
+                     (table_id, sequence)).fetchone()
     return None if row is None else (row[0], row[1])
 
 

@@ -79,8 +79,8 @@ def test_batches_waiting_together_are_joined_into_one_batch() -> None:
 
 
 async def test_a_slow_reader_gets_one_batch_a_message_holding_every_event(server: Server, service: Service) -> None:
-    """A spectator that reads nothing while chat lines come and four bots play: the changes waiting for it come joined, each
-    stream message one SubscribeResponse with at most one batch, and no event lost or doubled."""
+    """A spectator that reads nothing while chat lines come and four bots play: the changes waiting for it
+    come joined, each stream message one SubscribeResponse with at most one batch, no event lost or doubled."""
     created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=4, rules=SHORT, seed=3))
     table_id, host = created.table.table_id, created.host_token
     for _ in range(4):

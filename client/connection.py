@@ -550,6 +550,10 @@ class Connection:
         await _call(self.service.RemoveSeat(pb.RemoveSeatRequest(table_id=table_id, host_token=host_token,
                                                                  seat=seat)))
 
+    async def close_table(self, table_id: str, host_token: str) -> None:
+        """Close a waiting table this client made: gone at once, and its share of our open tables freed."""
+        await _call(self.service.CloseTable(pb.CloseTableRequest(table_id=table_id, host_token=host_token)))
+
     async def start(self, table_id: str, host_token: str) -> pb.TableInfo:
         response: pb.StartGameResponse = await _call(self.service.StartGame(
             pb.StartGameRequest(table_id=table_id, host_token=host_token)))

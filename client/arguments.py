@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from tenpennies.engine.games import GAMES, UnknownGame, kind
+from tenpennies.engine.games import DEFAULT_GAME, GAMES, UnknownGame, kind
 from tenpennies.engine.interface import Rules
+from tenpennies.engine.knobs import either
 from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
+from tenpennies.engine.thirty_one.rules import knob_named as thirty_one_knob
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
@@ -31,13 +33,16 @@ def player_name(text: str) -> str:
     return name
 
 
-GAME_TITLES = {"ten_pennies": "Ten Pennies", "thirty_one": "Thirty-One"}
-"""The games the command line plays, by their engine names (``engine.games``)."""
-
-
 def game_title(game: str) -> str:
-    """A game as a screen names it (``Thirty-One``), from its engine name ("": the default, Ten Pennies)."""
-    return GAME_TITLES.get(game or "ten_pennies", game)
+    """A game as a screen names it (``Thirty-One``, its kind's ``title``), from its engine name ("": the
+    default, Ten Pennies); a game this program does not have, by its name."""
+    played = GAMES.get(game or DEFAULT_GAME)
+    return played.title if played is not None else game
+
+
+def games_help() -> str:
+    """The games ``--game`` takes, for its help: ``ten_pennies (the default) or thirty_one``."""
+    return either([f"{DEFAULT_GAME} (the default)", *sorted(set(GAMES) - {DEFAULT_GAME})])
 
 
 def no_bot(game: str, strategies: Iterable[str]) -> str:
@@ -58,11 +63,13 @@ def no_bot(game: str, strategies: Iterable[str]) -> str:
 
 
 def game_name(text: str) -> str:
-    """A game as the command line names it (``thirty-one`` or ``thirty_one``): its engine name."""
-    name = text.strip().lower().replace("-", "_")
-    if name not in GAME_TITLES:
-        raise argparse.ArgumentTypeError(f"the games are {', '.join(n.replace('_', '-') for n in GAME_TITLES)}")
-    return name
+    """A game as the command line names it: its engine name, ``ten_pennies`` or ``thirty_one``, the one
+    spelling; any other is refused naming the games there are (``no game 'thirty-one' here (there are
+    ten_pennies, thirty_one)``)."""
+    try:
+        return kind(text.strip()).name
+    except UnknownGame as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def house_rule(text: str) -> str:
@@ -70,11 +77,13 @@ def house_rule(text: str) -> str:
     Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
     take is refused, naming the rule and what it takes. The command checks it again against the game it
     plays."""
-    name = text.partition("=")[0].strip().replace("-", "_")
+    name, _, value = text.partition("=")
+    name = name.strip().replace("-", "_")
     thirty_one_only = name in {k.name for k in THIRTY_ONE_KNOBS} - {k.name for k in KNOBS}
     try:
-        if thirty_one_only:
-            ThirtyOneRules.from_settings([text])
+        if thirty_one_only:  # its value alone: whether the preset plays it is for the game's rules to say
+            declared = thirty_one_knob(name)
+            declared.check(declared.parse(value))
         else:
             try:
                 HouseRules.from_settings([text])

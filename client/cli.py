@@ -14,8 +14,16 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
-from tenpennies.client.arguments import add_rule_option, address, game_name, game_rules, player_name  # noqa: E402
+from tenpennies.client.arguments import (  # noqa: E402
+    add_rule_option,
+    address,
+    game_name,
+    game_rules,
+    games_help,
+    player_name,
+)
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
+from tenpennies.engine.games import DEFAULT_GAME  # noqa: E402
 from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
 from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
@@ -93,7 +101,7 @@ def local_rounds(text: str) -> tuple[int, ...]:
 
 
 def _bots_thirty_one(args: argparse.Namespace) -> int:
-    """``bots --game thirty-one``: the same headless game, told deal by deal."""
+    """``bots --game thirty_one``: the same headless game, told deal by deal."""
     registry = thirty_one_bots.BOTS
     kinds = ((args.bots or "heuristic").split(",") * args.seats)[: args.seats]
     if any(k not in registry for k in kinds):
@@ -148,7 +156,6 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     from tenpennies.client.settings import ClientConfig
     from tenpennies.client.tui.app import Launch
     from tenpennies.client.tui.cards import CardStyle
-    from tenpennies.engine.games import DEFAULT_GAME
     from tenpennies.wire.common import config_dir, data_dir, interface_addresses
 
     config = ClientConfig.load(config_dir())
@@ -272,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     where.add_argument("--server", type=address, metavar="HOST:PORT", help="open the lobby of this server")
     play.add_argument("--spectate", metavar="TABLE", help="watch this table (of --server, or the remembered one)")
     play.add_argument("--game", metavar="GAME", type=game_name,
-                      help="with --local: the game to play, ten-pennies (the default) or thirty-one")
+                      help=f"with --local: the game to play, {games_help()}")
     play.add_argument("--rule", action="append", metavar="NAME=VALUE",
                       help="with --local: a rule of the game, e.g. --rule preset=switch (Thirty-One) or "
                            "--rule rounds=1,2 (Ten Pennies); repeatable")
@@ -296,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots = sub.add_parser("bots", help="a headless game between built-in bots, printed round by round")
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
-    bots.add_argument("--game", type=game_name, default="ten_pennies", help="ten-pennies (the default) or thirty-one")
+    bots.add_argument("--game", type=game_name, default=DEFAULT_GAME, help=games_help())
     bots.add_argument("--bots", help="comma-separated bot kinds, repeated round the table (default: greedy in Ten "
                                      "Pennies, heuristic in Thirty-One)")
     add_rule_option(bots)

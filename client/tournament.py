@@ -14,7 +14,7 @@ tournament mode uses too; its docstring says what each is. What is decided here:
   ``greedy``, ``greedy#2``, ... A *deal block* is every rotation of every lineup on one deal seed;
   ``--games`` is rounded up to whole blocks. Results are put in game-index order before anything is
   added up or rated, so they depend on ``--seed`` alone, never on where or in what order games ran.
-* **Games.** ``--game thirty-one`` plays Thirty-One (in-process, over gRPC or on Ray): a game's
+* **Games.** ``--game thirty_one`` plays Thirty-One (in-process, over gRPC or on Ray): a game's
   score is its finishing place (1 the best, tied seats share), and the standings add up the tally the
   preset keeps (lives left, tokens or points) where Ten Pennies has pennies and buys.
 * **Pennies** per game are a seat's penny balance (``ten_pennies.results``): ``won - paid - pennies
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import json
 import math
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenpennies.client.arguments import GAME_TITLES, add_rule_option, game_name, game_rules, no_bot
+from tenpennies.client.arguments import add_rule_option, game_name, game_rules, games_help, no_bot
 from tenpennies.client.plots import Chart, chart, ratings_over_games, score_distribution, svg
 from tenpennies.engine import games as game_kinds
 from tenpennies.engine import seats as seat_loop
@@ -118,8 +119,10 @@ class TournamentConfig:
 
     def validate(self) -> None:
         """ValueError (or the engine's RuleError for the table) for a tournament that cannot be played."""
-        if self.game not in GAME_TITLES:
-            raise ValueError(f"no game {self.game!r} (the games: {', '.join(GAME_TITLES)})")
+        try:
+            game_kinds.kind(self.game)
+        except game_kinds.UnknownGame as error:
+            raise ValueError(str(error)) from None
         registry = self.bot_registry
         if not self.bots:
             raise ValueError("name at least one bot")
@@ -319,22 +322,28 @@ async def play_grpc(config: TournamentConfig, index: int, connections: Sequence[
     table_id = created.table.table_id
     players: list[SeatPlayer] = []
     ready = [asyncio.Event() for _ in range(config.seats)]
-    for seat, (name, seed) in enumerate(zip(spec.seats, spec.bot_seeds, strict=True)):
-        session = await connections[seat % len(connections)].join(table_id, name, seat)
-
-        def subscribed(item: StreamItem, table: TableView, flag: asyncio.Event = ready[seat]) -> None:
-            if isinstance(item, pb.Snapshot):
-                flag.set()
-        players.append(SeatPlayer(registry[base_name(name)](seed), session, on_event=subscribed))
-    tasks = [asyncio.create_task(p.run()) for p in players]
+    tasks: list[asyncio.Task[Any]] = []
+    started = False
     try:
+        for seat, (name, seed) in enumerate(zip(spec.seats, spec.bot_seeds, strict=True)):
+            session = await connections[seat % len(connections)].join(table_id, name, seat)
+
+            def subscribed(item: StreamItem, table: TableView, flag: asyncio.Event = ready[seat]) -> None:
+                if isinstance(item, pb.Snapshot):
+                    flag.set()
+            players.append(SeatPlayer(registry[base_name(name)](seed), session, on_event=subscribed))
+        tasks = [asyncio.create_task(p.run()) for p in players]
         await asyncio.gather(*(flag.wait() for flag in ready))
         await _call(connections[0].service.StartGame(pb.StartGameRequest(table_id=table_id,
                                                                          host_token=created.host_token)))
+        started = True
         ends = await asyncio.gather(*tasks)
     finally:
         for task in tasks:
             task.cancel()
+        if not started:  # given up before its start: the table goes, and our share of open tables with it
+            with contextlib.suppress(Exception):
+                await connections[0].close_table(table_id, created.host_token)
     view = players[0].table.view
     if view is None or ends[0] is None:
         raise RuntimeError(f"game {index} (table {table_id}) ended its stream before the game ended")
@@ -442,8 +451,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", required=True,
                         help=f"comma-separated bots (a name may repeat; built in: {', '.join(BOTS)}; "
                              f"in Thirty-One: {', '.join(game_kinds.kind('thirty_one').bots)})")
-    parser.add_argument("--game", type=game_name, default="ten_pennies", help="ten-pennies (the default) or "
-                                                                            "thirty-one")
+    parser.add_argument("--game", type=game_name, default=game_kinds.DEFAULT_GAME, help=games_help())
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000,
                         help="games in all, rounded up to whole deal blocks (every rotation of every lineup)")

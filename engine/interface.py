@@ -137,6 +137,11 @@ class Kind(Protocol[G]):
     def name(self) -> str: ...
 
     @property
+    def title(self) -> str:
+        """The game as people name it (``Ten Pennies``, ``Thirty-One``); ``name`` is the one programs use."""
+        ...
+
+    @property
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
         """The built-in bots by strategy name, each made from a seed."""
         ...

@@ -9,9 +9,9 @@ Thirty-One (T31) both declare their rules so.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .interface import RuleError
 
@@ -41,6 +41,7 @@ class Knob:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()  # (word, what it means), for a knob that is one of some words
     refused: str = ""                          # the rule a value it does not take is refused under ("": ``rule``)
+    applies: Callable[[Any], bool] | None = None  # the rules it changes the game under (None: any); see ``applies_to``
 
     @property
     def kind(self) -> type:
@@ -62,6 +63,11 @@ class Knob:
         if self.high is None:
             return f"a whole number of at least {self.low}"
         return f"a whole number from {self.low} to {self.high}"
+
+    def applies_to(self, rules: object) -> bool:
+        """Whether the knob changes the game under ``rules`` (its game's rules: a knob of one preset's means
+        nothing under another, as Thirty-One's ``tokens`` outside ``banking``)."""
+        return self.applies is None or self.applies(rules)
 
     def word(self, value: KnobValue) -> str:
         """A value as ``--rule`` writes it: ``on``, ``11``, ``deuces``, ``1,2,3``."""
@@ -109,10 +115,13 @@ class Knob:
 
 
 def knob(default: V, rule: str, label: str, help: str, *, low: int | None = None, high: int | None = None,
-         choices: tuple[tuple[str, str], ...] = (), refused: str = "") -> V:
+         choices: tuple[tuple[str, str], ...] = (), refused: str = "",
+         applies: Callable[[Any], bool] | None = None) -> V:
     """Declare a rule setting: a dataclass field whose metadata is its ``Knob`` (named after the field by
-    ``declared``); ``refused``: the rule a value it does not take is refused under (default: ``rule``)."""
-    return field(default=default, metadata={"knob": Knob("", default, rule, label, help, low, high, choices, refused)})
+    ``declared``); ``refused``: the rule a value it does not take is refused under (default: ``rule``);
+    ``applies``: whether it changes the game under given rules, from what they play (default: always)."""
+    return field(default=default, metadata={"knob": Knob("", default, rule, label, help, low, high, choices, refused,
+                                                         applies)})
 
 
 def declared(rules: type) -> tuple[Knob, ...]:

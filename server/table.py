@@ -66,7 +66,8 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-RECALLED = 1024  # named decisions from before the table was read, looked up in the store, remembered
+DECISIONS_KEPT = 8  # a seat's newest decisions kept in memory, to tell a late answer from a foreign number at once
+RECALLED = 1024     # older named decisions looked up in the store, remembered (whose each was: a seat, or None)
 COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
 _COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
@@ -457,10 +458,10 @@ class Table:
         self.decision_at: dict[int, int] = {}
         # seat -> the sequence of every DecisionRequest it was sent since this server read the table, and the
         # table's sequence when it was read (a named decision at or below it is looked up in the store)
-        self.decisions_sent: dict[int, set[int]] = {}
-        self.decisions_unknown: set[int] = set()  # named decisions the store could not be asked about
-        self.decisions_recalled: set[int] = set()  # those it was asked about (at most RECALLED)
-        self.read_at = row.last_sequence
+        # seat -> the sequences of its newest DecisionRequests; an older number named is looked up in the store
+        # (``recalled``: the seat it was a DecisionRequest of, None for none, -1 when the store could not say)
+        self.decisions_sent: dict[int, deque[int]] = {}
+        self.recalled: dict[int, int | None] = {}
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -486,7 +487,7 @@ class Table:
         """Seats, status and sequence from a stored row; with ``with_game``, the game too (from its
         latest stored state and the commands after it, which the engine accepted once already)."""
         self.status = row.status
-        self.seq = self.read_at = row.last_sequence
+        self.seq = row.last_sequence
         self.seats = [Seat(r) for r in sorted(row.seat_rows, key=lambda r: r.seat)]
         for seat, state in enumerate(self.seats):
             if state.kind == "bot":
@@ -655,7 +656,8 @@ class Table:
         to the store, and the store's commit finishes it (``_finish``): no task, and whatever becomes of this
         call from then on, the change is finished. Else it waits for its turn in a task, as any change."""
         named = named or bool(self.tournament)
-        if decision and decision <= self.read_at and decision not in self.decisions_recalled:
+        if decision and decision <= self.seq and decision not in self.recalled \
+                and not any(decision in sent for sent in self.decisions_sent.values()):
             await self._recall_decision(decision)
         if self.closed or not self.loaded or self.status == "expired" or not self._turn.take_now():
             async def step() -> int:
@@ -677,16 +679,15 @@ class Table:
     async def _recall_decision(self, decision: int) -> None:
         """Learn from the store whether event ``decision``, from before this server read the table, was a
         DecisionRequest, and whose."""
-        if len(self.decisions_recalled) >= RECALLED:
-            self.decisions_recalled.clear()
-        self.decisions_recalled.add(decision)
+        if len(self.recalled) >= RECALLED:
+            self.recalled.clear()
         try:
             row = await self.store.event_at(self.id, decision)
         except StoreError:  # unknown: judged as sent to the seat (too late, rather than never its own)
-            self.decisions_unknown.add(decision)
+            self.recalled[decision] = -1
             return
-        if row is not None and row[0] is not None and pb.Event.FromString(row[1]).HasField("decision_request"):
-            self.decisions_sent.setdefault(row[0], set()).add(decision)
+        asked = row is not None and row[0] is not None and pb.Event.FromString(row[1]).HasField("decision_request")
+        self.recalled[decision] = row[0] if asked and row is not None else None
 
     def _command_now(self, token: str, message: pb.Command, decision: int, named: bool = False
                      ) -> tuple[int, Change]:
@@ -695,7 +696,7 @@ class Table:
         open_now = self.decision_at.get(seat, 0)
         if decision and decision != open_now and not (seat in self.asked and not open_now):
             # (asked before a restart, its sequence unknown: judged as unnamed)
-            if decision in self.decisions_sent.get(seat, ()) or decision in self.decisions_unknown:
+            if decision in self.decisions_sent.get(seat, ()) or self.recalled.get(decision) in (seat, -1):
                 raise Stale(decision, open_now)
             self.refused[seat] += 1  # like any command out of turn
             raise NotThisSeats(decision, open_now)
@@ -1119,7 +1120,7 @@ class Table:
             if message.HasField("decision_request"):
                 seat = message.decision_request.seat
                 self.decision_at[seat] = message.sequence
-                self.decisions_sent.setdefault(seat, set()).add(message.sequence)
+                self.decisions_sent.setdefault(seat, deque(maxlen=DECISIONS_KEPT)).append(message.sequence)
         self._publish(rows)
         if change.seat_row is not None or change.status is not None \
                 or any(m.HasField("seat_changed") for _, m in items):

@@ -262,6 +262,7 @@ class Highest:
 
 class HighCardKind:
     name = "high_card"
+    title = "High Card"
     takeover = "low"
 
     @property

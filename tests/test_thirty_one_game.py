@@ -1,6 +1,6 @@
 """Thirty-One as a game behind the interface: the rule book cited by the tests, the registry entry, rules as
 plain data and settings, the command notation, the narrator, the bots, the timer's default, and the
-headless ``tenpennies bots --game thirty-one``."""
+headless ``tenpennies bots --game thirty_one``."""
 
 from __future__ import annotations
 
@@ -190,22 +190,28 @@ def test_the_heuristic_beats_random_on_duplicate_deals() -> None:
 
 
 def test_bots_plays_thirty_one_headless(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["bots", "--game", "thirty-one", "--seats", "3", "--seed", "2", "--rule", "preset=cut_throat",
+    assert cli.main(["bots", "--game", "thirty_one", "--seats", "3", "--seed", "2", "--rule", "preset=cut_throat",
                      "--bots", "heuristic,random"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Thirty-One: 3 seats, preset cut throat, seed 2") and "deal 1:" in out
     assert out.count("winner") >= 1 and "lives" in out
-    assert cli.main(["bots", "--game", "thirty-one", "--seats", "2", "--rule", "preset=banking", "--rule", "deals=2",
+    assert cli.main(["bots", "--game", "thirty_one", "--seats", "2", "--rule", "preset=banking", "--rule", "deals=2",
                      "-v"]) == 0
     out = capsys.readouterr().out
     assert "The widow: 3 cards face down" in out and "tokens" in out
-    assert cli.main(["bots", "--game", "thirty-one", "--seats", "9"]) == 2
+    assert cli.main(["bots", "--game", "thirty_one", "--seats", "9"]) == 2
     assert "T31-1.1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        cli.main(["bots", "--game", "thirty-one", "--rule", "lives=none"])
+        cli.main(["bots", "--game", "thirty_one", "--rule", "lives=none"])
     assert "T31-7.1: lives takes" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["bots", "--game", "chess"])
+    assert "no game 'chess' here (there are ten_pennies, thirty_one)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["bots", "--game", "thirty-one"])
+    assert "no game 'thirty-one' here (there are ten_pennies, thirty_one)" in capsys.readouterr().err
+    assert cli.main(["bots", "--game", "thirty_one", "--rule", "tokens=5"]) == 2  # classic keeps lives, not tokens
+    assert "T31-7.4: tokens applies to the banking preset only (the preset is classic)" in capsys.readouterr().err
 
 
 def test_fold_refuses_another_games_event() -> None:
@@ -234,15 +240,18 @@ def test_a_headless_tournament_of_thirty_one_ranks_by_place_and_adds_up_the_pres
         sum(g.tallies["lives"][g.seats.index("heuristic")] for g in results.games) / len(results.games))
     assert json.loads(results.to_json())["games"][0]["tallies"]["lives"] == list(results.games[0].tallies["lives"])
     assert play_tournament(config).to_json() == results.to_json()
-    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2",
+    assert cli.main(["tournament", "--game", "thirty_one", "--bots", "heuristic,random", "--seats", "2",
                      "--games", "2", "--rule", "preset=no_elimination", "--rule", "deals=2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Thirty-One tournament: heuristic, random") and "points: a game's" in out
     # over gRPC too now (tests/test_tournament_thirty_one.py): a flag's mistake is still refused before any
     # server is asked
-    assert cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "3",
+    assert cli.main(["tournament", "--game", "thirty_one", "--bots", "heuristic,random", "--seats", "3",
                      "--server", "localhost:1"]) == 2
     assert "3 seats need at least 3 bots" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["tournament", "--game", "thirty-one", "--bots", "heuristic,random", "--seats", "2"])
+    assert "no game 'thirty-one' here (there are ten_pennies, thirty_one)" in capsys.readouterr().err
 
 
 def test_a_sampled_world_shows_its_seat_exactly_its_view() -> None:

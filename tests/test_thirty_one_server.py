@@ -334,6 +334,74 @@ async def test_a_thirty_one_refusal_names_its_rule_and_changes_nothing(server: S
     assert (await sessions[seat].snapshot()).game == before.game
 
 
+# --- what is not the table's game's, or its preset's, is refused, never dropped ----------------------------
+
+TEN_PENNIES = kind("ten_pennies").name
+
+
+@pytest.mark.parametrize(("game", "rules", "words"), [
+    (TEN_PENNIES, pb.HouseRules(thirty_one=pb.ThirtyOneRules(lives=2)),
+     "rules.thirty_one is Thirty-One's: this table plays ten_pennies"),
+    (THIRTY_ONE, pb.HouseRules(hand_size=5), "rules.hand_size is a Ten Pennies knob: this table plays thirty_one"),
+    (THIRTY_ONE, pb.HouseRules(preset=pb.PRESET_DEUCES, thirty_one=pb.ThirtyOneRules(lives=2)),
+     "rules.preset is a Ten Pennies knob: this table plays thirty_one"),
+    (THIRTY_ONE, pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CLASSIC, tokens=5)),
+     "rules.thirty_one.tokens applies to the banking preset only (T31-7.4)"),
+    (THIRTY_ONE, pb.HouseRules(thirty_one=pb.ThirtyOneRules(tokens=5)),  # no preset: classic
+     "rules.thirty_one.tokens applies to the banking preset only (T31-7.4)"),
+    (THIRTY_ONE, pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_BANKING, lives=2)),
+     "rules.thirty_one.lives applies to the classic, cut_throat, switch and stop_the_bus presets only (T31-7.1)"),
+], ids=["lives at ten_pennies", "hand_size at thirty_one", "ten_pennies preset at thirty_one", "classic tokens",
+        "unset preset tokens", "banking lives"])
+async def test_a_table_asking_for_rules_its_game_or_preset_does_not_play_is_refused_and_not_made(
+        server: Server, service: Service, game: str, rules: pb.HouseRules, words: str) -> None:
+    before = await service.ListTables(pb.ListTablesRequest())
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await service.CreateTable(pb.CreateTableRequest(name="odd", seats=3, game=game, rules=rules))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.details() == words
+    assert await service.ListTables(pb.ListTablesRequest()) == before  # no table made
+
+
+async def test_a_banking_table_takes_its_tokens_and_shows_only_the_knobs_its_preset_plays(
+        server: Server, service: Service) -> None:
+    rules = pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_BANKING, tokens=5))
+    created = await service.CreateTable(pb.CreateTableRequest(name="bank", seats=3, game=THIRTY_ONE, rules=rules))
+    shown = created.table.rules
+    assert wire.rules_from_pb(shown) == Rules.of("banking", tokens=5)
+    assert shown.thirty_one.tokens == 5 and shown.thirty_one.deals == 20
+    assert not shown.thirty_one.HasField("lives") and not shown.thirty_one.HasField("free_ride")  # banking's are tokens
+    assert [f.name for f, _ in shown.ListFields()] == ["thirty_one"]  # nothing of Ten Pennies'
+    classic = await service.CreateTable(pb.CreateTableRequest(name="31", seats=3, game=THIRTY_ONE,
+                                                              rules=wire.rules_to_pb(Rules.of("classic"))))
+    shown = classic.table.rules
+    assert not shown.thirty_one.HasField("tokens") and not shown.thirty_one.HasField("deals")
+
+
+async def test_a_command_of_the_other_game_is_refused_naming_whose_it_is(server: Server, service: Service) -> None:
+    table_id, host, sessions = await thirty_one_table(service, "classic", 2, players=2, seed=3)
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    seat = (await sessions[0].snapshot()).game.to_act[0]
+    before = await sessions[seat].snapshot()
+    with pytest.raises(grpc.aio.AioRpcError) as wrong_game:
+        await sessions[seat].send(pb.Command(draw=pb.Draw()))
+    assert wrong_game.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert wrong_game.value.details() == "draw is a Ten Pennies command: this table plays thirty_one"
+    assert (await sessions[seat].snapshot()).game == before.game
+
+    created = await service.CreateTable(pb.CreateTableRequest(name="tp", seats=2, seed=3,
+                                                              settings=pb.TableSettings(decision_seconds=0)))
+    ten = [await join(service, created.table.table_id, f"player {s}") for s in range(2)]
+    await service.StartGame(pb.StartGameRequest(table_id=created.table.table_id, host_token=created.host_token))
+    seat = (await ten[0].snapshot()).game.to_act[0]
+    before = await ten[seat].snapshot()
+    with pytest.raises(grpc.aio.AioRpcError) as wrong_game:
+        await ten[seat].send(pb.Command(thirty_one_knock=pb.ThirtyOneKnock()))
+    assert wrong_game.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert wrong_game.value.details() == "thirty_one_knock is a Thirty-One command: this table plays ten_pennies"
+    assert (await ten[seat].snapshot()).game == before.game
+
+
 # --- the timer and the takeover come from the game ------------------------------------------------------
 
 async def test_a_silent_thirty_one_seat_gets_the_games_safe_default_from_the_timer(

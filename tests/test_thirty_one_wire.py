@@ -14,10 +14,11 @@ from tenpennies.engine.cards import Card
 from tenpennies.engine.thirty_one import commands as cm
 from tenpennies.engine.thirty_one import events as ev
 from tenpennies.engine.thirty_one.game import Game
-from tenpennies.engine.thirty_one.rules import KNOBS, PRESET_NAMES, Rules
+from tenpennies.engine.thirty_one.rules import KNOBS, PLAYED_BY, PRESET_NAMES, Rules
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
+from tenpennies.wire import mapping
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.mapping import BadRequest
 from tenpennies.wire.words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS
@@ -39,18 +40,102 @@ def test_every_preset_comes_back_from_the_wire_as_it_went(preset: str) -> None:
     assert wire.rules_from_pb(crossed(wire.rules_to_pb(rules))) == rules
 
 
-def test_every_value_of_every_knob_comes_back_and_an_unset_knob_is_the_presets() -> None:
+def test_every_value_of_every_knob_comes_back_under_every_preset_it_applies_to_and_an_unset_knob_is_the_presets(
+        ) -> None:
     for knob in KNOBS[1:]:
         values = knob.words if knob.choices else (True, False) if knob.kind is bool else (knob.low or 0, 7)
-        for value in values:
-            rules = Rules.of("cut_throat", **{knob.name: value})
-            assert wire.rules_from_pb(crossed(wire.rules_to_pb(rules))) == rules, (knob.name, value)
+        for preset in PLAYED_BY[knob.name]:
+            for value in values:
+                rules = Rules.of(preset, **{knob.name: value})
+                assert wire.rules_from_pb(crossed(wire.rules_to_pb(rules))) == rules, (knob.name, preset, value)
     # a client that names the preset alone gets the preset's knobs (cut_throat: 3 lives, no free ride, T31-7)
     only = pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CUT_THROAT))
     assert wire.rules_from_pb(only) == Rules.of("cut_throat")
     assert wire.rules_from_pb(pb.HouseRules()) == Rules()  # nothing at all: classic
     both = pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CUT_THROAT, lives=5))
     assert wire.rules_from_pb(both) == Rules.of("cut_throat", lives=5)
+
+
+# Which knobs each preset plays (THIRTY-ONE.md): lives, free_ride and knocker_tie where seats have lives
+# (T31-6.3, T31-7), tokens in banking (T31-7.4), deals in banking and no_elimination (T31-8.1), discard_taken
+# where a turn draws (T31-4.2), blitz_after_knock where there is a blitz and three_of_a_kind where hands have a
+# value (not stop_the_bus: T31-3.4, T31-5.3); first_turn_knock everywhere.
+PLAYED = {
+    "classic": {"three_of_a_kind", "discard_taken", "first_turn_knock", "blitz_after_knock", "knocker_tie", "lives",
+                "free_ride"},
+    "cut_throat": {"three_of_a_kind", "discard_taken", "first_turn_knock", "blitz_after_knock", "knocker_tie",
+                   "lives", "free_ride"},
+    "no_elimination": {"three_of_a_kind", "discard_taken", "first_turn_knock", "blitz_after_knock", "deals"},
+    "banking": {"three_of_a_kind", "discard_taken", "first_turn_knock", "blitz_after_knock", "tokens", "deals"},
+    "switch": {"three_of_a_kind", "first_turn_knock", "blitz_after_knock", "knocker_tie", "lives", "free_ride"},
+    "stop_the_bus": {"first_turn_knock", "knocker_tie", "lives", "free_ride"},
+}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_wire_shows_the_preset_and_only_the_knobs_it_plays(preset: str) -> None:
+    message = wire.rules_to_pb(Rules.of(preset))
+    assert [f.name for f, _ in message.ListFields()] == ["thirty_one"]  # nothing of Ten Pennies'
+    assert {f.name for f, _ in message.thirty_one.ListFields()} - {"preset"} == PLAYED[preset]
+    assert {name for name, presets in PLAYED_BY.items() if preset in presets} - {"preset"} == PLAYED[preset]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_knob_the_preset_does_not_play_is_refused_naming_the_presets_it_applies_to(preset: str) -> None:
+    for knob in KNOBS[1:]:
+        if knob.name in PLAYED[preset]:
+            continue
+        message = pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=getattr(pb, f"THIRTY_ONE_PRESET_{preset.upper()}")))
+        setattr(message.thirty_one, knob.name, 1 if knob.choices else knob.default)
+        words = rf"^rules\.thirty_one\.{knob.name} applies to the .* only \({knob.rule}\)$"
+        with pytest.raises(BadRequest, match=words):
+            wire.rules_from_pb(message)
+    banking_tokens = pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CLASSIC, tokens=5))
+    with pytest.raises(BadRequest) as refused:
+        wire.rules_from_pb(banking_tokens)
+    assert str(refused.value) == "rules.thirty_one.tokens applies to the banking preset only (T31-7.4)"
+    banking_tokens.thirty_one.preset = pb.THIRTY_ONE_PRESET_BANKING
+    assert wire.rules_from_pb(banking_tokens) == Rules.of("banking", tokens=5)
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    (pb.HouseRules(hand_size=5), "rules.hand_size is a Ten Pennies knob: this table plays thirty_one"),
+    (pb.HouseRules(rounds=[1, 2], thirty_one=pb.ThirtyOneRules(lives=3)),
+     "rules.rounds is a Ten Pennies knob: this table plays thirty_one"),
+    (pb.HouseRules(preset=pb.PRESET_DEUCES), "rules.preset is a Ten Pennies knob: this table plays thirty_one"),
+    (pb.HouseRules(later_set_wilds=pb.LATER_SET_WILDS_ONE_PER_THREE),
+     "rules.later_set_wilds is a Ten Pennies knob: this table plays thirty_one"),
+])
+def test_ten_pennies_rules_at_a_thirty_one_table_are_refused_naming_the_knob(message: pb.HouseRules,
+                                                                             words: str) -> None:
+    with pytest.raises(BadRequest) as refused:
+        wire.rules_from_pb(message)
+    assert str(refused.value) == words
+
+
+def test_thirty_one_rules_at_a_ten_pennies_table_are_refused() -> None:
+    for message in (pb.HouseRules(thirty_one=pb.ThirtyOneRules(lives=2)), pb.HouseRules(hand_size=9,
+                                                                                           thirty_one=pb.ThirtyOneRules())):
+        with pytest.raises(BadRequest) as refused:
+            mapping.rules_from_pb(message)
+        assert str(refused.value) == "rules.thirty_one is Thirty-One's: this table plays ten_pennies"
+
+
+def test_a_command_of_the_other_game_is_refused_the_same_way_both_ways() -> None:
+    with pytest.raises(BadRequest) as refused:
+        mapping.command_from_pb(0, pb.Command(thirty_one_knock=pb.ThirtyOneKnock()))
+    assert str(refused.value) == "thirty_one_knock is a Thirty-One command: this table plays ten_pennies"
+    with pytest.raises(BadRequest) as refused:
+        wire.command_from_pb(0, pb.Command(lay_off=pb.LayOff(card_id=1, set_id=0)))
+    assert str(refused.value) == "lay_off is a Ten Pennies command: this table plays thirty_one"
+    for name, game in wire_games.WIRE.items():  # every game's every command, at every other game's table
+        for field in pb.Command.DESCRIPTOR.oneofs_by_name["kind"].fields:
+            whose = mapping.owner(field.name)
+            if whose != name:
+                message = pb.Command()
+                getattr(message, field.name).SetInParent()
+                with pytest.raises(BadRequest, match=f"^{field.name} is a .* command: this table plays {name}$"):
+                    game.command_from_pb(0, message)
 
 
 def test_the_knobs_enum_tables_are_the_engines_declared_words() -> None:

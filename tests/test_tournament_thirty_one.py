@@ -37,7 +37,7 @@ async def serve_tournament(tmp_path: Path, entries: tuple[str, ...], **settings:
     """A Thirty-One tournament on a real server, one SDK client per entry (its bot the entry's base name,
     seeded by its place), played to the end: the standings, and what each bot was told at the end."""
     config = tmp_path / "cup.json"
-    config.write_text(json.dumps({"name": "cup", "game": "thirty-one", "seed": SEED, "decision_seconds": 0,
+    config.write_text(json.dumps({"name": "cup", "game": "thirty_one", "seed": SEED, "decision_seconds": 0,
                                   "takeover_seconds": 0, **settings}))
     server = Server(Options(port=0, db=str(tmp_path / "cup.db"), tournament=str(config)))
     await server.start()
@@ -199,13 +199,14 @@ async def test_the_headless_runner_over_grpc_plays_thirty_one_as_in_process(seed
 
 @pytest.mark.parametrize(("settings", "says"), [
     ({"game": "chess"}, "chess"), ({"game": 31}, "game"),
+    ({"game": "thirty-one"}, r"^no game 'thirty-one' here \(there are ten_pennies, thirty_one\)$"),
     ({"game": "thirty_one", "rules": {"preset": "no_such"}}, "no_such"),
     ({"game": "thirty_one", "seats": 8, "rules": {"preset": "stop_the_bus"}}, "T31"),
 ])
 def test_a_config_names_its_game_and_that_games_rules(settings: dict[str, Any], says: str) -> None:
     with pytest.raises(ValueError, match=says):
         TournamentConfig.from_dict({"name": "cup", "games": 4, **settings})
-    config = TournamentConfig.from_dict({"name": "cup", "games": 4, "game": "thirty-one",
+    config = TournamentConfig.from_dict({"name": "cup", "games": 4, "game": "thirty_one",
                                          "rules": {"preset": "banking"}})
     assert (config.game, config.rules, config.tallies) == ("thirty_one", Rules.of("banking"), ("tokens",))
     assert TournamentConfig.from_dict({"name": "cup", "games": 4}).game == "ten_pennies"
@@ -227,7 +228,7 @@ def test_another_games_strategy_is_refused_as_the_tournament_is_configured(
     assert str(refused.value).startswith(says)
     parser = argparse.ArgumentParser()
     tn.add_arguments(parser)
-    assert tn.run(parser.parse_args(["--game", game.replace("_", "-"), "--bots", ",".join(bots), "--seats", "3",
+    assert tn.run(parser.parse_args(["--game", game, "--bots", ",".join(bots), "--seats", "3",
                                      "--games", "3"])) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"tournament: {says}")

@@ -285,7 +285,7 @@ async def test_the_headless_runner_on_two_workers_plays_the_same_games_as_in_pro
 
 @pytest.mark.parametrize("config", [
     {"name": "cup", "games": 4, "rules": RULES, "seed": 3},
-    {"name": "cup", "game": "thirty-one", "games": 3, "seats": 3, "rules": {"preset": "banking"}},
+    {"name": "cup", "game": "thirty_one", "games": 3, "seats": 3, "rules": {"preset": "banking"}},
 ])
 def test_a_game_table_reaches_a_worker_as_it_was_made(config: dict[str, Any]) -> None:
     """What the front sends a worker to make a game's table (JSON) is the table the config makes."""

@@ -346,6 +346,9 @@ async def test_the_lobbys_form_makes_a_thirty_one_table_of_a_preset_and_the_list
         await until(pilot, lambda: form.query_one("#t31-lives", Input).value == "3", "cut throat's lives")
         assert not form.query_one("#t31-free_ride", Switch).value
         assert form.query_one("#t31-knocker_tie", Select).value == pb.THIRTY_ONE_KNOCKER_TIE_TWO
+        # only the knobs the preset plays are in the form (cut throat keeps lives: no tokens, no deals)
+        assert form.query_one("#t31-lives", Input).display and not form.query_one("#t31-tokens", Input).display
+        assert not form.query_one("#t31-deals", Input).display
         form.query_one("#t31-lives", Input).value = "2"
         form.query_one("#seats", Select).value = 3
         await pilot.press("ctrl+s")
@@ -364,7 +367,7 @@ async def test_the_lobbys_form_makes_a_thirty_one_table_of_a_preset_and_the_list
         assert lobby.tables[table_id].seat_info[0].name == "heuristic bot"
 
 
-# --- tenpennies play --local --game thirty-one --------------------------------------------------------------
+# --- tenpennies play --local --game thirty_one --------------------------------------------------------------
 
 
 def test_play_local_takes_the_game_and_its_rules_and_refuses_a_rule_it_lacks(
@@ -376,20 +379,24 @@ def test_play_local_takes_the_game_and_its_rules_and_refuses_a_rule_it_lacks(
         launched.append(cli.play_launch(args, {}))
         return 0
     monkeypatch.setattr(cli, "cmd_play", launch)
-    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "preset=switch", "--rule", "lives=2"]) == 0
+    assert cli.main(["play", "--local", "--game", "thirty_one", "--rule", "preset=switch", "--rule", "lives=2"]) == 0
     assert (launched[0].mode, launched[0].game, launched[0].rules) == ("local", "thirty_one",
                                                                         ("preset=switch", "lives=2"))
     assert local_rules("thirty_one", launched[0].rules) == wire.rules_to_pb(Rules.of("switch", lives=2))
     monkeypatch.undo()
     monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
-    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "hand_size=9"]) == 2
+    assert cli.main(["play", "--local", "--game", "thirty_one", "--rule", "hand_size=9"]) == 2
     assert "no such rule setting in Thirty-One: hand_size" in capsys.readouterr().err
-    assert cli.main(["play", "--local", "--game", "thirty-one", "--rule", "preset=nope"]) == 2
+    assert cli.main(["play", "--local", "--game", "thirty_one", "--rule", "preset=nope"]) == 2
     assert "T31" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        cli.main(["play", "--local", "--game", "poker"])
-    assert "the games are ten-pennies, thirty-one" in capsys.readouterr().err
-    assert cli.main(["play", "--server", "h:1", "--game", "thirty-one"]) == 2
+    assert cli.main(["play", "--local", "--game", "thirty_one", "--rule", "preset=banking", "--rule", "lives=2"]) == 2
+    assert ("T31-7.1: lives applies to the classic, cut_throat, switch and stop_the_bus presets only (the preset is "
+            "banking)") in capsys.readouterr().err
+    for other in ("poker", "thirty-one", "ten-pennies", "Thirty_One"):  # the games' one spelling is their engine name
+        with pytest.raises(SystemExit):
+            cli.main(["play", "--local", "--game", other])
+        assert f"no game {other!r} here (there are ten_pennies, thirty_one)" in capsys.readouterr().err
+    assert cli.main(["play", "--server", "h:1", "--game", "thirty_one"]) == 2
     assert "go with --local" in capsys.readouterr().err
 
 

@@ -201,9 +201,10 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 for knob in KNOBS:
                     yield Label(knob.label, classes="ten-pennies")
                     yield from self.knob_field(knob, classes="ten-pennies")
-                for knob in THIRTY_ONE_KNOBS:
-                    yield Label(knob.label, classes="thirty-one")
-                    yield from self.knob_field(knob, prefix=T31, enums=THIRTY_ONE_KNOB_ENUMS, classes="thirty-one")
+                for knob in THIRTY_ONE_KNOBS:  # each also of a class of its own: shown when the preset plays it
+                    yield Label(knob.label, classes=f"thirty-one {T31}{knob.name}")
+                    yield from self.knob_field(knob, prefix=T31, enums=THIRTY_ONE_KNOB_ENUMS,
+                                               classes=f"thirty-one {T31}{knob.name}")
                 yield Label("Decision timer (s)")
                 yield Input(str(DECISION_SECONDS), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
                             compact=True, tooltip="0: no timer")
@@ -245,12 +246,20 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         chosen = self.query_one("#game", Select).value
         return chosen if isinstance(chosen, str) else DEFAULT_GAME
 
+    def thirty_one_preset(self) -> ThirtyOneRules:
+        """The Thirty-One preset chosen in the form (its rules, as the preset sets them)."""
+        chosen = self.query_one(f"#{T31}preset", Select).value
+        return ThirtyOneRules.of(THIRTY_ONE_KNOB_WORDS["preset"][chosen] if isinstance(chosen, int) else "classic")
+
     def show_game(self, game: str) -> None:
-        """The chosen game's rules in the form, the other's hidden."""
+        """The chosen game's rules in the form, the other's hidden; of Thirty-One's, the knobs its preset plays
+        (``Rules.applies``: no tokens but in banking, ...), as the wire would refuse the others."""
         for widget in self.query(".ten-pennies"):
             widget.display = game == DEFAULT_GAME
-        for widget in self.query(".thirty-one"):
-            widget.display = game == THIRTY_ONE
+        preset = self.thirty_one_preset()
+        for knob in THIRTY_ONE_KNOBS:
+            for widget in self.query(f".{T31}{knob.name}"):
+                widget.display = game == THIRTY_ONE and preset.applies(knob.name)
 
     @on(Select.Changed, "#game")
     def game_chosen(self, event: Select.Changed) -> None:
@@ -270,6 +279,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
                 self.query_one(f"#{T31}{knob.name}", Select).value = THIRTY_ONE_KNOB_ENUMS[knob.name][str(value)]
             else:
                 self.query_one(f"#{T31}{knob.name}", Input).value = knob.word(value)
+        self.show_game(self.game)
 
     @on(Switch.Changed)
     def switched(self, event: Switch.Changed) -> None:
@@ -300,8 +310,9 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
             raise ValueError("Name: the table needs one")
         game = self.game
         if game == THIRTY_ONE:
+            preset = self.thirty_one_preset()
             knobs = {knob.name: self.knob_value(knob, prefix=T31, words=THIRTY_ONE_KNOB_WORDS)
-                     for knob in THIRTY_ONE_KNOBS}
+                     for knob in THIRTY_ONE_KNOBS if preset.applies(knob.name)}  # the ones shown
             rules = thirty_one_rules_to_pb(ThirtyOneRules.from_dict(knobs))
         else:
             rules = rules_to_pb(HouseRules.from_dict({knob.name: self.knob_value(knob) for knob in KNOBS}))

@@ -43,6 +43,7 @@ class TenPennies:
     """The kind of game docs/RULES.md describes."""
 
     name = "ten_pennies"
+    title = "Ten Pennies"
     takeover = "greedy"
 
     @property

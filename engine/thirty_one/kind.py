@@ -21,6 +21,7 @@ class ThirtyOne:
     """The kind of game docs/THIRTY-ONE.md describes."""
 
     name = "thirty_one"
+    title = "Thirty-One"
     takeover = "heuristic"
 
     @property

@@ -31,25 +31,31 @@ class Rules:
         choices=(("classic", "lives and the free ride"), ("cut_throat", "West Lansing Cut Throat"),
                  ("no_elimination", "points, nobody out"), ("banking", "tokens and a widow"),
                  ("switch", "middle hands"), ("stop_the_bus", "brag hands, table cards")))
+    # ``applies``: what a preset must play for the knob to change its game (from the properties below, that say
+    # what each preset plays); a knob set under any other preset is refused (``refuse_unplayed``).
     three_of_a_kind: str = knobs.knob(
         "30.5", "T31-3.2", "Three of a kind", "what three cards of one rank are worth",
-        choices=(("30.5", "30 and a half"), ("off", "counted by suit like any hand")))
+        choices=(("30.5", "30 and a half"), ("off", "counted by suit like any hand")),
+        applies=lambda rules: not rules.brag)  # T31-3.4: brag hands have no value
     discard_taken: bool = knobs.knob(
         False, "T31-4.2", "Discard the card taken", "a card taken from the discard pile may be discarded in the "
-        "same turn")
+        "same turn", applies=lambda rules: rules.draws)
     first_turn_knock: bool = knobs.knob(
         True, "T31-4.3", "Knock on the first turn", "knocking is allowed in the deal's first round of turns")
     blitz_after_knock: bool = knobs.knob(
-        False, "T31-5.2", "Blitz after a knock", "a seat reaching 31 after a knock ends the deal at once")
+        False, "T31-5.2", "Blitz after a knock", "a seat reaching 31 after a knock ends the deal at once",
+        applies=lambda rules: rules.blitz)
     knocker_tie: str = knobs.knob(
         "one", "T31-6.3", "Knocker tying for lowest", "lives a knocker loses who ties for the lowest hand",
-        choices=(("one", "one life"), ("two", "two lives")))
-    lives: int = knobs.knob(4, "T31-7.1", "Lives", "lives each seat starts with", low=1, high=99)
+        choices=(("one", "one life"), ("two", "two lives")), applies=lambda rules: rules.scoring == "lives")
+    lives: int = knobs.knob(4, "T31-7.1", "Lives", "lives each seat starts with", low=1, high=99,
+                            applies=lambda rules: rules.scoring == "lives")
     free_ride: bool = knobs.knob(True, "T31-7.2", "Free ride", "a seat with no lives left plays on until its next "
-                                 "loss")
-    tokens: int = knobs.knob(20, "T31-7.4", "Tokens", "tokens each seat starts with (banking)", low=1, high=10_000)
+                                 "loss", applies=lambda rules: rules.scoring == "lives")
+    tokens: int = knobs.knob(20, "T31-7.4", "Tokens", "tokens each seat starts with (banking)", low=1, high=10_000,
+                             applies=lambda rules: rules.scoring == "tokens")
     deals: int = knobs.knob(0, "T31-8.1", "Deals", "deals in a game of banking or no_elimination (0: twice the "
-                            "number of seats)", low=0, high=1000)
+                            "number of seats)", low=0, high=1000, applies=lambda rules: rules.scoring != "lives")
 
     @classmethod
     def of(cls, preset: str = "classic", **settings: Any) -> Rules:
@@ -66,6 +72,10 @@ class Rules:
             raise RuleError("T31-1.1", f"a game of Thirty-One has 2 to 7 seats, not {seats}")
         for declared in KNOBS:
             declared.check(getattr(self, declared.name))
+
+    def applies(self, name: str) -> bool:
+        """Whether knob ``name`` changes the game under this preset (its declaration's ``applies``)."""
+        return knob_named(name).applies_to(self)
 
     def deals_for(self, seats: int) -> int:
         """T31-7.4, T31-8.1: how many deals a game of banking or no_elimination lasts."""
@@ -108,7 +118,8 @@ class Rules:
     @classmethod
     def from_settings(cls, settings: Iterable[str]) -> Rules:
         """From ``NAME=VALUE`` texts, as ``--rule`` writes them (``-`` may stand for ``_``): the preset's
-        knobs, then the others; RuleError naming the knob and what it takes for a bad one."""
+        knobs, then the others; RuleError naming the knob and what it takes for a bad one, or the presets it
+        applies to for one the preset has no use for (``refuse_unplayed``)."""
         values: dict[str, Any] = {}
         for setting in settings:
             name, _, text = setting.partition("=")
@@ -116,7 +127,9 @@ class Rules:
             value = declared.parse(text)
             declared.check(value)
             values[declared.name] = value
-        return cls.from_dict(values)
+        rules = cls.from_dict(values)
+        refuse_unplayed(rules, values)
+        return rules
 
 
 KNOBS: tuple[Knob, ...] = knobs.declared(Rules)
@@ -133,6 +146,31 @@ PRESETS: dict[str, dict[str, Any]] = {
 """What each preset sets beyond the classic defaults (the rule book's presets, rule by rule)."""
 
 assert tuple(PRESETS) == PRESET_NAMES == _BY_NAME["preset"].words
+
+PLAYED_BY: dict[str, tuple[str, ...]] = {
+    k.name: tuple(p for p in PRESET_NAMES if k.applies_to(Rules.of(p))) for k in KNOBS}
+"""The presets under which each knob changes the game (from its declaration's ``applies``): ``tokens``
+``banking``'s alone, ``lives`` those that keep lives, ``first_turn_knock`` every one."""
+
+
+def preset_only(name: str) -> str:
+    """What a knob set under a preset it does not apply to is told: ``applies to the banking preset only``."""
+    presets = PLAYED_BY[knob_named(name).name]
+    if len(presets) == 1:
+        return f"applies to the {presets[0]} preset only"
+    return f"applies to the {', '.join(presets[:-1])} and {presets[-1]} presets only"
+
+
+def unplayed(rules: Rules, names: Iterable[str]) -> list[str]:
+    """Those of the knobs ``names`` that ``rules``' preset has no use for (``Rules.applies``), in order."""
+    return [name for name in names if not rules.applies(name)]
+
+
+def refuse_unplayed(rules: Rules, names: Iterable[str]) -> None:
+    """RuleError (the knob's rule) for the first of the knobs ``names`` (the ones a player set) that ``rules``'
+    preset has no use for: ``T31-7.4: tokens applies to the banking preset only (the preset is classic)``."""
+    for name in unplayed(rules, names):
+        raise RuleError(knob_named(name).rule, f"{name} {preset_only(name)} (the preset is {rules.preset})")
 
 
 def knob_named(name: str) -> Knob:

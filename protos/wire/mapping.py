@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
+from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -24,6 +25,7 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.v1 import tenpennies_pb2 as pb
 
@@ -45,6 +47,42 @@ _CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
 
 class BadRequest(ValueError):
     """A message that is malformed whatever the game's state (INVALID_ARGUMENT)."""
+
+
+# --- what is whose: each game's fields of HouseRules and Command -----------------------------------------
+
+def owner(field: str) -> str:
+    """The game (its name in ``engine.games``) a field of ``HouseRules`` or ``Command`` is of: the proto names
+    a game's fields after the game (``HouseRules.thirty_one``, ``Command.thirty_one_knock``), but for the first
+    game's, the default (Ten Pennies': ``hand_size``, ``draw``), which came before there was a choice."""
+    for name in GAMES:
+        if field == name or field.startswith(f"{name}_"):
+            return name
+    return DEFAULT_GAME
+
+
+def _title(game: str) -> str:
+    return GAMES[game].title if game in GAMES else game
+
+
+def refuse_other_games_rules(message: pb.HouseRules, game: str) -> None:
+    """BadRequest for a field of ``message`` that is another game's than ``game`` (the table's), set: a knob of
+    it, or its whole rules (``rules.hand_size is a Ten Pennies knob: this table plays thirty_one``,
+    ``rules.thirty_one is Thirty-One's: this table plays ten_pennies``); never dropped in silence."""
+    for field, _ in message.ListFields():
+        whose = owner(field.name)
+        if whose != game:
+            what = f"{_title(whose)}'s" if field.name == whose else f"a {_title(whose)} knob"
+            raise BadRequest(f"rules.{field.name} is {what}: this table plays {game}")
+
+
+def other_games_command(kind: str, game: str) -> BadRequest:
+    """The refusal of a command that is not one of ``game``'s (the table's): whose it is (``thirty_one_knock is
+    a Thirty-One command: this table plays ten_pennies``)."""
+    whose = owner(kind)
+    if whose != game:
+        return BadRequest(f"{kind} is a {_title(whose)} command: this table plays {game}")
+    return BadRequest(f"unknown command {kind!r}")  # a game's own command its mapping does not read
 
 
 # --- cards and rules --------------------------------------------------------------------------------
@@ -84,7 +122,8 @@ def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
 
 def rules_from_pb(message: pb.HouseRules) -> HouseRules:
     """Unset knobs take the defaults, so a message from before a knob existed means what it meant; the
-    engine judges the values (TP-6)."""
+    engine judges the values (TP-6). BadRequest for another game's rules set (``HouseRules.thirty_one``)."""
+    refuse_other_games_rules(message, TEN_PENNIES.name)
     knobs: dict[str, Any] = {}
     for knob in KNOBS:
         if knob.name in KNOB_WORDS:
@@ -128,7 +167,8 @@ MAX_CARDS_IN_COMMAND = 64
 
 
 def command_from_pb(seat: int, message: pb.Command) -> Command:
-    """The engine command ``seat`` asks for; BadRequest if the message cannot be a command at all."""
+    """The engine command ``seat`` asks for; BadRequest if the message cannot be a Ten Pennies command at all
+    (another game's, or one that leaves out what it must name)."""
     kind = message.WhichOneof("kind")
     match kind:
         case None:
@@ -162,7 +202,7 @@ def command_from_pb(seat: int, message: pb.Command) -> Command:
             if not message.discard.HasField("card_id"):
                 raise BadRequest("a discard names its card (card_id)")
             return Discard(seat, card_from_id(message.discard.card_id))
-    raise BadRequest(f"unknown command {kind!r}")
+    raise other_games_command(kind, TEN_PENNIES.name)
 
 
 # --- views ------------------------------------------------------------------------------------------

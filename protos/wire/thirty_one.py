@@ -27,20 +27,24 @@ from tenpennies.engine.thirty_one.commands import (
     TakeDiscard,
 )
 from tenpennies.engine.thirty_one.events import PlayerInfo
-from tenpennies.engine.thirty_one.rules import KNOBS, Rules
+from tenpennies.engine.thirty_one.kind import THIRTY_ONE
+from tenpennies.engine.thirty_one.rules import KNOBS, Rules, knob_named, preset_only, unplayed
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from .mapping import BadRequest, card, card_from_id, card_from_pb, cards
+from .mapping import BadRequest, card, card_from_id, card_from_pb, cards, other_games_command, refuse_other_games_rules
 from .words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS, inverse
 
 # --- rules ------------------------------------------------------------------------------------------
 
 
 def rules_to_pb(rules: Rules) -> pb.HouseRules:
-    """Every knob set, by its own name (a knob of words as its enum), in ``HouseRules.thirty_one``."""
+    """The preset and every knob it plays (``Rules.applies``: not ``tokens`` but in banking, ...) set, by its
+    own name (a knob of words as its enum), in ``HouseRules.thirty_one``."""
     message = pb.ThirtyOneRules()
     for knob in KNOBS:
+        if not rules.applies(knob.name):
+            continue
         value = getattr(rules, knob.name)
         setattr(message, knob.name, THIRTY_ONE_KNOB_ENUMS[knob.name][value] if knob.name in THIRTY_ONE_KNOB_ENUMS
                 else value)
@@ -49,7 +53,10 @@ def rules_to_pb(rules: Rules) -> pb.HouseRules:
 
 def rules_from_pb(message: pb.HouseRules) -> Rules:
     """The preset's rules with the knobs the message sets (an unset one is the preset's: a client may send
-    the preset alone); the engine judges the values (T31)."""
+    the preset alone); the engine judges the values (T31). BadRequest for a knob the preset does not play
+    (``rules.thirty_one.tokens applies to the banking preset only (T31-7.4)``) or another game's set
+    (``rules.hand_size is a Ten Pennies knob: this table plays thirty_one``)."""
+    refuse_other_games_rules(message, THIRTY_ONE.name)
     rules = message.thirty_one
     knobs: dict[str, Any] = {}
     for knob in KNOBS:
@@ -61,7 +68,10 @@ def rules_from_pb(message: pb.HouseRules) -> Rules:
                 knobs[knob.name] = THIRTY_ONE_KNOB_WORDS[knob.name][number]
         elif rules.HasField(knob.name):
             knobs[knob.name] = getattr(rules, knob.name)
-    return Rules.from_dict(knobs)
+    made = Rules.from_dict(knobs)
+    for name in unplayed(made, knobs):
+        raise BadRequest(f"rules.thirty_one.{name} {preset_only(name)} ({knob_named(name).rule})")
+    return made
 
 
 # --- cards that may lie face down ---------------------------------------------------------------------
@@ -132,8 +142,8 @@ def command_to_pb(command: Command) -> pb.Command:
 
 
 def command_from_pb(seat: int, message: pb.Command) -> Command:
-    """The Thirty-One command ``seat`` asks for; BadRequest if the message cannot be one at all (a Ten
-    Pennies command, or one that leaves out what it must name)."""
+    """The Thirty-One command ``seat`` asks for; BadRequest if the message cannot be one at all (another
+    game's, or one that leaves out what it must name)."""
     kind = message.WhichOneof("kind")
     match kind:
         case None:
@@ -173,7 +183,7 @@ def command_from_pb(seat: int, message: pb.Command) -> Command:
             return TableSwap(seat, card_from_id(swap.give_id), card_from_id(swap.take_id))
         case "thirty_one_table_swap_all":
             return TableSwapAll(seat)
-    raise BadRequest(f"{kind!r} is no Thirty-One command (the Thirty-One commands are Command's thirty_one_* fields)")
+    raise other_games_command(kind, THIRTY_ONE.name)
 
 
 # --- seats, deals, views ------------------------------------------------------------------------------

@@ -733,6 +733,19 @@ class Front(app.Listener):
         finally:
             self.lobby.unwatch(watcher)
 
+    def _closing(self, routed: Any) -> Any:
+        """CloseTable: once the table's worker has closed it, it is gone from the front's lobby and the host's
+        share at once (the worker's lobby stream says so too, a moment later)."""
+        async def handler(request: bytes, context: Any) -> bytes | None:
+            response: bytes | None = await routed.unary_unary(request, context)
+            if response is not None:
+                table_id = pb.CloseTableRequest.FromString(request).table_id
+                worker = self.lobby.where.get(table_id)
+                if worker is not None:
+                    self.lobby.changed(worker, [], [table_id], False)
+            return response
+        return grpc.unary_unary_rpc_method_handler(handler)
+
     def _record(self, routed: Any) -> Any:
         """GetGameRecord: refused here for a game of the tournament while it runs (its workers do not know the
         tournament; a worker's own port refuses every record, ``forwarded.FRONT_ONLY``)."""
@@ -774,6 +787,8 @@ class Front(app.Listener):
                                                       getattr(pb, method.output_type.name).SerializeToString))
             elif method.name == "GetGameRecord":
                 handlers[method.name] = self._record(self._routed_unary(path, request_class.FromString))
+            elif method.name == "CloseTable":
+                handlers[method.name] = self._closing(self._routed_unary(path, request_class.FromString))
             elif "table_id" not in method.input_type.fields_by_name:
                 handlers[method.name] = self._to_first(path, method.server_streaming)
             elif method.client_streaming:

@@ -348,3 +348,22 @@ async def test_over_tls_the_workers_serve_the_fronts_certificate_and_a_pinned_cl
     finally:
         await connection.close()
         await front.stop(0)
+
+
+async def test_a_host_closing_its_waiting_table_frees_its_share_at_the_front_too(tmp_path: Path) -> None:
+    front = await running_front(tmp_path, tables_per_address=2)
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    service = stub(channel)
+    try:
+        made = [await service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2)) for i in range(2)]
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await service.CreateTable(pb.CreateTableRequest(name="t2", seats=2))
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        await service.CloseTable(pb.CloseTableRequest(table_id=made[0].table.table_id,
+                                                      host_token=made[0].host_token))
+        listed = await service.ListTables(pb.ListTablesRequest())
+        assert made[0].table.table_id not in [t.table_id for t in listed.tables]
+        await service.CreateTable(pb.CreateTableRequest(name="t2", seats=2))  # the share came back at once
+    finally:
+        await channel.close()
+        await front.stop(0)

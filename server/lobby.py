@@ -25,7 +25,6 @@ from tenpennies.wire.common import VISITORS_PER_ADDRESS
 
 from .store import OPEN_STATUSES, SeatRow, Store, TableRow
 from .table import (
-    Conflict,
     Full,
     NotFound,
     PasswordChecks,
@@ -243,7 +242,7 @@ class Lobby:
                                        "foresees every deal (a server for tests or tournaments is started "
                                        "with --allow-seeds)")
             if not 0 <= seed <= MAX_SEED:
-                raise Conflict(f"a seed is 0 to {MAX_SEED}")
+                raise mapping.BadRequest(f"seed: a seed is 0 to {MAX_SEED}")
         return clean_name(name or "table")
 
     async def _create_now(self, name: str, game: str, seats: int, rules: Rules, settings: Settings,

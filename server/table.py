@@ -884,8 +884,8 @@ class Table:
         while after < upto:
             if self.recent and self.recent[0][0] <= after + 1:
                 page = [data for s, a, data in self.recent if after < s <= upto and (a is None or a == seat)]
-                if page:
-                    yield event_batch(page)
+                for start in range(0, len(page), HISTORY_PAGE):  # pages as the store's: a batch's bound
+                    yield event_batch(page[start:start + HISTORY_PAGE])
                 return
             rows: list[EventRow] = await self.store.events_page(self.id, after, upto, seat, HISTORY_PAGE)
             if not rows:

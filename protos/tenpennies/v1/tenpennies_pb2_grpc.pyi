@@ -65,25 +65,28 @@ is open). A command names the decision it answers (SendCommandRequest.decision, 
 Every refusal changes nothing. Its words (the status message) name the field or rule it breaks, and the
 trailing metadata carries tp-refusal = "1" (below).
   INVALID_ARGUMENT    a request that is malformed or breaks a documented limit: a required field left out
-                      (a discard without card_id is never read as card 0), a name or chat line that is empty,
-                      too long or holds a control character, another game's command or knob, a knob its
-                      preset does not use, an unknown game, enum value or bot strategy, a command naming no
+                      (a discard without card_id is never read as card 0), a card id no card has, a seat number
+                      past the table's seats, a name or chat line that is empty, too long or holds a control
+                      character, another game's command or knob, a knob its preset does not use, an unknown
+                      game, enum value or bot strategy, a seed or timer out of range, a command naming no
                       decision where one is required.
   FAILED_PRECONDITION the game's rules or the table's state refuse it now: a command the rules refuse
-                      (words start with the rule, "TP-4.11: ...", tp-rule = "TP-4.11"), out of turn, or naming a
-                      decision never this seat's; starting a table with empty seats; a record of a game not
-                      finished.
+                      (words start with the rule, "TP-4.11: ...", tp-rule = "TP-4.11"; a card of the game that
+                      is not in the hand, too), one out of turn (it cites the rule of the step it tried: a
+                      discard out of turn TP-4.15), or naming a decision never this seat's; joining a full
+                      seat; starting a table with empty seats; a record of a game not finished.
   ABORTED             an answer to a decision of this seat's that is no longer open (tp-decision); and a
                       second WaitForSeat with one bot token ends the first.
-  NOT_FOUND           no such table (an unknown id, a table closed by its host, a waiting table that expired),
-                      tournament or seat.
+  NOT_FOUND           no such table (an unknown id, a table closed by its host, a waiting table that expired)
+                      or tournament.
   UNAUTHENTICATED     a token is needed and none was given (a command from a spectator's Play stream).
   PERMISSION_DENIED   a token that is not this table's (or a seat's where the host's is needed), a wrong
-                      password for a private table.
+                      password for a private table, a seed on a server that takes none (CreateTableRequest.seed).
   OUT_OF_RANGE        from_sequence past the table's last event.
   RESOURCE_EXHAUSTED  a limit of the server's or the client's budget: requests a second (per connection and
                       per address), open tables per address, streams per seat or per table, a stream that fell
-                      behind. Retry later (back off); nothing was done.
+                      behind. Retry later (back off); nothing was done. A request over 64 KiB is refused so by
+                      gRPC itself, before the server reads it (without tp-refusal).
   DEADLINE_EXCEEDED   JoinTable with too little of its deadline left to hand over a seat: none was taken.
   UNAVAILABLE         the server could not store the change (nothing changed: try again), or is not there.
   UNIMPLEMENTED       an RPC this server does not have.
@@ -111,7 +114,15 @@ one line (runs of spaces become one, ends trimmed; a line break, tab or other co
 refused), chat lines 1 to 500, passwords at most 128 (INVALID_ARGUMENT past any of them). A command
 names at most 64 cards. Requests: 1000 a second per connection and 500 per client address by default
 (burst twice that; a lobby list costs 1 more per 20 tables), 20 open tables per address, 5000 per server,
-4 streams per seat token, 200 spectator streams per table (RESOURCE_EXHAUSTED past any of them).
+4 streams per seat token, 200 spectator streams per table (RESOURCE_EXHAUSTED past any of them; a
+stream's place is free again as soon as the server sees it end). Timers (TableSettings) are 0 to 86400
+seconds. A finished table stays readable (its snapshot, history and record) for as long as the server
+keeps its store.
+
+---- what a spectator sees ----
+A stream or snapshot without a seat token is a spectator's: every event meant for everyone and no
+private one (no DecisionRequest, no card dealt or drawn face down); its GameView has no seat, hand or
+legal commands. A seat sees the same plus its own private events.
 """
 
 from collections import abc as _abc

@@ -370,3 +370,17 @@ async def test_a_started_table_is_not_closed(service: Service) -> None:
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "waiting" in words
     assert (await seat.snapshot()).sequence == before.sequence
     seat.close()
+
+
+async def test_history_comes_in_slices_of_at_most_256_events_from_memory_as_from_the_store(
+        server: Server, service: Service) -> None:
+    created = await service.CreateTable(pb.CreateTableRequest(name="talk", seats=2))
+    table_id = created.table.table_id
+    for n in range(300):
+        await service.SendChat(pb.SendChatRequest(table_id=table_id, name="Wendy", text=f"line {n}"))
+    table = server.lobby.tables[table_id]
+    public = [seq for seq, audience, _ in table.recent if audience is None]
+    assert table.recent[0][0] == 1 and len(public) > 256, "the whole history is in memory, and long: else no test"
+    slices = [pb.SubscribeResponse.FromString(page).events.events async for page in table.history(None, 0, table.seq)]
+    assert all(len(events) <= 256 for events in slices)
+    assert [e.sequence for events in slices for e in events] == public

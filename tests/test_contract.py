@@ -157,7 +157,8 @@ class Seat:
                                                               command=command, decision=decision))
 
     async def snapshot(self) -> pb.Snapshot:
-        reply = await self.service.GetSnapshot(pb.GetSnapshotRequest(table_id=self.table_id, token=self.token))
+        reply: pb.GetSnapshotResponse = await self.service.GetSnapshot(
+            pb.GetSnapshotRequest(table_id=self.table_id, token=self.token))
         return reply.snapshot
 
     def close(self) -> None:
@@ -246,7 +247,7 @@ async def play_call(service: Service, table_id: str, token: str, **opening: Any)
 async def result_of(call: Any) -> pb.PlayResult:
     async with asyncio.timeout(10):
         while True:
-            message = await call.read()
+            message: pb.PlayResponse = await call.read()
             assert message is not grpc.aio.EOF
             if message.results:
                 return message.results[0]

@@ -568,8 +568,8 @@ class NamingSession(SeatSession):
 
     named: list[int]
 
-    async def send(self, command: pb.Command, decision: int = 0) -> int:
-        self.named.append(decision)
+    async def send(self, command: pb.Command, decision: int | None = None) -> int:
+        self.named.append(self.decision if decision is None else decision)
         return await super().send(command, decision)
 
 

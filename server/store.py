@@ -679,9 +679,9 @@ class Store:
         everyone and those for that seat; for None, those for everyone)."""
         return await self._read(_events_page, table_id, after, upto, seat, limit)
 
-    async def event_at(self, table_id: str, sequence: int) -> tuple[int | None, bytes] | None:
-        """The event at ``sequence``: its audience (None: everyone) and its bytes; None if there is none."""
-        return await self._read(_event_at, table_id, sequence)
+    async def private_event_at(self, table_id: str, sequence: int, seat: int) -> bytes | None:
+        """The event at ``sequence`` if it was ``seat``'s alone (its bytes); None if there is no such event."""
+        return await self._read(_private_event_at, table_id, sequence, seat)
 
     async def private_tail(self, table_id: str, seats: Sequence[int], limit: int = 8) -> dict[int, list[bytes]]:
         """For each of ``seats``, its newest ``limit`` private events (the Event bytes), newest first."""
@@ -724,10 +724,10 @@ def _events_page(db: sqlite3.Connection, table_id: str, after: int, upto: int, s
         "AND (audience IS NULL OR audience = ?) ORDER BY seq LIMIT ?", (table_id, after, upto, seat, limit)))
 
 
-def _event_at(db: sqlite3.Connection, table_id: str, sequence: int) -> tuple[int | None, bytes] | None:
-    row = db.execute("SELECT audience, data FROM events WHERE table_id = ? AND seq = ?",
-                     (table_id, sequence)).fetchone()
-    return None if row is None else (row[0], row[1])
+def _private_event_at(db: sqlite3.Connection, table_id: str, sequence: int, seat: int) -> bytes | None:
+    row = db.execute("SELECT data FROM events WHERE table_id = ? AND seq = ? AND audience = ?",
+                     (table_id, sequence, seat)).fetchone()
+    return None if row is None else bytes(row[0])
 
 
 def _private_tail(db: sqlite3.Connection, table_id: str, seats: list[int], limit: int) -> dict[int, list[bytes]]:

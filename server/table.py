@@ -21,6 +21,7 @@ import hmac
 import logging
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -67,7 +68,6 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 DECISIONS_KEPT = 8  # a seat's newest decisions kept in memory, to tell its late answers at once
-UNKNOWN = -1        # ``Table._sent_to``: the store could not say
 COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
 _COMMANDS: dict[Command, pb.Command] = {}
 Item = tuple[int | None, pb.Event]  # (audience seat or None for everybody, event)
@@ -456,9 +456,9 @@ class Table:
         self.last_asked: dict[int, tuple[Command, ...]] = {}  # seat -> its latest decision's legal commands
         # seat -> the sequence of its open decision's DecisionRequest (absent: none, or asked before a restart)
         self.decision_at: dict[int, int] = {}
-        # seat -> the sequences of its newest DecisionRequests; any other number a seat names is looked up in
-        # the store (``_sent_to``), whoever it was sent to, so that no answer's words or time tell one seat
-        # anything of another's private events
+        # seat -> the sequences of its newest DecisionRequests; any other number a seat names is looked up among
+        # its own events in the store (``_asked``), so that no answer's words or time tell one seat anything of
+        # another's private events
         self.decisions_sent: dict[int, deque[int]] = {}
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
@@ -654,20 +654,21 @@ class Table:
         to the store, and the store's commit finishes it (``_finish``): no task, and whatever becomes of this
         call from then on, the change is finished. Else it waits for its turn in a task, as any change."""
         named = named or bool(self.tournament)
-        sent_to: int | None = None
-        if decision and decision <= self.seq:
+        own = False  # the named decision was the seat's (judged as the command arrives, not when its turn comes)
+        arrived_at = self.seq
+        if decision and decision <= arrived_at:
             seat = self._seat_of(token)
-            if decision != self.decision_at.get(seat) and decision not in self.decisions_sent.get(seat, ()):
-                sent_to = await self._sent_to(decision)
+            own = decision == self.decision_at.get(seat) or decision in self.decisions_sent.get(seat, ()) \
+                or await self._asked(seat, decision)
         if self.closed or not self.loaded or self.status == "expired" or not self._turn.take_now():
             async def step() -> int:
-                seat, change = self._command_now(token, message, decision, named, sent_to)
+                seat, change = self._command_now(token, message, decision, named, own, arrived_at)
                 await self._stored(change)
                 return self._accepted(seat, accepted)
             return await self._change(step)
         try:
             before = self._bookkeeping()
-            seat, change = self._command_now(token, message, decision, named, sent_to)
+            seat, change = self._command_now(token, message, decision, named, own, arrived_at)
         except BaseException:
             self._turn.release()
             raise
@@ -676,26 +677,28 @@ class Table:
                                                                lambda: self._accepted(seat, accepted)))
         return await answer
 
-    async def _sent_to(self, decision: int) -> int | None:
-        """The seat event ``decision`` was a DecisionRequest of, from the store (None: it was none; ``UNKNOWN``
-        when the store could not say)."""
+    async def _asked(self, seat: int, decision: int) -> bool:
+        """Whether event ``decision`` was a DecisionRequest of ``seat``'s, from the store: only the seat's own
+        private events are read, so any other number costs the same whatever it was (Unavailable if the store
+        cannot say)."""
         try:
-            row = await self.store.event_at(self.id, decision)
-        except StoreError:
-            return UNKNOWN
-        if row is None or row[0] is None or not pb.Event.FromString(row[1]).HasField("decision_request"):
-            return None
-        return int(row[0])
+            data = await self.store.private_event_at(self.id, decision, seat)
+        except StoreError as error:
+            raise Unavailable("the server could not look that decision up, so nothing changed: try again") \
+                from error
+        return data is not None and pb.Event.FromString(data).HasField("decision_request")
 
     def _command_now(self, token: str, message: pb.Command, decision: int, named: bool = False,
-                     sent_to: int | None = None) -> tuple[int, Change]:
-        """A seat's command checked, applied and handed to the store (in the table's turn); nothing in it waits."""
+                     own: bool = False, arrived_at: int | None = None) -> tuple[int, Change]:
+        """A seat's command checked, applied and handed to the store (in the table's turn); nothing in it waits.
+        ``own``: the decision it names was the seat's, and ``arrived_at`` the table's sequence, when it came (a
+        number the table had not reached then was never the seat's, whatever it is now)."""
         seat = self._seat_of(token)
         open_now = self.decision_at.get(seat, 0)
-        if decision and decision != open_now and not (seat in self.asked and not open_now):
-            # (asked before a restart, its sequence unknown: judged as unnamed)
-            # (a number the store could not look up is judged as the seat's: too late, rather than never its own)
-            if decision in self.decisions_sent.get(seat, ()) or sent_to in (seat, UNKNOWN):
+        past = decision > (self.seq if arrived_at is None else arrived_at)
+        # (a decision asked before a restart whose sequence is unknown: answers are judged as unnamed)
+        if decision and (past or decision != open_now and not (seat in self.asked and not open_now)):
+            if own and not past:
                 raise Stale(decision, open_now)
             self.refused[seat] += 1  # like any command out of turn
             raise NotThisSeats(decision, open_now)
@@ -753,9 +756,9 @@ class Table:
         self._spawn(back())
 
     async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
-        if not text.isprintable():
-            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters, on one line "
-                                     "(no line breaks, tabs or control characters)")
+        if not on_one_line(text):
+            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} characters on one line (no line "
+                                     "break, tab, other control character or direction override)")
         text = text.strip()
         if not text or len(text) > MAX_CHAT:
             raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters")
@@ -845,15 +848,16 @@ class Table:
                     raise Full(f"this table already has {MAX_SPECTATORS} spectators")
             elif self.seats[seat].streams >= STREAMS_PER_SEAT:
                 raise Full(f"seat {seat} already has {STREAMS_PER_SEAT} streams open")
-            snapshot = self._snapshot(seat)  # what the stream starts from; the queue carries the rest
-            subscriber = Subscriber(seat)
-            self.subscribers.add(subscriber)
             if seat is not None:
+                # first: a seat taken back from the bot is asked its decision again, and the snapshot holds it
                 try:
                     await self._connected(seat)
                 except BaseException:
-                    self.subscribers.discard(subscriber)
+                    self.seats[seat].streams = max(0, self.seats[seat].streams - 1)
                     raise
+            snapshot = self._snapshot(seat)  # what the stream starts from; the queue carries the rest
+            subscriber = Subscriber(seat)
+            self.subscribers.add(subscriber)
             return snapshot, subscriber
 
         task = self._spawn(self._locked(step))
@@ -987,6 +991,7 @@ class Table:
             if asked is not None and asked.decision_request.legal_commands == message.decision_request.legal_commands:
                 self.deadlines[seat] = asked.decision_request.deadline_ms
                 self.decision_at[seat] = asked.sequence  # answers naming it are answers to it still
+                self.decisions_sent.setdefault(seat, deque(maxlen=DECISIONS_KEPT)).append(asked.sequence)
         self._after_change()
 
     async def close(self) -> None:
@@ -1420,10 +1425,21 @@ def _finished(task: asyncio.Task[Any]) -> None:
 def clean_name(name: str) -> str:
     """A table's or a seat's name, its runs of spaces made one and trimmed (BadRequest if it is no name, or
     holds a line break, a tab or another control character: refused, never stored changed)."""
-    if not name.isprintable():
-        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} printable characters, on one line "
-                                 "(no line breaks, tabs or control characters)")
+    if not on_one_line(name):
+        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line (no line break, tab, "
+                                 "other control character or direction override)")
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} printable characters")
+        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line")
     return name
+
+
+# What a name or a chat line may not hold: a control character (Unicode Cc: line breaks, tabs, escapes), a line
+# or paragraph separator, or a direction override (text that shows other than it reads). Other white space
+# (a no-break space) is a space; joiners and the like (an emoji's ZWJ) are kept.
+_OFF_LINE_CATEGORIES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+_DIRECTION_OVERRIDES = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def on_one_line(text: str) -> bool:
+    return not any(unicodedata.category(c) in _OFF_LINE_CATEGORIES or c in _DIRECTION_OVERRIDES for c in text)

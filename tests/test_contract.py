@@ -15,7 +15,7 @@ import pytest
 from tenpennies.client.connection import open_channel, stub
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.frames import event_batch, joined
+from tenpennies.wire.frames import MESSAGE_BYTES, event_batch, joined, messages
 
 from serverkit import Service
 
@@ -298,6 +298,8 @@ async def test_a_resume_from_past_the_end_is_out_of_range(service: Service) -> N
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await play.read()
     assert caught.value.code() == grpc.StatusCode.OUT_OF_RANGE
+    await asyncio.sleep(0.2)
+    assert (await seat.snapshot()).sequence == last, "a refused resume changed nothing (no seat connected)"
     resumed = service.Subscribe(pb.SubscribeRequest(table_id=table_id, token=seat.token, from_sequence=last))
     assert (await resumed.read()).HasField("snapshot")  # at the end is fine
     resumed.cancel()
@@ -410,3 +412,68 @@ def test_the_proto_lists_the_presets_each_thirty_one_knob_applies_to_as_the_engi
         said[field.group(1)] = tuple(p.strip() for p in listed.group(1).split(",")) if listed else PRESET_NAMES
         comment = ""
     assert said == PLAYED_BY
+
+
+def test_a_slow_readers_backlog_is_split_into_messages_of_at_most_a_mebibyte_each_one_batch() -> None:
+    events = [pb.Event(sequence=n, chat_posted=pb.ChatPosted(name="w", text="x" * 400)).SerializeToString()
+              for n in range(1, 6001)]
+    batches = [event_batch(events[n:n + 3]) for n in range(0, len(events), 3)]
+    result = pb.PlayResult(id=1, sequence=6000)
+    sent = messages(batches, [result])
+    assert len(sent) > 1 and all(len(m) <= MESSAGE_BYTES + len(batches[0]) for m in sent)
+    assert all(top_level_fields(m).count(2) == 1 for m in sent)
+    read = [pb.PlayResponse.FromString(m) for m in sent]
+    assert [e.sequence for m in read for e in m.events.events] == list(range(1, 6001))
+    assert [list(m.results) for m in read] == [[]] * (len(read) - 1) + [[result]]
+
+
+async def test_another_seats_decision_and_a_public_event_are_answered_alike_after_the_same_lookup(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two people at one table: naming the other's DecisionRequest or a public event's number gets the same
+    status, words and metadata, each after one look among the asking seat's own events in the store."""
+    created = await service.CreateTable(pb.CreateTableRequest(
+        name="t", seats=2, rules=SHORT, seed=11, settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
+    table_id, host = created.table.table_id, created.host_token
+    tokens = [(await service.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{n}", seat=n))).token
+              for n in range(2)]
+    seats = [Seat(service, table_id, token) for token in tokens]
+    await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
+    table = server.lobby.tables[table_id]
+    async with asyncio.timeout(20):
+        while not table.decision_at:
+            await asyncio.sleep(0.01)
+    asker, other = (0, 1) if 1 in table.decision_at else (1, 0)
+    theirs = table.decision_at[other]
+    public = next(seq for seq, audience, _ in table.recent if audience is None)
+    looked: list[tuple[int, int]] = []
+    lookup = table.store.private_event_at
+
+    async def counted(table_id: str, sequence: int, seat: int) -> bytes | None:
+        looked.append((sequence, seat))
+        return await lookup(table_id, sequence, seat)
+    monkeypatch.setattr(table.store, "private_event_at", counted)
+    answers = []
+    for number in (theirs, public):
+        answers.append(await refused(seats[asker].command(pb.Command(draw=pb.Draw()), number)))
+    assert answers[0][0] == answers[1][0] == grpc.StatusCode.FAILED_PRECONDITION
+    assert answers[0][1].replace(str(theirs), "N") == answers[1][1].replace(str(public), "N")
+    assert answers[0][2]["tp-decision"] == answers[1][2]["tp-decision"]
+    assert looked == [(theirs, asker), (public, asker)], "each looked up among the asking seat's own events"
+    for seat in seats:
+        seat.close()
+
+
+async def test_a_close_cut_short_still_closes_the_table_and_frees_the_share(server: Server, service: Service) -> None:
+    created = await service.CreateTable(pb.CreateTableRequest(name="t", seats=2))
+    table_id = created.table.table_id
+    lobby = server.lobby
+    closing = asyncio.ensure_future(lobby.close_waiting(table_id, created.host_token))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    closing.cancel()  # the request's deadline, as it waits on the store
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    async with asyncio.timeout(5):
+        while table_id in lobby.tables:
+            await asyncio.sleep(0.01)
+    assert table_id not in lobby._open, "the host's share is free"

@@ -70,6 +70,27 @@ def joined(batches: Sequence[bytes], results: Sequence[pb.PlayResult] = ()) -> b
     return data
 
 
+MESSAGE_BYTES = 1 << 20
+"""What a stream message holding several changes' batches joined comes to at most (one change's batch, whatever
+its size, is never split): well under gRPC's usual 4 MiB limit on a message received."""
+
+
+def messages(batches: Sequence[bytes], results: Sequence[pb.PlayResult] = (),
+             limit: int = MESSAGE_BYTES) -> list[bytes]:
+    """The stream messages that carry ``batches`` (each made by ``event_batch``), in order, and then ``results``:
+    as few as hold at most ``limit`` bytes each, each one batch (``joined``); the results go with the last."""
+    groups: list[list[bytes]] = [[]]
+    size = 0
+    for batch in batches:
+        if groups[-1] and size + len(batch) > limit:
+            groups.append([])
+            size = 0
+        groups[-1].append(batch)
+        size += len(batch)
+    return [joined(group, results if last else ()) for last, group in
+            ((n == len(groups) - 1, group) for n, group in enumerate(groups))]
+
+
 def batch_events(data: bytes) -> list[pb.Event]:
     """The events of a batch made by ``event_batch`` (tests, and anyone reading one in-process)."""
     return list(pb.SubscribeResponse.FromString(data).events.events)

@@ -25,19 +25,23 @@ set, then the events after it up to the snapshot's sequence (history, already re
 snapshot); then every new event as it happens. Within a stream sequence numbers strictly increase after
 the snapshot.
 One gRPC message is one protobuf message, always: each stream message holds at most one snapshot and at
-most one EventBatch (several changes waiting for a slow reader are joined into one batch, in order), so
-a decoder needs no merging of repeated fields to read every event. A batch's events are in sequence order.
+most one EventBatch (several changes waiting for a slow reader are joined into one batch, in order, in
+messages of at most 1 MiB), so a decoder needs no merging of repeated fields to read every event. A
+batch's events are in sequence order. A DecisionRequest at or below the snapshot's sequence (history) is
+never the open decision: that is Snapshot.decision.
 
 When a stream ends:
 - After GameEnded a stream stays open: the table's chat and seat changes still come (players talk the
   game over), and a client that wants no more cancels it (CANCELLED on its side; that is no error). A
   finished table stays readable: a stream opened on it gets its snapshot (phase GAME_OVER) and history.
 - NOT_FOUND: the host closed the waiting table (CloseTable).
-- RESOURCE_EXHAUSTED: the stream fell 1024 batches behind its events; resume (below).
+- RESOURCE_EXHAUSTED: the stream fell behind by 1024 messages' worth (batches and command results) that it
+  had not taken; resume (below).
 - OK: the seat is no longer this token's (it left before the game started, or the host emptied it).
 - UNAVAILABLE or any transport error: the server went away (a restart, a network); resume.
 To resume, open the stream again with `from_sequence` = the last sequence received: a fresh snapshot,
-then exactly the events missed (none twice, none lost). A `from_sequence` past the table's last event is
+then exactly the events missed (none twice, none lost; of the table's chat lines and connection notices
+only the newest 500 are kept, so a resume reaching further back misses older ones). A `from_sequence` past the table's last event is
 refused (OUT_OF_RANGE). A command whose result never came (the stream dropped with it in flight) may or
 may not have been applied: resume, and read the snapshot (or the events) to know; sending the answer again
 naming the same decision is safe: if it was applied, the decision is no longer open and the second is
@@ -52,8 +56,9 @@ is open). A command names the decision it answers (SendCommandRequest.decision, 
   decision open now (0: none). It is never applied to another question and counts neither as illegal
   nor as a timeout;
 - a number that was never a DecisionRequest of this seat's (another seat's, any other event, a number
-  not yet reached): FAILED_PRECONDITION, "decision N was never this seat's", tp-decision as above, and it
-  counts as an illegal command (a tournament's `illegal`);
+  the table had not reached when the command arrived): FAILED_PRECONDITION, "decision N was never this
+  seat's", tp-decision as above, and it counts as an illegal command (a tournament's `illegal`); another
+  seat's number and any other are answered alike, in words and in time;
 - 0, not named: on a Play stream and at a tournament's table, refused (INVALID_ARGUMENT, "decision: name
   the decision ...", tp-decision) whenever the seat has a decision open whose number the server knows;
   elsewhere (SendCommand at an ordinary table) judged against whatever the seat faces when it arrives,
@@ -88,7 +93,8 @@ trailing metadata carries tp-refusal = "1" (below).
                       behind. Retry later (back off); nothing was done. A request over 64 KiB is refused so by
                       gRPC itself, before the server reads it (without tp-refusal).
   DEADLINE_EXCEEDED   JoinTable with too little of its deadline left to hand over a seat: none was taken.
-  UNAVAILABLE         the server could not store the change (nothing changed: try again), or is not there.
+  UNAVAILABLE         the server could not store the change, or look up a decision named (nothing changed: try
+                      again), or is not there.
   UNIMPLEMENTED       an RPC this server does not have.
   INTERNAL            a fault of the server's; nothing else fails with it.
 
@@ -109,9 +115,11 @@ Request metadata a client may send:
                   address's.
 
 ---- limits ----
-A request is at most 64 KiB. Names (tables, seats, spectators, bots) are 1 to 40 printable characters on
-one line (runs of spaces become one, ends trimmed; a line break, tab or other control character is
-refused), chat lines 1 to 500, passwords at most 128 (INVALID_ARGUMENT past any of them). A command
+A request is at most 64 KiB. Names (tables, seats, spectators, bots) are 1 to 40 characters on one line,
+chat lines 1 to 500: a control character (Unicode category Cc: line breaks, tabs, escapes), a line or
+paragraph separator or a direction override (U+202A-U+202E, U+2066-U+2069) is refused, never stored
+changed; in a name other white space becomes a space, runs of it one, and the ends are trimmed. Passwords
+are at most 128 characters (INVALID_ARGUMENT past any of these). A command
 names at most 64 cards. Requests: 1000 a second per connection and 500 per client address by default
 (burst twice that; a lobby list costs 1 more per 20 tables), 20 open tables per address, 5000 per server,
 4 streams per seat token, 200 spectator streams per table (RESOURCE_EXHAUSTED past any of them; a

@@ -138,6 +138,16 @@ def test_a_command_of_the_other_game_is_refused_the_same_way_both_ways() -> None
                     game.command_from_pb(0, message)
 
 
+def test_a_game_started_of_a_server_that_wrote_every_knob_is_read_with_the_knobs_its_preset_plays() -> None:
+    """A server from before the refusal stored every knob in its GameStarted events, and sends them again from its
+    store: a client reads them, leaving out what the preset does not play (it changes nothing)."""
+    every = pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CLASSIC, lives=2, tokens=20, deals=0)
+    started = pb.Event(game_started=pb.GameStarted(seats=3, rules=pb.HouseRules(thirty_one=every)))
+    assert wire.event_from_pb(crossed(started), Rules()) == ev.GameStarted(3, Rules.of("classic", lives=2))
+    with pytest.raises(BadRequest, match="tokens"):  # asked for, as a table's rules, it is refused
+        wire.rules_from_pb(started.game_started.rules)
+
+
 def test_the_knobs_enum_tables_are_the_engines_declared_words() -> None:
     for knob in KNOBS:
         if knob.choices:

@@ -57,7 +57,24 @@ def rules_from_pb(message: pb.HouseRules) -> Rules:
     (``rules.thirty_one.tokens applies to the banking preset only (T31-7.4)``) or another game's set
     (``rules.hand_size is a Ten Pennies knob: this table plays thirty_one``)."""
     refuse_other_games_rules(message, THIRTY_ONE.name)
-    rules = message.thirty_one
+    knobs = _knobs_from_pb(message.thirty_one)
+    made = Rules.from_dict(knobs)
+    for name in unplayed(made, knobs):
+        raise BadRequest(f"rules.thirty_one.{name} {preset_only(name)} ({knob_named(name).rule})")
+    return made
+
+
+def told_rules_from_pb(message: pb.HouseRules) -> Rules:
+    """The rules a ``GameStarted`` tells: ``rules_from_pb``'s, but a knob its preset does not play is left out
+    rather than refused. A server from before that refusal wrote every knob into the events it stored, and
+    sends them again from its store to every client of that table; such a knob changes nothing."""
+    knobs = _knobs_from_pb(message.thirty_one)
+    preset = Rules.from_dict(knobs)
+    return Rules.from_dict({name: value for name, value in knobs.items() if preset.applies(name)})
+
+
+def _knobs_from_pb(rules: pb.ThirtyOneRules) -> dict[str, Any]:
+    """The knobs ``rules`` set, by name (an unknown word of one: BadRequest)."""
     knobs: dict[str, Any] = {}
     for knob in KNOBS:
         if knob.name in THIRTY_ONE_KNOB_WORDS:
@@ -68,10 +85,7 @@ def rules_from_pb(message: pb.HouseRules) -> Rules:
                 knobs[knob.name] = THIRTY_ONE_KNOB_WORDS[knob.name][number]
         elif rules.HasField(knob.name):
             knobs[knob.name] = getattr(rules, knob.name)
-    made = Rules.from_dict(knobs)
-    for name in unplayed(made, knobs):
-        raise BadRequest(f"rules.thirty_one.{name} {preset_only(name)} ({knob_named(name).rule})")
-    return made
+    return knobs
 
 
 # --- cards that may lie face down ---------------------------------------------------------------------
@@ -351,7 +365,7 @@ def event_from_pb(message: pb.Event, rules: Rules) -> ev.Event | None:
     chat, timers, decision requests) and for any other game's."""
     match message.WhichOneof("kind"):
         case "game_started":
-            return ev.GameStarted(message.game_started.seats, rules_from_pb(message.game_started.rules))
+            return ev.GameStarted(message.game_started.seats, told_rules_from_pb(message.game_started.rules))
         case "thirty_one_deal_started":
             deal = message.thirty_one_deal_started
             return ev.DealStarted(deal.deal, deal.dealer, players_from_pb(deal.players), deal.centre, deal.stock_size)

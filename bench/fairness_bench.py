@@ -1,4 +1,4 @@
-"""Fair under load (issue 18): other tables' latency with one client at its limit, and memory over a soak.
+"""Fair under load: other tables' latency with one client at its limit, and memory over a soak.
 
     python bench/fairness_bench.py                       # both, sized for a small shared machine
     python bench/fairness_bench.py --only soak --tables 150 --soak-minutes 10 --settle 900   # the issue's soak

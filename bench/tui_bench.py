@@ -360,9 +360,9 @@ async def event_to_screen(address: str, rounds: list[int]) -> None:
           f"({bare_count / bare_took:.0f} events/s)")
     print(f"  table screen: {screen.to_end} events to the game's end in {took:.2f} s ({screen.to_end / took:.0f} "
           f"events/s, {took / bare_took:.1f}x the bare stream's time), {app.frames} frames; {len(samples)} timed")
-    print(f"  rate against the bare stream's: {bare_took / took:.2f}x (issue 13's aim: 0.5x or more)")
+    print(f"  rate against the bare stream's: {bare_took / took:.2f}x (the aim: 0.5x or more)")
     latency_lines(screen)
-    print("  (issue 13's aims: median 8 ms or less, p99 one frame, 16.7 ms, or less)")
+    print("  (the aims: median 8 ms or less, p99 one frame, 16.7 ms, or less)")
 
 
 async def event_to_screen_paced(address: str, rounds: list[int]) -> None:

@@ -1,4 +1,4 @@
-"""``serve --workers 2`` against ``--workers 1`` at full speed, in the same run (issue 16).
+"""``serve --workers 2`` against ``--workers 1`` at full speed, in the same run.
 
     python bench/workers_bench.py                 # as `make bench` runs it
     python bench/workers_bench.py --quick         # shorter windows

@@ -238,7 +238,7 @@ def on_system_allocator() -> None:
 
     Python's own allocator takes memory from the system in arenas of 1 MiB and gives one back only once every
     object in it is gone: after a busy spell, a few hundred objects that outlive it (grpc's pending calls,
-    the interpreter's caches, what happens to be reused) hold whole arenas (issue 18's soak: 40 tables for a
+    the interpreter's caches, what happens to be reused) hold whole arenas (a soak of 40 tables for a
     minute left 6-7 arenas this way; tests/test_memory.py: a hundred tables of bots left 16 MB). glibc gives
     back free pages (``release_freed_memory``): after the same hundred tables the server is back within 3 MB
     of its warmed-up size. The cost is CPU on the Python side of each command (the engine's own games: up
@@ -252,7 +252,7 @@ def on_system_allocator() -> None:
 def release_freed_memory() -> None:
     """Give the memory freed back to the system where the C library allows it (glibc's malloc_trim; elsewhere
     nothing). glibc keeps what a process freed in its heap for reuse: after tables leave memory, a server
-    whose players have gone would otherwise stay at its busiest size (issue 18's soak: 78 MB after, 62 before)."""
+    whose players have gone would otherwise stay at its busiest size (a soak: 78 MB after, 62 before)."""
     if _TRIM is not None:
         _TRIM(0)
 
@@ -263,7 +263,7 @@ COLLECT_EVERY = 0.1  # seconds between collections of the youngest generation
 async def collect_young() -> None:
     """Collect the youngest generation often, a little at a time. grpc leaves a small cycle behind every call:
     with the threshold above, a client making a few thousand calls a second piled up a collection of ~90,000
-    objects every few seconds, each stalling every table for 100-200 ms (issue 18); collected every tenth of a
+    objects every few seconds, each stalling every table for 100-200 ms; collected every tenth of a
     second, each is a few hundred objects (and the old generations are still seldom collected)."""
     while True:
         await asyncio.sleep(COLLECT_EVERY)

@@ -1,4 +1,4 @@
-"""Fair under load (issue 18): no client can slow, lock out or crowd out the others. Each test runs a real
+"""Fair under load: no client can slow, lock out or crowd out the others. Each test runs a real
 server on a loopback port with a real SQLite file and many clients, and fails on the server as it was."""
 
 from __future__ import annotations

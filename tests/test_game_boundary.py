@@ -1,4 +1,4 @@
-"""The game boundary (issue 13, point 3): the server's lobby, table, store, timers and takeover know a game
+"""The game boundary: the server's lobby, table, store, timers and takeover know a game
 only through the game interface (engine/interface.py), so a second game sits at a real server table without
 a line of the server naming it.
 

@@ -1,4 +1,4 @@
-"""Memory after the clients leave (issue 18): a quiet server gives back what its busy minutes left behind.
+"""Memory after the clients leave: a quiet server gives back what its busy minutes left behind.
 Real servers on loopback with real SQLite files; the allocator test starts `tenpennies serve` as a process."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A command's turn at a table (server/table.py): made at once in its caller's call up to the store, and finished
-by the store's commit whatever becomes of the caller (issue 16: no task per command, and no change half made)."""
+by the store's commit whatever becomes of the caller (no task per command, and no change half made)."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ async def test_the_standings_window_fits_the_terminal(server: Server, size: tupl
             assert table.row_count == 8
             assert table.virtual_size.width <= table.content_size.width  # every column shown, Rating too
             assert [str(c) for c in table.get_row("greedy")][3] == "11"  # wins, whole or shared
-            assert [str(c) for c in table.get_row("averaging")][3] == "12½"  # (issue 14: not 12.50)
+            assert [str(c) for c in table.get_row("averaging")][3] == "12½"  # (not 12.50)
             assert [str(c) for c in table.get_row("averaging")][4:] == ["123.4±45.6", "-25", "30", "0", "100",
                                                                         "24.9±1.2"]
             assert str(table.get_row("a bot named at length")[1]) == "a bot named…"

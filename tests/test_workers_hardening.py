@@ -610,7 +610,7 @@ async def test_private_tables_keep_their_password_through_the_front_and_a_flood_
 
 
 async def test_a_decisions_deadline_survives_its_workers_restart(shared: Front, service: Service) -> None:
-    """The open decision keeps the deadline it was asked with across a SIGKILL of its worker (issue 19, as for a
+    """The open decision keeps the deadline it was asked with across a SIGKILL of its worker (as for a
     restart of one process): through the front and at the worker's port alike."""
     table = await full_table(service, seats=2, rules=one_process.SHORT, seed=2, decision_seconds=600)
     await start(service, table)

@@ -67,6 +67,7 @@ PASSWORD_HASHERS = 1        # hashes being computed at once, server-wide (each t
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+LOBBY_BEHIND = 0.5  # seconds the lobby's entry of a busy table may lag behind the table's own sequence
 DECISIONS_KEPT = 8  # a seat's newest decisions kept in memory, to tell its late answers at once
 COMMAND_CACHE = 16384  # commands kept in their wire form (a DecisionRequest copies them)
 _COMMANDS: dict[Command, pb.Command] = {}
@@ -463,6 +464,8 @@ class Table:
         self.ttl = ttl                 # seconds a waiting table with nobody seated or watching lives; 0: ever
         self.idle_since = time.time()
         self._was_idle = False
+        self._lobby_told = 0.0  # time.monotonic() when the lobby was last told of this table
+        self._lobby_later: asyncio.TimerHandle | None = None  # a telling put off (``_tell_lobby_soon``)
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._turn = Turn()
@@ -936,8 +939,24 @@ class Table:
         return True
 
     def _tell_lobby(self) -> None:
+        if self._lobby_later is not None:
+            self._lobby_later.cancel()
+            self._lobby_later = None
+        self._lobby_told = time.monotonic()
         if self.on_change is not None:
             self.on_change(self)
+
+    def _tell_lobby_soon(self) -> None:
+        """Tell the lobby of a change it need not hear of at once (the sequence moving on): at most once every
+        LOBBY_BEHIND, the last such change never later than that (a busy table's entry is at most that far
+        behind it, and costs the lobby one update a period, however many events it makes)."""
+        if self._lobby_later is not None or self.on_change is None:
+            return
+        wait = self._lobby_told + LOBBY_BEHIND - time.monotonic()
+        if wait <= 0:
+            self._tell_lobby()
+        else:
+            self._lobby_later = asyncio.get_running_loop().call_later(wait, self._tell_lobby)
 
     async def close_waiting(self, host_token: str) -> None:
         """The host closes its table before the game starts: it is gone (as an expired one is), and every
@@ -1000,6 +1019,9 @@ class Table:
         if self._timer:
             self._timer.cancel()
             self._timer = None
+        if self._lobby_later is not None:
+            self._lobby_later.cancel()
+            self._lobby_later = None
         for watch in self._gone_watch.values():
             watch.cancel()
         self._gone_watch.clear()
@@ -1130,6 +1152,8 @@ class Table:
                 or any(m.HasField("seat_changed") for _, m in items):
             if not self._note_idle():  # else the lobby has heard of this change already
                 self._tell_lobby()
+        elif rows:
+            self._tell_lobby_soon()  # the sequence moved: the lobby hears of it within LOBBY_BEHIND
         self._after_change()
 
     def _keep_recent(self, rows: list[EventRow]) -> None:

@@ -477,3 +477,30 @@ async def test_a_close_cut_short_still_closes_the_table_and_frees_the_share(serv
         while table_id in lobby.tables:
             await asyncio.sleep(0.01)
     assert table_id not in lobby._open, "the host's share is free"
+
+
+async def test_the_lobby_follows_a_tables_sequence_within_half_a_second(server: Server, service: Service) -> None:
+    """WatchTables while a game is played: the table's entry moves on with its sequence, never more than
+    LOBBY_BEHIND behind it (a lobby that heard only of seats and status said 20 while the table was at 2,500)."""
+    watch = service.WatchTables(pb.WatchTablesRequest())
+    await watch.read()
+    table_id, _, seat = await seat_against_a_bot(service)
+    table = server.lobby.tables[table_id]
+    listed: list[int] = []
+
+    async def follow() -> None:
+        while (message := await watch.read()) is not grpc.aio.EOF:
+            listed.extend(t.last_sequence for t in message.tables if t.table_id == table_id)
+    following = asyncio.ensure_future(follow())
+    answered = 0
+    for _ in range(6):
+        decision = await seat.decision_after(answered)
+        await seat.command(answer(decision), decision.sequence)
+        answered = decision.sequence
+        await asyncio.sleep(0.3)
+    await asyncio.sleep(0.6)  # LOBBY_BEHIND, and a little
+    assert listed[-1] == table.seq, "the lobby's entry caught up with the table"
+    assert len(set(listed)) >= 6, f"the lobby moved with the table: {listed}"
+    following.cancel()
+    watch.cancel()
+    seat.close()

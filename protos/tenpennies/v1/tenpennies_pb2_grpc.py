@@ -147,7 +147,8 @@ class TenPenniesServiceServicer:
 
     def WatchTables(self, request, context):
         """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
-        or goes away, as it happens.
+        or goes away, as it happens; a table in play is sent again as its sequence moves on, at most every half
+        second, so that its last_sequence is never more than half a second behind the table's own.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -167,7 +167,8 @@ class TenPenniesServiceStub:
     ListTables: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.ListTablesRequest, _tenpennies_pb2.ListTablesResponse]
     WatchTables: _grpc.UnaryStreamMultiCallable[_tenpennies_pb2.WatchTablesRequest, _tenpennies_pb2.WatchTablesResponse]
     """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
-    or goes away, as it happens.
+    or goes away, as it happens; a table in play is sent again as its sequence moves on, at most every half
+    second, so that its last_sequence is never more than half a second behind the table's own.
     """
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]
     LeaveTable: _grpc.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]
@@ -239,7 +240,8 @@ class TenPenniesServiceAsyncStub(TenPenniesServiceStub):
     ListTables: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.ListTablesRequest, _tenpennies_pb2.ListTablesResponse]  # type: ignore[assignment]
     WatchTables: _aio.UnaryStreamMultiCallable[_tenpennies_pb2.WatchTablesRequest, _tenpennies_pb2.WatchTablesResponse]  # type: ignore[assignment]
     """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
-    or goes away, as it happens.
+    or goes away, as it happens; a table in play is sent again as its sequence moves on, at most every half
+    second, so that its last_sequence is never more than half a second behind the table's own.
     """
     JoinTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.JoinTableRequest, _tenpennies_pb2.JoinTableResponse]  # type: ignore[assignment]
     LeaveTable: _aio.UnaryUnaryMultiCallable[_tenpennies_pb2.LeaveTableRequest, _tenpennies_pb2.LeaveTableResponse]  # type: ignore[assignment]
@@ -326,7 +328,8 @@ class TenPenniesServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_tenpennies_pb2.WatchTablesResponse], _abc.AsyncIterator[_tenpennies_pb2.WatchTablesResponse]]:
         """The lobby, live: every table first, then each table that changes (made, seated, started, finished)
-        or goes away, as it happens.
+        or goes away, as it happens; a table in play is sent again as its sequence moves on, at most every half
+        second, so that its last_sequence is never more than half a second behind the table's own.
         """
 
     @_abc_1.abstractmethod

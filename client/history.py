@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.record import GameRecord
 
 from .arguments import game_title
 from .local import PlayedGame, played_games
@@ -70,6 +72,22 @@ def history_row(played: PlayedGame) -> HistoryRow:
     date = time.strftime("%Y-%m-%d %H:%M", time.localtime(played.created))
     return HistoryRow(played.table_id, date, game_title(played.game), seat, opponents, place, played.seats,
                       seat in result.winners, score, pennies)
+
+
+def left_in(record: GameRecord, seat: int) -> int | None:
+    """The round (a Thirty-One deal) in which the player left ``seat`` to a bot, which played the game out
+    from there, from the table's stored events (None: the player played it to its end)."""
+    playing = 0
+    for _, _, data in record.events:
+        event = pb.Event.FromString(data)
+        what = event.WhichOneof("kind")
+        if what == "round_started":
+            playing = event.round_started.round
+        elif what == "thirty_one_deal_started":
+            playing = event.thirty_one_deal_started.deal
+        elif what == "seat_changed" and event.seat_changed.seat.seat == seat and event.seat_changed.seat.bot_playing:
+            return playing or 1
+    return None
 
 
 def history(db: str | Path, *, limit: int = 500) -> list[HistoryRow]:

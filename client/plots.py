@@ -152,17 +152,19 @@ def chart(data: Chart, width: int, height: int, *, colour: bool = True) -> str:
     then each name has a marker of its own)."""
     import plotext as plt  # here, not with the module: it takes ~90 ms, which a screen without a picture skips
 
+    # the names under the picture, not in it: plotext's legend sits in the plot, where the lines run over it
+    legend = _legend(data.names, max(width, 20), colour)
     plt.clear_figure()
-    plt.plotsize(max(width, 20), max(height, 6))
+    plt.plotsize(max(width, 20), max(height - len(legend), 6))
     plt.theme("clear")
     plt.title(data.title)
-    for i, (name, points) in enumerate(zip(data.names, data.points, strict=True)):
+    for i, points in enumerate(data.points):
         colour_of = COLOURS[i % len(COLOURS)] if colour else "default"
         if data.shape == "bars":
-            plt.hist([y for _, y in points], bins=min(20, max(5, width // 4)), label=name, color=colour_of)
+            plt.hist([y for _, y in points], bins=min(20, max(5, width // 4)), color=colour_of)
         elif points:
             marker = "braille" if colour else MARKERS[i % len(MARKERS)]
-            plt.plot([x for x, _ in points], [y for _, y in points], label=name, marker=marker, color=colour_of)
+            plt.plot([x for x, _ in points], [y for _, y in points], marker=marker, color=colour_of)
     if data.ticks:
         plt.xticks(list(range(len(data.ticks))), list(data.ticks))
     whole = [y for points in data.points for _, y in points]
@@ -173,7 +175,38 @@ def chart(data: Chart, width: int, height: int, *, colour: bool = True) -> str:
         plt.xlabel(data.x_label)
     text: str = plt.build()
     plt.clear_figure()
-    return text if colour else plt.uncolorize(text)
+    text = text if colour else plt.uncolorize(text)
+    return "\n".join([text.rstrip("\n"), *(_legend_line(line, colour) for line in legend)])
+
+
+# how each name's mark is drawn under the picture: its line's colour, or (without colours) its marker
+LEGEND_MARKS = {"dot": "•", "x": "x", "+": "+", "o": "o", "*": "*", "#": "#"}
+
+
+def _legend(names: Sequence[str], width: int, colour: bool) -> list[list[tuple[int, str]]]:
+    """The names as rows of (index, name) that fit ``width`` (``  ██ name`` each), as many rows as they take."""
+    rows: list[list[tuple[int, str]]] = [[]]
+    used = 0
+    for i, name in enumerate(names):
+        cells = 5 + len(name)  # two spaces, the mark (two cells), a space, the name
+        if used and used + cells > width:
+            rows.append([])
+            used = 0
+        rows[-1].append((i, name))
+        used += cells
+    return rows if names else []
+
+
+def _legend_line(row: Sequence[tuple[int, str]], colour: bool) -> str:
+    import plotext as plt
+
+    out = []
+    for i, name in row:
+        if colour:
+            out.append("  " + plt.colorize("██", COLOURS[i % len(COLOURS)]) + f" {name}")
+        else:
+            out.append(f"  {LEGEND_MARKS[MARKERS[i % len(MARKERS)]] * 2} {name}")
+    return "".join(out)
 
 
 # --- a file ------------------------------------------------------------------------------------------------

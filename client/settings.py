@@ -67,6 +67,8 @@ class ClientConfig:
 TABLE_KEY = "table"
 AUTO_PASS = ("never", "unfit")  # remembered auto-pass modes ("for this round" is the table's, for one round)
 OFFER_PAUSE = 0.6  # seconds a new buy offer ignores keys, by default
+# how the other seats' turns come on the screen: the seconds before each (instant: as they come)
+PACES = {"instant": 0.0, "normal": 0.5, "slow": 1.2}
 
 
 @dataclass
@@ -75,12 +77,14 @@ class TablePrefs:
     ``bell`` rings the terminal's bell at a new decision; ``offer_pause`` is how long (seconds) a new buy
     offer ignores keys, so that a key meant for the offer before is not taken for it; ``auto_pass`` passes
     buy offers by itself: ``never``, or ``unfit`` (only a card that fits nothing in the hand);
-    ``guide_seen``: the first-game guide was shown (help reopens it)."""
+    ``guide_seen``: the first-game guide was shown (help reopens it); ``pace``: how the other seats' turns
+    come on the screen (``PACES``: instant, or a moment before each, so that bots' turns are seen one by one)."""
 
     bell: bool = True
     offer_pause: float = OFFER_PAUSE
     auto_pass: str = "never"
     guide_seen: bool = False
+    pace: str = "instant"
 
     @classmethod
     def load(cls, directory: Path | None = None) -> TablePrefs:
@@ -97,6 +101,8 @@ class TablePrefs:
             prefs.auto_pass = data["auto_pass"]
         if isinstance(data.get("guide_seen"), bool):
             prefs.guide_seen = data["guide_seen"]
+        if data.get("pace") in PACES:
+            prefs.pace = data["pace"]
         return prefs
 
     def save(self, directory: Path | None = None) -> None:

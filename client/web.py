@@ -57,6 +57,14 @@ from .tui.app import Launch, TenPenniesApp
 log = logging.getLogger("tenpennies.web")
 
 COOKIE = "tenpennies-visitor"
+# textual-serve's page asks an outside font service for its font: a LAN without the internet waits on it,
+# and the visitor's browser tells a third party it is playing. The same font ships with textual-serve, and
+# the page takes it from this server instead.
+FONT_SERVICE = re.compile(r'<link\s[^>]*href="https?://fonts\.googleapis\.com/[^"]*"[^>]*>')
+LOCAL_FONT = ('<style>@font-face {{ font-family: "Roboto Mono"; font-style: normal; '
+              'src: url("{static}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }} '
+              '@font-face {{ font-family: "Roboto Mono"; font-style: italic; '
+              'src: url("{static}fonts/RobotoMono-Italic-VariableFont_wght.ttf") format("truetype"); }}</style>')
 VISITOR_ID = re.compile(r"[0-9a-f]{32}")
 DEFAULT_PORT = 8000
 DEFAULT_VISITORS = 12
@@ -126,8 +134,8 @@ class WebSeats(Server):
         return (self.fixed_url or f"{request.scheme}://{request.host}").rstrip("/")
 
     async def handle_index(self, request: web.Request) -> web.Response:
-        """The page (textual-serve's template), linking to the address the browser used; gives a browser
-        without a visitor cookie one."""
+        """The page (textual-serve's template), linking to the address the browser used, its font served
+        from here (``LOCAL_FONT``); gives a browser without a visitor cookie one."""
         origin = self.origin(request)
         socket_url = re.sub(r"^http", "ws", origin) + str(request.app.router["websocket"].url_for())
         static_url = origin + str(request.app.router["static"].url_for(filename="/")).rstrip("/") + "/"
@@ -135,6 +143,8 @@ class WebSeats(Server):
                    "app_websocket_url": socket_url, "config": {"static": {"url": static_url}},
                    "application": {"name": self.title}}
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        assert response.text is not None
+        response.text = FONT_SERVICE.sub(lambda _: LOCAL_FONT.format(static=static_url), response.text)
         if not VISITOR_ID.fullmatch(request.cookies.get(COOKIE, "")):
             response.set_cookie(COOKIE, secrets.token_hex(16), httponly=True, samesite="Strict", path="/")
         return response

@@ -35,6 +35,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Server
+from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping
 
 from serverkit import subscribed
@@ -315,3 +316,46 @@ def shown(screen: object) -> str:
         for static in screen.query(Static):  # type: ignore[attr-defined]
             console.print(static.content)
     return captured.get()
+
+
+async def test_a_game_left_to_a_bot_says_so_and_each_game_shows_the_id_replay_takes(
+        server: Server, connection: Connection) -> None:
+    table = await connection.create_table("left early", 3, mapping.rules_to_pb(RULES), decision_seconds=0,
+                                          takeover_seconds=0, seed=7)
+    for _ in range(2):
+        await connection.add_bot(table.table_id, table.host_token, "greedy")
+    session = await connection.join(table.table_id, "root")  # (the login name: the local game's default)
+    await connection.start(table.table_id, table.host_token)
+    await session.leave()  # in round 1: a bot plays the seat out
+
+    async def finished() -> bool:
+        return any(t.table_id == table.table_id and t.status == pb.TABLE_STATUS_FINISHED
+                   for t in await connection.tables())
+    for _ in range(600):
+        if await finished():
+            break
+        await asyncio.sleep(0.05)
+    assert await finished()
+    played = await finished_game(connection, 5)  # played to its end
+
+    app = HistoryApp(Path(server.options.db))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table_widget = screen.query_one(DataTable)
+        shown = str(screen.query_one("#history-game").render())
+        assert f"Game id {played}" in shown and f"tenpennies replay {played}" in shown, shown
+        await until(pilot, lambda: "bot from 1" in str(table_widget.get_cell(table.table_id, "Result")),
+                    "the game left to a bot, marked")
+        assert "bot" not in str(table_widget.get_cell(played, "Result"))
+        await pilot.press("down")
+        await until(pilot, lambda: "You left it in round 1: a bot played your seat from there"
+                    in str(screen.query_one("#history-game").render()), "the line under the list")
+        await pilot.press("y")
+        assert app.clipboard == table.table_id
+        await pilot.press("enter")  # the replay calls your seat as the table did
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the viewer")
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        board = str(viewer.query_one("#replay-board").render())
+        assert viewer.record.seat_name(2) == "You" and "You" in board and "root" not in board, board

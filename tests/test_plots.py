@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 
 from tenpennies.client import tournament as tn
 from tenpennies.client.plots import (
+    Chart,
     chart,
     deal_figures,
     ratings_over_games,
@@ -132,3 +134,17 @@ def test_charts_load_in_a_thread_of_their_own() -> None:
     """)
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "loaded", done.stderr
+
+
+def test_the_names_go_under_the_picture_where_no_line_runs_over_them() -> None:
+    data = Chart("Score by round", ("Ann", "greedy bot 1", "greedy bot 2", "You"),
+                 tuple(tuple((float(x), float(y)) for x, y in enumerate(ys)) for ys in
+                       ((10, 30, 55), (0, 5, 12), (40, 60, 90), (3, 20, 35))), ticks=("1", "2", "3"))
+    for colour in (False, True):
+        lines = Text.from_ansi(chart(data, 60, 10, colour=colour)).plain.splitlines()
+        assert len(lines) == 10  # the height asked for, the names' line in it
+        assert all(name in lines[-1] for name in data.names), lines[-1]
+        assert not any(name in line for line in lines[:-1] for name in data.names), lines
+    narrow = Text.from_ansi(chart(data, 30, 12, colour=False)).plain.splitlines()
+    assert len(narrow) == 12 and all(len(line) <= 30 for line in narrow[-2:])  # the names on two lines
+    assert all(any(name in line for line in narrow[-2:]) for name in data.names), narrow

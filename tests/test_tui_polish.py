@@ -238,3 +238,22 @@ async def test_enter_on_a_finished_table_shows_how_it_ended(server: Server, conn
         await until(pilot, lambda: log_lines(screen), "its first line")
         assert "the game is over:" in " ".join(log_lines(screen))
         assert not any("has started" in n.message for n in app._notifications)  # nothing says it goes on
+
+
+async def test_a_watcher_chats_under_the_name_of_the_lobby(server: Server, connection: Connection,
+                                                           tmp_path: Path) -> None:
+    hosted = await connection.create_table("Bots", 2, ONE_ROUND, seed=2, decision_seconds=0)
+    for _ in range(2):
+        await connection.add_bot(hosted.table_id, hosted.host_token)
+    app = lobby_app(server, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await live(pilot, app)
+        await until(pilot, lambda: hosted.table_id in lobby.tables, "the table")
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table watched")
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.session.seat is None
+        await pilot.press("c", *"hello all", "enter")
+        await until(pilot, lambda: "ann (watching): hello all" in log_lines(screen)
+                    or "name" in text_of(screen, "#message"), "the line in the log")
+        assert "ann (watching): hello all" in log_lines(screen), text_of(screen, "#message")

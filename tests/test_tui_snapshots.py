@@ -15,6 +15,7 @@ random. Tokens are never drawn. ``pytest --snapshot-update`` writes the pictures
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import secrets
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from textual import events, on
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
@@ -29,15 +31,27 @@ from tenpennies.client.connection import Connection
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import app as app_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
-from tenpennies.client.tui.help import RoundEndScreen
+from tenpennies.client.tui.help import PileScreen, RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.engine.ten_pennies import Buy, DeclineDiscard, Discard, Draw, LayContract, PassBuy, TakeDiscard
+from tenpennies.engine.ten_pennies import (
+    Buy,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    Game,
+    LayContract,
+    PassBuy,
+    Phase,
+    TakeDiscard,
+)
+from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 import tuikit
+from positions import position
 from tuikit import game_of, lobby_of
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"),
@@ -304,3 +318,138 @@ def test_round_end(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, i
 
     assert snapshot(snap_compare, tmp_path, size, drive)
 
+
+
+# --- the longest table: 8 seats in round 7, every seat down with long sets ----------------------------
+
+# Four decks (8 seats); round 7's wild cards (2s, aces, jokers) laid off on the sets beyond the contract's
+# cap, as the rules allow: the longest sets a table can show. This seat (0) has a contract of 7 and a set
+# of 10 on the table.
+LONG_SETS = (
+    (0, "TC TD TH TS 2C JK JK.1"), (0, "KC KD KH KS AC AD 2D JK.2 JK.3 AH.1"),
+    (1, "QC QD QH QS 2H 2S AH JK.4 JK.5 2C.1 2D.1 2H.1"),
+    (2, "JC JD JH JS AS 2S.1 JK.6 AC.1"),
+    (3, "9C 9D 9H 9S AD.1 AS.1 2C.2 2D.2 2H.2"),
+    (4, "8C 8D 8H 8S 2S.2 AC.2 JK.7"),
+    (5, "7C 7D 7H 7S AD.2 AH.2 AS.2 2C.3 2D.3"),
+    (6, "6C 6D 6H 6S AC.3 AD.3 AH.3"),
+    (7, "5C 5D 5H 5S AS.3 2H.3 2S.3"),
+)
+
+
+def longest_position(seats: int, rules: object, seed: int) -> Game:
+    """The longest table: this seat (0) to meld, every seat down."""
+    return position(8, round=7, hands={0: "3D 4D 6C.1"}, sets=LONG_SETS, down=tuple(range(8)), turn_seat=0,
+                    phase=Phase.MELD, pile="9H.3")
+
+
+class LongTableApp(App[None]):
+    """The table screen of the longest table, against a real server in the app's own loop: the server's
+    game is the hand-made position (``longest_position``), and the seat's stream, opened once it is
+    dealt, starts from its snapshot."""
+
+    CSS_PATH = [str(TUI / name) for name in TenPenniesApp.CSS_PATH]
+
+    def __init__(self, home: Path) -> None:
+        super().__init__()
+        self.db = home / "long.db"
+        self.server: Server | None = None
+        self.connection: Connection | None = None
+        self.table: TableScreen | None = None
+
+    async def on_mount(self) -> None:
+        self.server = server = Server(Options(port=0, db=str(self.db), allow_seeds=True))
+        await server.start()
+        self.connection = connection = Connection(f"127.0.0.1:{server.port}")
+        hosted = await connection.create_table("Long table", 8, pb.HouseRules(rounds=[7]), seed=1,
+                                               decision_seconds=0, takeover_seconds=0)
+        me = await connection.join(hosted.table_id, "Ann")
+        for _ in range(7):
+            await connection.add_bot(hosted.table_id, hosted.host_token, "greedy")
+        await connection.start(hosted.table_id, hosted.host_token)
+        self.table = TableScreen(connection, me, prefs=TablePrefs(guide_seen=True))
+        await self.push_screen(self.table)
+
+    @on(events.Unmount)
+    async def stop_server(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+        if self.server is not None:
+            await self.server.stop(0)
+
+
+async def long_table(app: LongTableApp, pilot: Pilot[None]) -> TableScreen:
+    await until(pilot, lambda: app.table is not None and app.table.view is not None and bool(app.table.legal),
+                "the longest table")
+    assert app.table is not None
+    return app.table
+
+
+def whole(words: list[str], times: str = "×") -> list[str]:
+    """Words as drawn, each run counted (``JK×2``) written out again."""
+    out: list[str] = []
+    for word in words:
+        face, _, count = word.partition(times)
+        out += [face] * (int(count) if count else 1)
+    return out
+
+
+def sets_shown(screen: TableScreen) -> dict[int, list[str]]:
+    """Each seat's words in the pieces column of the seats strip, from its own line and the rows under it."""
+    rows = [row.plain for row in screen.seats_strip.rows]
+    column = rows[0].index("Sets on the table")
+    shown: dict[int, list[str]] = {}
+    seat = -1
+    for row in rows[1:]:
+        if row[:column].strip():
+            seat += 1
+        shown.setdefault(seat, []).extend(row[column:].split())
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_set_on_the_longest_table_is_whole_or_says_v(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          size: tuple[int, int]) -> None:
+    """8 seats in round 7, each down with a set of 7 to 12 cards: every set on the table is shown whole
+    (compact, ``JK×2``, or on over the rows below) within the strip's width and the room it has; where the
+    rows run out a seat says how many it does not show, and ``v`` shows every card."""
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: longest_position(seats, rules, seed))
+
+    async def check() -> None:
+        app = LongTableApp(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            screen = await long_table(app, pilot)
+            await pilot.pause()
+            strip = screen.seats_strip
+            assert all(row.cell_len <= strip.content_size.width for row in strip.rows)
+            assert strip.outer_size.height <= screen.seats_room() or not screen.seats_room()
+            assert screen.view is not None
+            shown, style, wild = sets_shown(screen), screen.card_style, screen.view.spec.wild_ranks
+            for owner in range(8):
+                drawn = whole(shown.get(owner, []))
+                for meld in (m for m in screen.view.table if m.owner == owner):
+                    words = [f"[{meld.id}]", *(style.rich(c, wild=c.rank in wild).plain for c in meld.cards)]
+                    at = next((i for i in range(len(drawn)) if drawn[i:i + len(words)] == words), None)
+                    assert at is not None or "more:" in drawn, (owner, words, drawn)
+            await pilot.press("v")
+            assert isinstance(app.screen, PileScreen)
+            dialog = app.screen.query_one("#dialog")
+            assert dialog.outer_size.height <= size[1]
+
+    asyncio.run(check())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_longest_table(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The longest table's picture: the sets compact (``JK×2``) or on over two rows."""
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: longest_position(seats, rules, seed))
+    app = LongTableApp(tmp_path)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = await long_table(app, pilot)
+        prompt = screen.query_one("#prompt")
+        await until(pilot, lambda: not prompt.has_class("new"), "the prompt's highlight to pass")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console, RenderableType
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
@@ -20,9 +21,18 @@ from tenpennies.client.tui.common import pennies
 from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
-from tenpennies.client.tui.help import Dismissable, GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
+from tenpennies.client.tui.help import (
+    Dismissable,
+    GameEndScreen,
+    HelpScreen,
+    PileScreen,
+    RoundEndScreen,
+    RuleScreen,
+)
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.prefs import PrefsScreen
+from tenpennies.client.tui.seats import SeatLine
+from tenpennies.client.tui.seats import draw as seats_draw
 from tenpennies.client.tui.table import DIMMED, TableScreen
 from tenpennies.client.tui.ten_pennies import StatusLine
 from tenpennies.client.view import TableView
@@ -39,11 +49,14 @@ from tenpennies.engine.ten_pennies import (
     PassBuy,
     Phase,
     TakeDiscard,
+    parse_cards,
 )
+from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 
+from positions import position
 from tuikit import TableApp, game_of, screen_of, text_of, until
 
 SIZE = (80, 24)
@@ -316,6 +329,14 @@ async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Conn
         assert "(card" not in said and all(CardStyle().text(c) in said for c in twins), said
         assert game.builder == [] and game.selected == {c.id for c in twins}  # nothing added, nothing lost
         assert not screen.query_one("#builder").display
+        await pilot.press("question_mark")  # the rule cited, in the rule book's words, one key away
+        assert isinstance(app.screen, RuleScreen) and app.screen.number == "TP-4.9"
+        book = " ".join(plain(w.content) for w in app.screen.query(Static))  # type: ignore[arg-type]
+        assert "A set may not hold two naturals of the same rank and suit" in " ".join(book.split()), book
+        await pilot.press("question_mark")  # and ? there: the keys
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the keys' help")
+        await pilot.press("space")
+        await until(pilot, lambda: app.screen is screen, "the table")
         mixed = [twins[0], next(c for c in game.shown if c.rank not in v.spec.wild_ranks | {twins[0].rank})]
         await pilot.press("escape")
         await select(pilot, screen, mixed)  # too few, and of two ranks: the contract's own rule first
@@ -418,7 +439,7 @@ async def test_the_round_end_and_game_end_screens(connection: Connection) -> Non
         assert "Round 1" in shown and "over" in shown
         # Paid next to an unchanged Pennies column: where it went is said (the purse, not the buy pennies)
         note = " ".join(plain(w.content) for w in app.screen.query(Static)).split()  # type: ignore[arg-type]
-        assert "Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2)" in " ".join(note)
+        assert "To pot: a penny a card left in hand, from each player's purse into the pot (TP-5.2)" in " ".join(note)
         assert "the buy pennies (Pennies at the table) are not touched." in " ".join(note)
         first = app.screen
         await pilot.press("space")
@@ -921,8 +942,11 @@ async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connecti
         folding.cancel()
 
 
-async def test_auto_pass_for_this_round_then_cards_that_fit_nothing_remembered(connection: Connection,
-                                                                                tmp_path: Path) -> None:
+async def test_auto_pass_shows_on_the_table_passes_only_cards_that_fit_nothing_and_a_turns_it_off(
+        connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the other seat to pick up the 8♣, which goes with this seat's 8♦ 8♥; its hand the K♠ it discards next
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: position(
+        2, hands={0: "8D 8H 3S 5D 9C JS", 1: "KS QD 4C"}, pile="8C", turn_seat=1, phase=Phase.PICK_UP))
     hosted, me = await table(connection, bots=0, start=False)
     other = Scripted(await connection.join(hosted.table_id, "Other"))
     folding = asyncio.ensure_future(other.watch())
@@ -933,20 +957,56 @@ async def test_auto_pass_for_this_round_then_cards_that_fit_nothing_remembered(c
             screen = screen_of(app)
             game = game_of(screen)
             await until(pilot, lambda: screen.view is not None, "the game")
+            assert "Auto-pass" not in text_of(screen, "#status")
             await pilot.press("a")
             assert game.auto_pass() == "round"
-            assert "Auto-pass of buy offers: this round" in text_of(screen, "#message")
-            await until(pilot, lambda: bool(other.legal()), "the other seat's turn")
-            await other.step()  # declines: offered to me, and passed by itself
-            await until(pilot, lambda: "Passed the" in text_of(screen, "#message"), "the auto-pass")
-            await until(pilot, lambda: screen.view is not None and screen.view.phase is not Phase.BUY,
-                        "the offer settled")
-            await pilot.press("a")
-            assert game.auto_pass() == "unfit" and TablePrefs.load(tmp_path).auto_pass == "unfit"
-            await pilot.press("a")
-            assert game.auto_pass() == "never" and TablePrefs.load(tmp_path).auto_pass == "never"
+            assert "Auto-pass on, this round: offers of cards that fit nothing" in text_of(screen, "#message")
+            await until(pilot, lambda: "Auto-pass [a]" in text_of(screen, "#status"), "the auto-pass on the table")
+            assert "Your hand: 6 cards" in text_of(screen, "#status")  # (beside it, whole at 80 columns)
+            await other.step()  # declines the 8♣: offered to this seat, and left to it: it fits
+            await until(pilot, lambda: has(screen, PassBuy), "the offer")
+            await pilot.pause(0.1)
+            assert has(screen, PassBuy) and "Not passed by itself: the 8♣ fits your hand" in text_of(screen, "#message")
+            await until(pilot, lambda: not screen.paused, "the offer's keys")
+            await pressed(pilot, screen, "p")
+            await other.step()  # draws
+            await other.step()  # discards the K♠
+            await until(pilot, lambda: has(screen, DeclineDiscard), "this seat's pick-up")
+            await pressed(pilot, screen, "d")
+            await until(pilot, lambda: bool(other.legal()), "the offer to the other seat")
+            await other.step()  # passes
+            await until(pilot, lambda: has(screen, Draw), "the draw")
+            await pressed(pilot, screen, "r")
+            await until(pilot, lambda: has(screen, Discard), "the discard")
+            three = Card.parse("3S")
+            game.cursor_id = three.id
+            await pressed(pilot, screen, "x")  # the 3♠: nothing else in this hand goes with it
+            await until(pilot, lambda: bool(other.legal()), "the other seat's pick-up")
+            await other.step()  # declines the 3♠: offered to this seat, and passed by itself
+            await until(pilot, lambda: "Passed the 3♠ by itself" in text_of(screen, "#message"), "the auto-pass")
+            await pilot.press("a")  # off again
+            assert game.auto_pass() == "never" and "Auto-pass off" in text_of(screen, "#message")
+            assert "Auto-pass" not in text_of(screen, "#status")
+            assert TablePrefs.load(tmp_path).auto_pass == "never"
     finally:
         folding.cancel()
+
+
+async def test_the_settings_step_the_auto_pass_and_remember_every_round(connection: Connection,
+                                                                         tmp_path: Path) -> None:
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True), home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        game = game_of(screen)
+        await until(pilot, lambda: screen.view is not None, "the game")
+        await pilot.press("comma")
+        assert isinstance(app.screen, PrefsScreen)
+        steps = []
+        for _ in range(3):
+            await pilot.press("a")
+            steps.append((game.auto_pass(), TablePrefs.load(tmp_path).auto_pass))
+        assert steps == [("round", "never"), ("unfit", "unfit"), ("never", "never")]
 
 
 async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
@@ -1017,6 +1077,7 @@ async def test_v_shows_the_discard_pile_top_first_and_the_sets_on_the_table(conn
         top_first = " ".join(style.text(c) for c in reversed(screen.tv.pile))
         assert screen.view is not None
         assert f"Discard pile: {screen.view.pile_size} cards" in shown and top_first in shown, shown
+        assert "it may become the stock 1 more time this round" in " ".join(shown.split())  # (the header may not)
         assert "Sets on the table" in shown and "You" in shown and "greedy bot" in shown
         await pilot.press("space")
         assert on_top(app) is screen
@@ -1097,14 +1158,14 @@ async def test_the_table_settings_are_set_from_the_table_and_remembered(connecti
         shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
         rows = [" ".join(line.split()) for line in shown.splitlines()]
         assert rows[:3] == ["b bell at a new decision on", "+ / - a new buy offer ignores keys for 0.6 s",
-                            "a auto-pass buy offers off"], rows
+                            "a auto-pass offers of cards that fit nothing off"], rows
         await pilot.press("b", "plus", "plus", "a")
         saved = TablePrefs.load(tmp_path)
         assert not saved.bell and saved.offer_pause == pytest.approx(1.0) and game_of(screen).auto_pass() == "round"
         shown = plain(app.screen.query_one("#prefs-table", Static).content)  # type: ignore[arg-type]
         rows = [" ".join(line.split()) for line in shown.splitlines()]
         assert rows[:3] == ["b bell at a new decision off", "+ / - a new buy offer ignores keys for 1.0 s",
-                            "a auto-pass buy offers this round"], rows
+                            "a auto-pass offers of cards that fit nothing this round"], rows
         await pilot.press("escape")
         assert on_top(app) is screen
 
@@ -1119,6 +1180,7 @@ async def test_a_short_games_header_keeps_the_wild_cap_at_80_columns(connection:
             header = text_of(screen, "#header")
             assert len(header) <= 78 and "…" not in header, header
             assert f"{cap} a set" in header or f"max {cap}" in header, header
+            assert "reshuf." not in header, header  # a word whole, or left to v (no clipped jargon)
 
 
 def test_pennies_are_counted_in_words() -> None:
@@ -1133,3 +1195,108 @@ def test_with_eleven_sets_a_digit_waits_only_when_a_longer_number_could_be_meant
     assert not ten_pennies.waits_for_more("10", legal, king)
     assert not ten_pennies.waits_for_more("0", legal, king)  # a 0 begins no longer number
     assert ten_pennies.waits_for_more("1", legal, None)  # (no card chosen: any listed lay-off counts)
+
+
+def test_a_set_too_long_for_its_row_is_compact_or_goes_on_and_rows_run_out_saying_v() -> None:
+    style, wild = CardStyle(), frozenset({15})
+
+    def piece(number: int, cards: str) -> Text:
+        out = Text(f"[{number}] ", style="dim")
+        out.append_text(style.cards(parse_cards(cards), wild))
+        return out
+
+    contract = piece(3, "TC TD TH TS 2C JK JK.1")  # 10♣ 10♦ 10♥ 10♠ 2♣ JK* JK*
+    figures = "   11      10     0"
+    lines = (SeatLine("heuristic bot 3", ("down", "bot"), figures=figures, pieces=(contract, piece(4, "5C 5D 5H"))),
+             SeatLine("You", ("down",), figures=figures, pieces=(piece(5, "QC QD QH QS 2C 2D 2H 2S 3C 3D 3H"),)))
+    drawn = [row.plain.rstrip() for row in seats_draw(lines, ten_pennies.SEATS_HEAD, 76)]
+    assert all(len(row) <= 76 for row in drawn), drawn
+    assert drawn[1].endswith("[3] 10♣ 10♦ 10♥ 10♠ 2♣ JK*×2"), drawn  # compact: whole on one row
+    assert drawn[2].strip() == "[4] 5♣ 5♦ 5♥"
+    assert drawn[3].endswith("[5] Q♣ Q♦ Q♥ Q♠ 2♣ 2♦ 2♥ 2♠") and drawn[4].endswith("    3♣ 3♦ 3♥")  # on, under its cards
+    # four rows where they take five: of the seats with the most rows the last gives one up, and says so
+    cut = [row.plain.rstrip() for row in seats_draw(lines, ten_pennies.SEATS_HEAD, 76, height=4)]
+    assert len(cut) == 4 and cut[1].endswith("JK*×2") and cut[2].strip() == "[4] 5♣ 5♦ 5♥", cut
+    assert cut[3].endswith("down      … 1 more: v"), cut
+
+
+async def test_the_hints_say_why_in_the_hands_own_cards_and_count_one_card_as_one(
+        connection: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    # down with two sets, a 4♠ left in hand; the 4♣ live: a pair, not a set, and it lays off nowhere
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: position(
+        2, hands={0: "4S", 1: "KS QD 4D"}, pile="4C", turn_seat=0, phase=Phase.PICK_UP, down=(0,),
+        sets=((0, "7C 7D 7H"), (0, "8C 8D 8H"))))
+    _, me = await table(connection)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: has(screen, DeclineDiscard), "the pick-up")
+        assert "Your hand: 1 card ·" in text_of(screen, "#status")
+        await pilot.press("h")
+        said = text_of(screen, "#message")
+        assert "decline the 4♣ [d]: you are down" in said and "with your 4♠ it is a pair, not a set" in said, said
+        assert "fits nothing" not in said
+
+
+async def test_the_buy_hint_counts_one_card_short_as_one(connection: Connection,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: position(
+        2, hands={0: "5C 5D 5H 9C 9D KS", 1: "KD QD 4D"}, pile="9H", turn_seat=1, phase=Phase.PICK_UP,
+        buy_penalty_cards=1))
+    hosted, me = await table(connection, bots=0, start=False, rules=pb.HouseRules(rounds=[1], buy_penalty_cards=1))
+    other = Scripted(await connection.join(hosted.table_id, "Other"))
+    folding = asyncio.ensure_future(other.watch())
+    await connection.start(hosted.table_id, hosted.host_token)
+    app = TableApp(lambda: TableScreen(connection, me, prefs=TablePrefs(guide_seen=True, offer_pause=0)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None and bool(other.legal()), "the other seat's pick-up")
+            await other.step()  # declines the 9♥: offered to this seat
+            await until(pilot, lambda: has(screen, Buy), "the offer")
+            assert "a buy adds 1 card" in text_of(screen, "#prompt")
+            await pilot.press("h")
+            said = text_of(screen, "#message")
+            assert "your contract goes from 1 card short to 0, for a penny and 1 card more" in said, said
+    finally:
+        folding.cancel()
+
+
+class Timed(TableScreen):
+    """A table screen that notes when it folds each other seat's turn."""
+
+    turns: list[float]
+
+    def fold_event(self, event: pb.Event) -> None:
+        if event.WhichOneof("kind") == "turn_started" and event.turn_started.seat != self.session.seat:
+            self.turns.append(time.monotonic())
+        super().fold_event(event)
+
+
+async def test_the_pace_setting_brings_the_bots_turns_one_by_one_and_is_remembered(
+        connection: Connection, tmp_path: Path) -> None:
+    _, me = await table(connection, seats=3, bots=2)
+    prefs = TablePrefs(guide_seen=True)
+    app = TableApp(lambda: Timed(connection, me, prefs=prefs, home=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        assert isinstance(screen, Timed)
+        screen.turns = []
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "this seat's turn")
+        await pilot.press("comma")
+        assert isinstance(app.screen, PrefsScreen)
+        await pilot.press("p")
+        assert TablePrefs.load(tmp_path).pace == "normal" and "come normal" in " ".join(
+            plain(app.screen.query_one("#prefs-table", Static).content).split())  # type: ignore[arg-type]
+        await pilot.press("escape")
+        for _ in range(40):  # this seat played plainly until the bots have had four turns
+            await until(pilot, lambda: bool(screen.legal) and not screen.paused or len(screen.turns) >= 4,
+                        "this seat's move")
+            if len(screen.turns) >= 4:
+                break
+            keys = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
+                        if has(screen, kind))
+            await pressed(pilot, screen, keys)
+        assert len(screen.turns) >= 4
+        gaps = [b - a for a, b in zip(screen.turns, screen.turns[1:], strict=False)]
+        assert min(gaps) >= 0.45, gaps  # each bot's turn a moment after the one before

@@ -23,6 +23,7 @@ from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
+from tenpennies.client.tui.help import RuleScreen
 from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
 from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.table import TableScreen
@@ -32,6 +33,7 @@ from tenpennies.client.tui.thirty_one import (
     ThirtyOneGameEndScreen,
     ThirtyOneHelp,
     ThirtyOneTable,
+    standing,
 )
 from tenpennies.engine.cards import Card
 from tenpennies.engine.thirty_one.bots import HeuristicBot
@@ -50,6 +52,7 @@ from tenpennies.engine.thirty_one.commands import (
     TableSwapAll,
     TakeDiscard,
 )
+from tenpennies.engine.thirty_one.events import PlayerInfo
 from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -255,7 +258,11 @@ async def test_the_table_shows_the_hand_and_its_worth_the_pile_the_stock_and_eve
         assert text(screen, "#prompt").startswith("Your turn: discard a card [x]")
         await pilot.press("k")
         await until(pilot, lambda: "discard now [x]" in text(screen, "#message"), "why not knock")
-        await pilot.press("question_mark")
+        await pilot.press("question_mark")  # over the refusal: the rule it cites, from the rule book
+        await until(pilot, lambda: isinstance(app.screen, RuleScreen), "the rule")
+        assert isinstance(app.screen, RuleScreen) and app.screen.number == "T31-4.1"
+        assert "On a turn a seat does exactly one of" in " ".join(shown(app).split())
+        await pilot.press("question_mark")  # and ? there: the keys
         await until(pilot, lambda: isinstance(app.screen, ThirtyOneHelp), "the help")
         assert "knock" in shown(app) and "lowest hand loses a life" in shown(app)
 
@@ -463,3 +470,45 @@ async def test_a_spectator_watches_a_thirty_one_game_of_bots_to_its_end_and_sees
         assert not any(line.startswith("Dealt to ") for line in screen.tv.log)  # no hand was shown it
         await pilot.press("k")
         await until(pilot, lambda: "watching: only the seated play" in text(screen, "#message"), "why not")
+
+
+def test_a_seat_on_its_free_ride_is_said_in_the_rule_books_words() -> None:
+    riding = PlayerInfo(seat=1, hand_size=3, lives=0, riding=True, out=False, tokens=0, points=0)
+    assert standing(riding, Rules()) == "free ride"  # (T31-7.2's words, not slang)
+    assert standing(riding._replace(riding=False, lives=2), Rules()) == "2"
+
+
+async def test_the_prompt_is_whole_at_80_columns(connection: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The longest prompt of a turn: a last turn after a knock, the card taken not to be discarded again."""
+    from tenpennies.engine.thirty_one.kind import ThirtyOne
+    from tenpennies.engine.thirty_one.view import Phase
+
+    from positions import thirty_one
+
+    def new(kind: object, seats: int, rules: object, seed: int) -> object:
+        game = thirty_one(3, hands={0: "JD 9D 4S 2C", 1: "KH QH 3C", 2: "5S 6S 7S"}, turn_seat=0, dealer=2,
+                          phase=Phase.DISCARD, knocker=1)
+        game.taken = Card.parse("JD")
+        return game
+
+    monkeypatch.setattr(ThirtyOne, "new", new)
+    table_id, host, me = await table_of(connection, "classic", seed=1, seats=3)
+    await connection.start(table_id, host)
+    app = TableApp(lambda: TableScreen(connection, me))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.view is not None and bool(screen.legal), "the discard")
+        await pilot.pause()
+        region = screen.query_one("#prompt", Static)
+        prompt = " ".join(" ".join(region.render_line(y).text for y in range(region.size.height)).split())
+        whole = "Your last turn (heuristic bot 1 knocked): discard a card [x] (not the J♦ you took)"
+        assert prompt.startswith(whole), prompt
+        assert "…" not in prompt
+
+
+def test_a_preset_of_one_life_or_one_token_says_so_in_the_singular() -> None:
+    from tenpennies.client.tui.thirty_one import rules_text
+
+    assert "1 life each" in rules_text(Rules.of("classic", lives=1))
+    assert "3 lives each" in rules_text(Rules.of("classic", lives=3))
+    assert "1 token each" in rules_text(Rules.of("banking", tokens=1))

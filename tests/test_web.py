@@ -300,3 +300,20 @@ async def test_a_page_cannot_resize_its_terminal_past_the_bounds(monkeypatch: py
     await service.set_terminal_size(10**6, 10**6)
     await service.set_terminal_size("wide", 30)  # type: ignore[arg-type]
     assert told == [(COLUMNS[1], ROWS[0]), (COLUMNS[1], ROWS[1]), (80, 30)]
+
+
+async def test_the_page_asks_nothing_of_any_other_server(web: Web) -> None:
+    """Everything the page loads (its style, its script, its font) comes from the web seat itself: a LAN
+    without the internet does not wait on a font service, and no third party learns a visitor plays."""
+    async with browser() as session:
+        async with session.get(web.url) as response:
+            page = await response.text()
+        loaded = re.findall(r'(?:href|src)="([^"]+)"|url\("?([^")]+)"?\)', page)
+        addresses = [a or b for a, b in loaded]
+        assert addresses and all(a.startswith(web.url) for a in addresses if "://" in a), addresses
+        assert "googleapis" not in page and "Roboto Mono" in page
+        fonts = [a for a in addresses if a.endswith(".ttf")]
+        assert fonts, page
+        for font in fonts:
+            async with session.get(font) as response:
+                assert response.status == 200 and len(await response.read()) > 10_000, font

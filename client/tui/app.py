@@ -116,11 +116,13 @@ class ContinueScreen(ModalScreen[Start]):
 
     CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
 
-    BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New game"),
-                Binding("s", "choose('short')", "Short game"), Binding("p", "choose('practice')", "Practice"),
-                Binding("g", "other", "The other game"), Binding("h", "choose('history')", "Your games"),
+    # (the footer's keys fit 80 columns; a modal hides the app's own keys, q among them)
+    BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New"),
+                Binding("s", "choose('short')", "Short"), Binding("p", "choose('practice')", "Practice"),
+                Binding("g", "other", "Other game"), Binding("h", "choose('history')", "Your games"),
                 Binding("t", "choose('new', 'thirty_one')", "New Thirty-One", show=False),
-                Binding("escape", "choose('continue')", "Continue", show=False)]
+                Binding("escape", "choose('continue')", "Continue", show=False),
+                Binding("q", "app.quit", "Quit")]
 
     def __init__(self, unfinished: Unfinished, game: str = DEFAULT_GAME) -> None:
         super().__init__()
@@ -136,9 +138,8 @@ class ContinueScreen(ModalScreen[Start]):
             yield Button(f"New game of {game_title(self.other)}", id=f"new-{self.other}")
             yield Button(f"Short game of Ten Pennies ({len(SHORT_GAME)} rounds)", id="short")
             yield Button("Practice table of Ten Pennies (hints as you play)", id="practice")
-            yield Label(f"c continue · n new game · g {game_title(self.other)} · s short · p practice "
-                        "(bots play the old one out) · h your games",
-                        classes="hint")
+            yield Label("A new game leaves this one to the bots to play out.", classes="hint")
+        yield KeysFooter()
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

@@ -80,6 +80,11 @@ def pennies(n: int) -> str:
     return f"{n} penn{'y' if n == 1 else 'ies'}"
 
 
+def count(n: int, thing: str) -> str:
+    """``1 card``, ``2 cards``: ``thing`` one, with an s for any other number."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def sentence(text: str) -> str:
     """``text`` ending as a sentence does, so that another may follow it."""
     return text if text.endswith((".", "?", "!")) else text + "."

@@ -190,6 +190,10 @@ class GameTable(Widget):
         """After the frame folded ``event`` into the table view (``before``: the view before it, for the
         game's own marks)."""
 
+    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
+        """``event`` begins another seat's turn (the table's pace waits a moment before it)."""
+        return False
+
     def pauses(self, legal: tuple[Command, ...]) -> bool:
         """Whether a new decision with these commands ignores keys for a moment (a buy offer, which
         comes of other seats' moves, when the player's eyes may be elsewhere)."""

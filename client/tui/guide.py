@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .footer import KeysFooter
+
 # (title, lines): each page one step of a turn, in the keys the table uses
 PAGES: tuple[tuple[str, str], ...] = (
     ("The game",
@@ -30,8 +32,8 @@ PAGES: tuple[tuple[str, str], ...] = (
      "your 10 pennies (for the whole game) and brings 2 penalty cards from the stock with it: buy only what "
      "helps your contract.\n\n"
      "A new offer flashes the prompt and rings the bell, and ignores keys for a moment, so a key meant for the "
-     "last thing on screen is not taken for it. a sets auto-pass: off, for this round, or for cards that fit "
-     "nothing in your hand."),
+     "last thing on screen is not taken for it. a turns auto-pass on for the round (it passes offers of cards "
+     "that fit nothing in your hand; the line over your hand says Auto-pass) and a again turns it off."),
     ("3. Melding",
      "Select cards with the arrows and space; m adds them to the contract being built, and m (or enter) lays "
      "it once it is complete. Once you are down, m lays a further set, and a number lays the card off on that "
@@ -46,12 +48,13 @@ PAGES: tuple[tuple[str, str], ...] = (
 
 
 class GuideScreen(ModalScreen[None]):
-    """The guide's pages: enter, space or → the next, ← the one before, esc skips it."""
+    """The guide's pages: enter, space or → the next, ← the one before, esc skips it, q quits."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,right", "turn(1)", "Next"),
         Binding("left", "turn(-1)", "Back"),
         Binding("escape", "dismiss", "Skip"),
+        Binding("q", "app.quit", "Quit"),  # (a modal hides the app's own keys)
     ]
 
     def __init__(self) -> None:
@@ -64,6 +67,7 @@ class GuideScreen(ModalScreen[None]):
             yield Static(title, id="guide-title")
             yield Static(text, id="guide-text")
             yield Static(keys, id="guide-keys", classes="dim")
+        yield KeysFooter()  # the guide's keys, over the table's
 
     def texts(self) -> tuple[Text, Text, str]:
         """The page's title, its text and the keys' line."""

@@ -39,7 +39,7 @@ KEYS = (
     ("x", "discard the selected card (or the one under the cursor)"),
     ("s", "sort by rank, by suit, or your own order"),
     ("h", "hint: a meld or lay-off you can make (again: the next one); take or buy?"),
-    ("a", "auto-pass buy offers: off, this round, cards that fit nothing"),
+    ("a", "auto-pass on for this round (offers of cards that fit nothing in your hand), or off"),
     ("v", "the discard pile and the sets on the table"),
     (",", "settings: the bell, a new offer's pause, the auto-pass"),
     ("c / ?", "chat / this help"),
@@ -86,6 +86,34 @@ class Dismissable(ModalScreen[None], QuickFrames[None]):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.dismiss()
+
+
+class RuleScreen(ModalScreen[bool]):
+    """A rule's text from the rule book (``rulebook``), over the table: the one the message line cites. Any key
+    closes it; ``?`` closes it with True: the keys' help, which ``?`` opens otherwise."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit", show=False)]
+
+    def __init__(self, number: str, text: str) -> None:
+        super().__init__()
+        self.number = number
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(f"Rule {self.number}", style="bold"))
+            yield Static(Text(self.text), classes="rules")
+            yield Static("? shows the keys instead; any other key closes.", classes="dim rules")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+            return
+        event.stop()
+        self.dismiss(event.key == "question_mark")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss(False)
 
 
 class HelpScreen(ModalScreen[bool]):
@@ -147,6 +175,9 @@ class PileScreen(Dismissable):
         head = Text(f"Discard pile: {v.pile_size} card{'s' if v.pile_size != 1 else ''}", style="bold")
         if pile:
             head.append(f", top first{' (live)' if v.discard_live else ''}", style="")
+        times = v.reshuffles_left
+        head.append(f" · it may become the stock {times} more time{'s' if times != 1 else ''} this round"
+                    if times else " · it may not become the stock again this round", style="dim")
         body = st.cards(pile, wild) if pile else Text("empty", style="dim")
         unseen = v.pile_size - len(pile)
         if unseen > 0:
@@ -238,7 +269,7 @@ class RoundEndScreen(BesideTheLog):
         table.add_column("Player", no_wrap=True)
         table.add_column("Points", justify="right", no_wrap=True)
         table.add_column("Score", justify="right", no_wrap=True)
-        table.add_column("Paid", justify="right", no_wrap=True)
+        table.add_column("To pot", justify="right", no_wrap=True)
         table.add_column("Hand", ratio=1)
         for s in range(len(m.scores)):
             cards = [mapping.card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
@@ -247,7 +278,7 @@ class RoundEndScreen(BesideTheLog):
             table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)
         self.headline.update(Text(f"Round {m.round}{total_rounds} over: {why}", style="bold"))
         self.hands.update(table)
-        self.paid.update(f"Paid: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
+        self.paid.update(f"To pot: a penny a card left in hand, from each player's purse into the pot (TP-5.2), "
                          f"now {pennies(m.pot)}; the buy pennies (Pennies at the table) are not touched. "
                          "Lowest score wins.")
         self.plot.show(running_scores(rounds, names) if rounds else None)

@@ -892,7 +892,7 @@ class LobbyScreen(LiveScreen):
         home = self.memory.directory if self.memory is not None else None
         prefs = TablePrefs.load(home) if home is not None else None
         self.app.push_screen(TableScreen(self.connection, session, style=self.style, leave_to_lobby=True,
-                                         prefs=prefs, home=home, story=True))
+                                         prefs=prefs, home=home, story=True, name=self.player_name))
 
     def action_create(self) -> None:
         def made(hosted: HostedTable | None) -> None:

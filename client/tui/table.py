@@ -30,12 +30,14 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
 from tenpennies.client.connection import Backoff, Connection, HostedTable, Link, SeatSession, ServerError
 from tenpennies.client.plots import load_charts
-from tenpennies.client.settings import TablePrefs
+from tenpennies.client.rulebook import cited, rule_text
+from tenpennies.client.settings import PACES, TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import Command, View
@@ -48,7 +50,7 @@ from .common import RETRY_FIRST, RETRY_MOST, WIDE, LiveScreen, default_bot, fill
 from .footer import KeysFooter
 from .game import GameTable, actions_of
 from .games import table_widget
-from .help import ConfirmScreen
+from .help import ConfirmScreen, RuleScreen
 from .history import HistoryScreen
 from .line import Line
 from .log import TableLog
@@ -57,11 +59,24 @@ from .review import ReviewScreen
 from .seats import SeatLine, SeatsStrip
 
 PLAIN = CardStyle()
+LOG_LEAST = 2  # the log's least height, table.tcss's #log min-height
+LIVE_MS = 2000  # an event older than this (ms) is the table's history, told at once whatever the pace
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
 STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
 STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
+
+
+class Middle(Container):
+    """The seats and the log (side by side on a wide terminal): resized, by the terminal or by the regions
+    around it, it says so, and the seats are fitted to its new height."""
+
+    class Resized(Message):
+        pass
+
+    def on_resize(self) -> None:
+        self.post_message(self.Resized())
 
 
 class TableScreen(LiveScreen):
@@ -74,7 +89,8 @@ class TableScreen(LiveScreen):
     ``story``: the log first tells the table's story so far, from the stream's history (a seat taken up
     again, with the recap of what happened while it was away; a table watched); ``hints``: a practice
     table, where the game shows a hint whenever the seat has a meld to make. ``source``: where the table's
-    games are kept, for the reviews of them (the local games' file; "": the server's address)."""
+    games are kept, for the reviews of them (the local games' file; "": the server's address). ``name``: a
+    watcher's name, which the chat says its lines under (the player's name in the lobby)."""
 
     AUTO_FOCUS = "#game"  # the game's widget takes the keys first; the chat input takes focus while open
 
@@ -92,8 +108,10 @@ class TableScreen(LiveScreen):
     def __init__(self, connection: Connection, session: SeatSession, *, style: CardStyle = PLAIN,
                  host: HostedTable | None = None, leave_to_lobby: bool = True,
                  prefs: TablePrefs | None = None, home: Path | None = None, guide: bool = False,
-                 story: bool = False, hints: bool = False, source: str = "", history: Path | None = None) -> None:
+                 story: bool = False, hints: bool = False, source: str = "", history: Path | None = None,
+                 name: str = "") -> None:
         super().__init__()
+        self.name_in_chat = name  # a watcher's name in the chat (a seat's is the seat's)
         self.source = source or connection.address  # where the game's record is kept: a review is kept by it
         self.history = history  # the local games' file: your games, from the table (H) and the game's end
         self.guide = guide
@@ -125,7 +143,9 @@ class TableScreen(LiveScreen):
         # for each was a fifth of a redraw's time)
         self.log_region = TableLog(id="log")
         self.header_line = Line(id="header")
-        self.seats_strip = SeatsStrip(id="seats")
+        self.seats_strip = SeatsStrip(id="seats", times="x" if style.ascii else "×")
+        self.middle = Middle(id="middle")
+        self.side = Vertical(id="side")
         self.panel_line = Line(id="panel")  # the game's own panel, where there is room for it (``GameTable.panel``)
         self.prompt_line = Prompt(id="prompt")
         self.message_line = MessageLine(id="message")
@@ -173,8 +193,8 @@ class TableScreen(LiveScreen):
 
     def compose(self) -> ComposeResult:
         yield self.header_line
-        with Container(id="middle"):  # one above the other; side by side on a wide terminal (``WIDE``)
-            with Vertical(id="side"):
+        with self.middle:  # one above the other; side by side on a wide terminal (``WIDE``)
+            with self.side:
                 yield self.seats_strip
                 yield self.panel_line
             yield self.log_region
@@ -248,6 +268,9 @@ class TableScreen(LiveScreen):
                     self.tv.apply_snapshot(message)
                     self.log_snapshot(again)
                 else:
+                    if self.paced(message):
+                        self.redraw()  # the turn before, on the screen for a moment
+                        await asyncio.sleep(PACES[self.prefs.pace])
                     self.fold_event(message)
                 self.stale()
             self.ended = "The server closed this seat's stream (the seat was emptied)."
@@ -258,6 +281,14 @@ class TableScreen(LiveScreen):
         finally:
             self._taken_in.set()
         self.redraw()
+
+    def paced(self, event: pb.Event) -> bool:
+        """Another seat's turn begins as it is played (not one told from the table's history): the table's
+        pace (``TablePrefs.pace``) waits a moment first, so that bots' turns come one by one."""
+        if self.prefs.pace == "instant" or time.time() * 1000 - event.time_ms > LIVE_MS:
+            return False
+        kind = event.WhichOneof("kind")
+        return kind is not None and self.game.turn_of_another(event, kind)
 
     async def seat_game(self, game: str) -> None:
         """The table's own game widget (the snapshot names the game): swapped in when it is not the one
@@ -531,7 +562,20 @@ class TableScreen(LiveScreen):
         if self.view is None:
             strip.seat(tuple(lines), None, width)
         else:
-            strip.seat(*self.game.seat_lines(tuple(lines), width), width)
+            strip.seat(*self.game.seat_lines(tuple(lines), width), width, self.seats_room())
+
+    def seats_room(self) -> int:
+        """The rows the seats strip may take (0: not laid out yet): beside the log, the side's less the
+        game's panel; above it, the middle's less the log's least (``#log``'s min-height)."""
+        if self.has_class("wide"):
+            side = self.side.content_size.height
+            return max(0, side - self.panel_line.outer_size.height) if side else 0
+        middle = self.middle.content_size.height
+        return max(1, middle - LOG_LEAST) if middle else 0
+
+    def on_middle_resized(self) -> None:
+        if self.view is not None and self.is_attached:
+            self.seats()
 
     def width_of(self, selector: str | Widget) -> int:
         """The cells a line of this widget (or the one ``selector`` finds) holds (78 at 80 columns, before the
@@ -690,11 +734,21 @@ class TableScreen(LiveScreen):
 
     async def _chat(self, text: str) -> None:
         try:
-            await self.session.chat(text)
+            await self.session.chat(text, name="" if self.session.token else self.name_in_chat)
         except ServerError as error:
             self.say(error.words, error=True)
 
     def action_help(self) -> None:
+        """The rule the message line cites, from the rule book (``?`` again there: the keys), else the keys."""
+        said = self.message_line.text
+        number = cited(said.plain if isinstance(said, Text) else str(said or ""))
+        text = rule_text(number) if number is not None else None
+        if number is not None and text is not None:
+            self.app.push_screen(RuleScreen(number, text), lambda keys: self.show_keys() if keys else None)
+        else:
+            self.show_keys()
+
+    def show_keys(self) -> None:
         extra: list[tuple[str, str]] = []
         if self.host is not None and self.waiting:
             extra += [("b / B", f"add a {default_bot(self.tv.game)} / random bot"), ("g", "start the game")]

@@ -41,7 +41,7 @@ from tenpennies.engine.ten_pennies.strategies import contract_distance, fits, wo
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from .cards import CardStyle
-from .common import pennies
+from .common import count, pennies
 from .game import Frame, GameTable
 from .guide import GuideScreen
 from .hand import Hand
@@ -54,7 +54,9 @@ SORTS = ("rank", "suit", "own")
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3, None: 4}
 NOTHING_TO_LAY = "nothing to lay now: no contract, set or lay-off is listed for you"
 # auto-pass of buy offers: the modes in the order ``a`` steps through them, and their words
-AUTO_PASS_WORDS = {"never": "off", "round": "this round", "unfit": "cards that fit nothing"}
+AUTO_PASS_WORDS = {"never": "off", "round": "this round", "unfit": "every round"}
+# what an auto-pass on passes (a card that fits the hand never is)
+AUTO_PASSES = "offers of cards that fit nothing in your hand"
 SEATS_HEAD = SeatsHead("Cards Pennies Score", "Sets on the table")
 
 
@@ -231,6 +233,9 @@ class TenPenniesTable(GameTable):
     def line_style(self, kind: str) -> str:
         return "bold" if kind in ("round_ended", "game_ended") else ""
 
+    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
+        return kind == "turn_started" and event.turn_started.seat != self.seat
+
     def pauses(self, legal: tuple[Command, ...]) -> bool:
         return any(isinstance(c, Buy) for c in legal)
 
@@ -242,15 +247,20 @@ class TenPenniesTable(GameTable):
         return self.frame.prefs.auto_pass
 
     def answer_by_itself(self) -> bool:
-        """Pass a buy offer by itself when the auto-pass says so (``a`` sets it)."""
+        """Pass a buy offer by itself while the auto-pass is on (``a``), unless the card fits the hand (alike
+        to a natural in it, wild, or once down a lay-off): that offer is the player's."""
         v, seat, mode = self.view, self.seat, self.auto_pass()
         if v is None or seat is None or mode == "never" or v.discard_top is None:
             return False
         command = next((c for c in v.legal if isinstance(c, PassBuy)), None)
-        if command is None or (mode == "unfit" and fits(v, v.discard_top)):
+        if command is None:
+            return False
+        if fits(v, v.discard_top):
+            self.say(f"Not passed by itself: the {self.top(v)} fits your hand (auto-pass passes only cards that "
+                     "fit nothing)")
             return False
         self.frame.send(command, by_itself=True)
-        self.say(f"Passed the {self.top(v)} by itself (auto-pass: {AUTO_PASS_WORDS[mode]}; a changes it)")
+        self.say(f"Passed the {self.top(v)} by itself: it fits nothing in your hand (auto-pass on; a turns it off)")
         return True
 
     def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
@@ -436,9 +446,10 @@ class TenPenniesTable(GameTable):
         wild = self.card_style.ranks(spec.wild_ranks)
         parts = [self.round_of(v), str(spec.contract), f"wild {wild}, {spec.wild_cap} a set",
                  f"stock {v.stock_size}", f"pot {v.pot}", f"reshuffles {v.reshuffles_left}"]
-        # one line: the words go before the numbers do, and the wild cap (a rule of every set) last of all
+        # one line: the words go before the numbers do, the reshuffles (``v`` says them too) whole or not at
+        # all, and the wild cap (a rule of every set) last of all
         rounds = v.rules.rounds
-        shorter: list[tuple[int, str]] = [(5, f"reshuf. {v.reshuffles_left}")]
+        shorter: list[tuple[int, str]] = []
         if rounds != (1, 2, 3, 4, 5, 6, 7) and v.round in rounds:
             shorter.append((0, f"Round {v.round} ({rounds.index(v.round) + 1}/{len(rounds)})"))
         shorter += [(2, f"wild {wild} max {spec.wild_cap}"), (5, ""), (2, f"wild {wild}")]
@@ -511,10 +522,13 @@ class TenPenniesTable(GameTable):
                 left.append("none" if v.pile_size == 0 else "?", style="dim")
             left.append(f"  (pile {v.pile_size})", style="dim")
             if self.seat is not None:
+                if self.auto_pass() != "never":  # on, and seen as long as it is
+                    right.append("Auto-pass", style="bold")
+                    right.append(f" [a] {st.dot} ")
                 building = sum(len(s) for s in self.builder)
                 extra = f", {building} in the builder" if building else ""
                 order = {"rank": "by rank", "suit": "by suit", "own": "your order"}[self.sort]
-                right.append(f"Your hand: {len(v.hand)} cards{extra} {st.dot} {order} [s]")
+                right.append(f"Your hand: {count(len(v.hand), 'card')}{extra} {st.dot} {order} [s]")
             else:
                 right.append("Watching")  # (the prompt says whose turn it is, not this again)
         return left, right
@@ -566,7 +580,7 @@ class TenPenniesTable(GameTable):
             penalty = v.rules.buy_penalty_cards
             left = pennies(v.players[seat].pennies)
             wait = f"{dot}keys in a moment" if self.frame.paused else ""
-            return Text(f"Buy the {top} [b] or pass [p]? {left} left; a buy adds {penalty} cards{wait}"
+            return Text(f"Buy the {top} [b] or pass [p]? {left} left; a buy adds {count(penalty, 'card')}{wait}"
                         f"{clock}", style="bold")
         if legal and all(isinstance(c, Draw) for c in legal):
             return Text(f"Your turn: draw from the stock [r or enter]{clock}", style="bold")
@@ -619,7 +633,7 @@ class TenPenniesTable(GameTable):
     def action_prefs(self) -> None:
         """The table's settings: the bell, a new offer's pause, the auto-pass (``PrefsScreen``)."""
         self.app.push_screen(PrefsScreen(self.frame.prefs, lambda: AUTO_PASS_WORDS[self.auto_pass()],
-                                         self.action_auto_pass, self.frame.save_prefs))
+                                         self.step_auto_pass, self.frame.save_prefs))
 
     def action_pile(self) -> None:
         """The discard pile and the sets on the table, over the table (any key closes it)."""
@@ -671,23 +685,28 @@ class TenPenniesTable(GameTable):
         self.play(Draw)
 
     def action_auto_pass(self) -> None:
-        """Step the auto-pass of buy offers: off, this round, cards that fit nothing, off. The last two are
-        remembered (``TablePrefs.auto_pass``); an offer open now is passed at once when the new one says so."""
+        """The auto-pass of buy offers on for this round, or off (whether on for the round or every round)."""
+        self.set_auto_pass("round" if self.auto_pass() == "never" else "never")
+
+    def step_auto_pass(self) -> None:
+        """The settings' ``a``: the auto-pass off, on for this round, on for every round (remembered,
+        ``TablePrefs.auto_pass``), off."""
+        self.set_auto_pass({"never": "round", "round": "unfit", "unfit": "never"}[self.auto_pass()])
+
+    def set_auto_pass(self, mode: str) -> None:
+        """Set the auto-pass (``round`` for the round being played; ``unfit``, every round, and ``never`` are
+        remembered); an offer open now is answered at once as a new one would be."""
         v, prefs = self.view, self.frame.prefs
         if v is None:
             return
-        mode = self.auto_pass()
+        self.pass_round = v.round if mode == "round" else None
+        if mode != "round" or prefs.auto_pass == "unfit":
+            prefs.auto_pass = "never" if mode == "round" else mode
+            self.frame.save_prefs()
         if mode == "never":
-            self.pass_round = v.round
-        elif mode == "round":
-            self.pass_round = None
-            prefs.auto_pass = "unfit"
+            self.say("Auto-pass off: every buy offer is yours to answer [a turns it on]")
         else:
-            self.pass_round = None
-            prefs.auto_pass = "never"
-        self.frame.save_prefs()
-        self.say(f"Auto-pass of buy offers: {AUTO_PASS_WORDS[self.auto_pass()]} [a]")
-        if self.auto_pass() != "never":
+            self.say(f"Auto-pass on, {AUTO_PASS_WORDS[mode]}: {AUTO_PASSES} are passed [a turns it off]")
             self.answer_by_itself()  # an offer open now, as a new one would be
         self.frame.redraw()
 
@@ -867,16 +886,35 @@ class TenPenniesTable(GameTable):
                        f"it goes with your {self.card_style.cards(alike).plain}" if alike else
                        "it lays off on the table")
                 return Text(f"Hint: take the {top} [t]: {why}")
-            return Text(f"Hint: decline the {top} [d]: it fits nothing in your hand")
+            return Text(f"Hint: decline the {top} [d]: {self.no_fit(v, card)}")
         before = contract_distance(v.hand, v.spec, v.rules)
         after = contract_distance([*v.hand, card], v.spec, v.rules)
-        cost = f"a penny and {v.rules.buy_penalty_cards} cards more"
+        cost = f"a penny and {count(v.rules.buy_penalty_cards, 'card')} more"
         if would_buy(v):
-            why = "it is wild" if wild else f"your contract goes from {before} cards short to {after}"
+            why = "it is wild" if wild else f"your contract goes from {count(before, 'card')} short to {after}"
             return Text(f"Hint: buy the {top} [b]: {why}, for {cost}")
         if v.players[seat].down:
             return Text(f"Hint: pass [p]: you are down, and a buy costs {cost}")
         return Text(f"Hint: pass the {top} [p]: it does not complete a set of your contract, and a buy costs {cost}")
+
+    def no_fit(self, v: SeatView, card: Card) -> str:
+        """Why the bots' policy would not take ``card`` (``strategies.wants_card``), in the hand's own cards:
+        not down, nothing of its rank (of another suit, where a set may not hold two of one suit); down, it
+        lays off on no set and makes no new one."""
+        seat = v.seat
+        assert seat is not None
+        distinct = v.rules.distinct_suits and card.suit is not None
+        alike = [c for c in v.hand if c.rank == card.rank and not (distinct and c.suit == card.suit)]
+        same = [c for c in v.hand if c.rank == card.rank and c not in alike]
+        if not v.players[seat].down:
+            if same:
+                return (f"your {self.card_style.cards(same).plain} is the same card, and a set may not hold two "
+                        "of one suit")
+            return "you have no other card of its rank"
+        if not alike:
+            return "you are down, it lays off on no set on the table, and you have no other card of its rank"
+        return (f"you are down and it lays off on no set on the table: with your "
+                f"{self.card_style.cards(alike).plain} it is a pair, not a set")
 
     def action_hint(self) -> None:
         """Take or decline, buy or pass: what the bots would do and why. Melding: show (and select) one meld

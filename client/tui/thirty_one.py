@@ -49,6 +49,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..plots import Chart, running_deals
 from .cards import CardStyle
+from .common import count
 from .game import Frame, GameTable
 from .hand import Hand
 from .help import BesideTheLog, Dismissable, GameEnd
@@ -80,7 +81,8 @@ def scoring_head(rules: Rules) -> str:
 
 
 def standing(p: PlayerInfo, rules: Rules) -> str:
-    """A seat's figure as its preset counts it: lives (``bike`` on the free ride, ``out``), tokens, points."""
+    """A seat's figure as its preset counts it: lives (``free ride`` on its last, free, life (T31-7), ``out``),
+    tokens, points."""
     if p.out:
         return "out"
     match rules.scoring:
@@ -88,7 +90,7 @@ def standing(p: PlayerInfo, rules: Rules) -> str:
             return str(p.tokens)
         case "points":
             return str(p.points)
-    return "bike" if p.riding else str(p.lives)
+    return "free ride" if p.riding else str(p.lives)
 
 
 def worth(cards: Sequence[Card], rules: Rules) -> str:
@@ -174,6 +176,9 @@ class ThirtyOneTable(GameTable):
         return self.card_style.text(card) if card is not None else FACE_DOWN
 
     # --- events ----------------------------------------------------------------------------------
+
+    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
+        return kind == "thirty_one_turn_started" and event.thirty_one_turn_started.seat != self.seat
 
     def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
         """After the frame folded ``event``: the cards just received, the message line, a deal's or the
@@ -423,7 +428,7 @@ class ThirtyOneTable(GameTable):
             p = v.players[s]
             active = v.phase is not Phase.GAME_OVER and s in v.to_act
             mark = self.card_style.turn_mark if active else " "
-            flags = ("out", *line.flags) if p.out else ("bike", *line.flags) if p.riding else line.flags
+            flags = ("out", *line.flags) if p.out else ("free ride", *line.flags) if p.riding else line.flags
             pieces = []
             if s == v.dealer:
                 pieces.append(Text("dealer", style="dim"))
@@ -435,8 +440,8 @@ class ThirtyOneTable(GameTable):
                 pieces.append(Text("still to play"))
             elif v.knocker is not None and not p.out:
                 pieces.append(Text("played", style="dim"))
-            out.append(SeatLine(line.name, flags, mark, active, f"{p.hand_size:>5} {standing(p, v.rules):>6}",
-                                tuple(pieces)))
+            figure = "0" if p.riding else standing(p, v.rules)  # (the flags say the free ride)
+            out.append(SeatLine(line.name, flags, mark, active, f"{p.hand_size:>5} {figure:>6}", tuple(pieces)))
         return tuple(out), SeatsHead(f"Cards {scoring_head(v.rules):>6}", "This deal")
 
     def where(self) -> str:
@@ -678,12 +683,13 @@ def rules_text(rules: Rules) -> str:
               (", three of a kind 30½" if rules.three_of_a_kind == "30.5" else "") + "; 31 is a blitz.")
     match rules.scoring:
         case "tokens":
-            cost = (f"Everyone antes a token a deal; the best hand takes the centre. {rules.tokens} tokens each, "
-                    f"{rules.deals or 'twice the seats in'} deals.")
+            cost = ("Everyone antes a token a deal; the best hand takes the centre. "
+                    f"{count(rules.tokens, 'token')} each, {rules.deals or 'twice the seats in'} deals.")
         case "points":
             cost = "Nobody is out: the best hand scores 3 (the knocker 4), the middle 2, the lowest 1 (the knocker 0)."
         case _:
-            cost = (f"The lowest hand loses a life (a knocker who is lowest loses two). {rules.lives} lives each"
+            lives = "1 life" if rules.lives == 1 else f"{rules.lives} lives"
+            cost = (f"The lowest hand loses a life (a knocker who is lowest loses two). {lives} each"
                     + (", then a free ride" if rules.free_ride else "") + "; the last seat in wins.")
     return f"{worth_} {cost}"
 

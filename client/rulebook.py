@@ -1,0 +1,52 @@
+"""A rule's text from the rule books (docs/RULES.md, docs/THIRTY-ONE.md), by its number (``TP-4.9``,
+``T31-4.1``): what a refusal cites, to be read in the game. The books are read from the source tree the
+client runs from; where they are not there (an install without them), there is no text to show."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+# each rule book by the prefix of its rules' numbers
+BOOKS = {"TP": "RULES.md", "T31": "THIRTY-ONE.md"}
+RULE = re.compile(r"\b(TP|T31)-\d+(?:\.\d+)?\b")
+
+
+def cited(text: str) -> str | None:
+    """The first rule number ``text`` cites (None: none)."""
+    found = RULE.search(text)
+    return found.group(0) if found else None
+
+
+@functools.cache
+def _book(name: str) -> tuple[str, ...]:
+    try:
+        return tuple((DOCS / name).read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return ()
+
+
+def rule_text(number: str) -> str | None:
+    """The rule's text as the book words it: a numbered rule's item (its lines after the first, joined), or a
+    section's first paragraph for a section's number (``TP-6``); None for a number the book does not hold."""
+    prefix = number.split("-", 1)[0]
+    lines = _book(BOOKS.get(prefix, ""))
+    for i, line in enumerate(lines):
+        if line.startswith(f"- {number} "):
+            words = [line.removeprefix(f"- {number} ")]
+            for more in lines[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                words.append(more.strip())
+            return " ".join(words)
+        if line.startswith("#") and line.lstrip("#").strip().startswith(f"{number} "):
+            words = []
+            for more in lines[i + 1:]:
+                if more.startswith("#") or (not more.strip() and words):
+                    break
+                if more.strip():
+                    words.append(more.strip())
+            return " ".join(words) or line.lstrip("#").strip()
+    return None

@@ -26,7 +26,7 @@ from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import THIRTY_ONE
 
-from .reviews import move_words, reviewed
+from .reviews import moments, move_words, plus_minus, reviewed
 from .view import bot_plays, timed_out
 
 if TYPE_CHECKING:
@@ -221,9 +221,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead, review this seat's decisions (its number or name): the costliest first, "
                              "with what each cost against the better option (kept, so the next look is instant)")
     parser.add_argument("--budget", type=int, default=None, metavar="N",
-                        help="with --review: the searcher's rollouts a decision (default: the game's own)")
+                        help="with --review: the most worlds an option of a decision is played in (default: the "
+                             "game's own; the costliest decisions get up to four times as many)")
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="with --review: how many of the costliest decisions to print (default 10)")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="with --review: the review's own seed (default: the kept review's, else 0); another "
+                             "seed plays other worlds, to see how steady the advice is")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -241,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot read {args.db}: {error}", file=sys.stderr)
         return 1
     if args.review is not None:
-        return review(stored, args.db, args.review, budget=args.budget, top=args.top)
+        return review(stored, args.db, args.review, budget=args.budget, top=args.top, seed=args.seed)
     tell = narrate if stored.game == TEN_PENNIES.name else narrate_thirty_one if stored.game == THIRTY_ONE else None
     if tell is None:
         print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies and Thirty-One games",
@@ -271,32 +275,38 @@ def seat_of(stored: StoredGame, text: str) -> int | None:
 
 
 def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
-    """A review in words: the costliest decisions first, each with what it cost and the better option (each
-    move in the narrator's words, as the replay tells the game: ``discard the 6C``), then the total."""
+    """A review in words: the costliest of the decisions it is sure are mistakes first, each with what it
+    cost (and the 95% margin of that) and the better option (each move in the narrator's words, as the replay
+    tells the game: ``discard the 6C``), then the total."""
     who = stored.seat_name(review.seat)
     costly = review.costliest(top)
+    seed = "" if review.seed is None else f", seed {review.seed}"
     yield (f"Review of {who} (seat {review.seat}) in table {stored.table_id} ({stored.name!r}): "
            f"{len(review.marks)} decisions with a choice, scored by the {review.searcher} searcher at "
-           f"{review.budget} rollouts a decision.")
+           f"{review.budget} worlds a decision at most{seed}.")
     yield ("Points are the seat's expected points for the rest of the round after each option, from what it "
-           "knew then (lower is better).")
+           "knew then (lower is better); a cost is shown with its 95% margin, and a decision is called a "
+           "mistake only when its cost is larger than the margin.")
     if not costly:
-        yield "No decision cost anything: every choice was the searcher's best."
+        yield "No decision was surely a mistake: every choice was the searcher's best, or too close to call."
     else:
         yield ""
-        yield f"The costliest decisions{'' if len(costly) < top else f' (first {top})'}:"
+        yield f"The costliest mistakes{'' if len(costly) < top else f' (first {top})'}:"
+        had = moments(stored, review.seat, (m.index for m in costly))
         for place, mark in enumerate(costly, 1):
             chosen = next(o.points for o in mark.options if o.command == mark.chosen)
             played, better = (move_words(stored.game, stored.rules, m) for m in (mark.chosen, mark.best.command))
             yield (f"{place:>3}. round {mark.round}, move {mark.index + 1}: {played} cost {mark.loss:.1f} "
-                   f"points ({chosen:.1f}); better: {better} ({mark.best.points:.1f})")
-    costing = sum(1 for m in review.marks if m.loss > 0)
+                   f"{plus_minus(mark.margin)} points ({chosen:.1f}); better: {better} ({mark.best.points:.1f})")
+            if mark.index in had:
+                yield f"       {had[mark.index]}"
     yield ""
     yield (f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)} decisions "
-           f"({costing} cost something).")
+           f"({review.mistakes} of them sure mistakes).")
 
 
-def review(stored: StoredGame, db: str, seat_text: str, *, budget: int | None, top: int) -> int:
+def review(stored: StoredGame, db: str, seat_text: str, *, budget: int | None, top: int,
+           seed: int | None = None) -> int:
     """``--review``: 0 printed; 1 no such seat, a game not finished or a log that does not replay; 2 a bad
     budget."""
     seat = seat_of(stored, seat_text)
@@ -318,7 +328,7 @@ def review(stored: StoredGame, db: str, seat_text: str, *, budget: int | None, t
                   file=sys.stderr, flush=True)
 
     try:
-        found, _ = reviewed(db, stored, seat, budget=budget, progress=progress)
+        found, _ = reviewed(db, stored, seat, budget=budget, seed=seed, progress=progress)
     except RuleError as error:
         print(f"the stored log does not replay: {error}", file=sys.stderr)
         return 1

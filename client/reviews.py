@@ -11,9 +11,10 @@ part of the way is never kept.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tenpennies.engine.cards import Card
@@ -42,6 +43,31 @@ def move_words(game: str, rules: Rules, notation: str, card: Callable[[Card], st
         seat, _, rest = notation.partition(" ")
         return rest if seat.isdigit() and rest else notation
     return game_kind.narrator(rules, str, card=card).move(command)
+
+
+def moments(record: GameRecord, seat: int, indices: Iterable[int],
+            card: Callable[[Card], str] | None = None) -> dict[int, str]:
+    """What ``seat`` had before it at each of its decisions ``indices`` (positions in the record's log), in its
+    game's narrator's words (``Narrator.moment``: the hand, the card on offer), each card written by ``card``;
+    none for a game whose narrator has no such words."""
+    game_kind = kind(record.game)
+    narrator = game_kind.narrator(record.rules, record.seat_name, seat=seat, card=card)
+    moment = getattr(narrator, "moment", None)
+    wanted = sorted(set(indices))
+    if moment is None or not wanted:
+        return {}
+    game = game_kind.new(record.seats, record.rules, record.seed)
+    out = {}
+    for index, command in enumerate(record.commands[:wanted[-1] + 1]):
+        if index in wanted:
+            out[index] = str(moment(game.view(seat)))
+        game.apply(command, trusted=True)
+    return out
+
+
+def plus_minus(margin: float) -> str:
+    """A cost's 95% margin as it follows the cost: ``± 4.2`` (``± ?``: too few worlds to tell)."""
+    return "± ?" if math.isinf(margin) else f"± {margin:.1f}"
 
 
 def source_key(source: str | Path) -> str:
@@ -105,15 +131,22 @@ def review_record(record: GameRecord, seat: int, *, budget: int | None = None, s
 
 
 def reviewed(source: str | Path, record: GameRecord, seat: int, *, budget: int | None = None,
-             progress: Callable[[int, int], object] | None = None, stop: Callable[[], bool] | None = None,
-             home: Path | None = None) -> tuple[Review, bool]:
+             seed: int | None = None, progress: Callable[[int, int], object] | None = None,
+             stop: Callable[[], bool] | None = None, home: Path | None = None) -> tuple[Review, bool]:
     """The review of ``seat`` in ``record``: the kept one if there is one (of this budget, or the searcher's
-    default), else made now and kept. Returns it and whether it was kept already."""
+    default; of ``seed`` when given), else made now (from ``seed``, None: 0) and kept. A kept review made
+    before reviews had intervals (no seed) is made again. Returns it and whether it was kept already."""
     searcher, default = kind(record.game).searcher
     spend = default if budget is None else budget
     kept = load_review(source, record.table_id, seat, searcher=searcher, budget=spend, home=home)
-    if kept is not None:
+    if kept is not None and current(kept, seed):
         return kept, True
-    review = review_record(record, seat, budget=spend, progress=progress, stop=stop)
+    review = review_record(record, seat, budget=spend, seed=0 if seed is None else seed, progress=progress,
+                           stop=stop)
     save_review(source, review, home=home)
     return review, False
+
+
+def current(review: Review, seed: int | None = None) -> bool:
+    """Whether a kept review will do: made with intervals (it has its seed), and from ``seed`` if one is asked."""
+    return review.seed is not None and (seed is None or review.seed == seed)

@@ -159,8 +159,8 @@ class Stepper:
         return sum(1 for p in self.rounds if p <= position)
 
     def mistakes(self) -> list[int]:
-        """The positions of the reviewed seat's costly decisions (a mark that cost more than nothing), in order."""
-        return sorted(p for p, m in self.marks.items() if m.loss > 0)
+        """The positions of the reviewed seat's costly decisions (``Mark.costly``: surely a mistake), in order."""
+        return sorted(p for p, m in self.marks.items() if m.costly)
 
     def mistake_from(self, position: int, step: int) -> int | None:
         """The next (``step`` 1) or previous (-1) costly decision's position from ``position``; None if none."""

@@ -41,4 +41,4 @@ def review_of(record: GameRecord, seat: int, costs: dict[int, float]) -> Review:
         options = (Option(f"{seat} better move {n}", 10.0), Option(chosen, 10.0 + loss)) if loss else (
             Option(chosen, 10.0), Option(f"{seat} worse move {n}", 12.5))
         marks.append(Mark(index, 0, chosen, options, loss))
-    return Review(record.table_id, seat, "made up", 8, tuple(marks))
+    return Review(record.table_id, seat, "made up", 8, tuple(marks), seed=0)  # (a seed: a kept one will do)

@@ -49,3 +49,19 @@ def test_why_a_round_ended() -> None:
     assert round_end_why(None, "", name) == "it ended"  # a reason this side does not know
     end = ev.RoundEnded(2, None, "max_turns", ((), ()), (0, 5), (10, 20), 4)
     assert Narrator(HouseRules(), name).line(end) == "Round 2 over, the turns ran out: You 0 (10), Ann 5 (20)"
+
+
+def test_a_review_entry_tells_the_hand_and_the_card_on_offer() -> None:
+    """``Narrator.moment``: what a seat had before it at a decision, for a review's entry."""
+    from tenpennies.engine.games import kind as game_kind
+
+    for name in ("ten_pennies", "thirty_one"):
+        played = game_kind(name)
+        rules = played.rules_from_dict({})
+        game = played.new(4, rules, 3)
+        seat = game.to_act()[0]
+        words = played.narrator(rules, str, card=lambda c: f"<{c.text}>").moment(game.view(seat))  # type: ignore[attr-defined]
+        hand = game.view(seat).hand
+        assert words.startswith("holding <") and all(f"<{c.text}>" in words for c in hand), words
+        top = game.view(seat).discard_top if name == "ten_pennies" else game.view(seat).pile[-1]
+        assert words.endswith(f"the <{top.text}>"), words

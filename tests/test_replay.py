@@ -200,10 +200,11 @@ async def test_a_review_prints_the_costliest_decisions_and_is_kept(
         assert f"move {mark.index + 1}: {played} cost {mark.loss:.1f}" in line
         assert f"better: {better} ({mark.best.points:.1f})" in line
         assert f": {mark.chosen} cost" not in line  # not the notation ("3 discard 6C.1")
+        assert lines[lines.index(line) + 1].strip().startswith("holding ")  # the hand at that moment, under it
     assert lines[-1].startswith(f"Total expected loss: {review.total_loss:.1f} points over {len(review.marks)}")
 
     # The second look reads the kept review (a changed one shows), by the seat's number this time.
-    changed = type(review)(review.game_id, 0, review.searcher, 6, review.marks[:1])
+    changed = type(review)(review.game_id, 0, review.searcher, 6, review.marks[:1], seed=review.seed)
     save_review(db, changed)
     code, again, err = replay_cli(capsys, table_id, "--db", db, "--review", "0", "--budget", "6")
     assert code == 0, err
@@ -211,3 +212,17 @@ async def test_a_review_prints_the_costliest_decisions_and_is_kept(
 
     code, _, err = replay_cli(capsys, table_id, "--db", db, "--review", "Zed")
     assert code == 1 and "no seat 'Zed'" in err and "0 Ann" in err
+
+    # Another seed is another review, its seed shown; each cost comes with its margin.
+    assert review.seed == 0 and lines[0].endswith("at 6 worlds a decision at most, seed 0.")
+    code, seeded, err = replay_cli(capsys, table_id, "--db", db, "--review", "0", "--budget", "6", "--seed", "7")
+    assert code == 0, err
+    kept = load_review(db, table_id, 0)
+    assert kept is not None and kept.seed == 7 and "seed 7." in seeded.splitlines()[0]
+    for line, mark in zip([x for x in seeded.splitlines() if re.match(r"\s+\d+\. round", x)], kept.costliest(10),
+                          strict=True):
+        assert f"cost {mark.loss:.1f} ± {mark.margin:.1f} points" in line and mark.loss > mark.margin
+    # A review kept before reviews had intervals (no seed) is made again.
+    save_review(db, type(review)(review.game_id, 0, review.searcher, 6, review.marks[:1]))
+    code, again, err = replay_cli(capsys, table_id, "--db", db, "--review", "0", "--budget", "6")
+    assert code == 0 and f"over {len(review.marks)} decisions" in again, err

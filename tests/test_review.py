@@ -4,12 +4,29 @@ ordered by cost, reproducible, stoppable."""
 
 from __future__ import annotations
 
+import json
+import math
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from tenpennies.engine.cards import Card
-from tenpennies.engine.review import REFINE_FACTOR, Review, Stopped, decisions, review_game, score_decision
+from tenpennies.engine.review import (
+    FIRST_WORLDS,
+    REFINE_FACTOR,
+    Mark,
+    Option,
+    Review,
+    Stopped,
+    decisions,
+    half_width,
+    paired,
+    review_game,
+    score_decision,
+    to_refine,
+    weigh,
+)
 from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
 from tenpennies.engine.ten_pennies.commands import Discard, LayOff
@@ -65,11 +82,13 @@ def test_a_decision_is_scored_against_a_direct_rollout() -> None:
     for card in ("7H", "KS"):
         mean, error = direct(game, 0, Discard(0, Card.parse(card)), 400, seed=11)
         assert abs(by_command[f"0 discard {card}"] - mean) < 4 * error + 1.0, (card, by_command, mean, error)
-    # the Mark's numbers are the searcher's own, in the kind's order before sorting
+    # the Mark's numbers are the searcher's own, world by world: the chosen one and the best in all its worlds
     options = review_options(game, 0, chosen)
     assert options[0] == chosen and LayOff(0, Card.parse("7H"), 0) in options
-    values = TEN_PENNIES.option_values(game, 0, options, budget=600, seed=3)
-    assert sorted(values) == [o.points for o in mark.options]
+    table = TEN_PENNIES.option_rollouts(game, 0, 3)([chosen, LayOff(0, Card.parse("7H"), 0)],  # type: ignore[attr-defined]
+                                                    range(mark.worlds))
+    assert [sum(v) / len(v) for v in table] == [by_command["0 discard 7H"], 0.0]
+    assert mark.costly and 0 < mark.margin < mark.loss  # keeping the seven is a mistake, and a sure one
 
 
 def test_hidden_cards_the_seat_cannot_know_leave_its_review_unchanged() -> None:
@@ -104,11 +123,13 @@ def played() -> Game:
 def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None:
     calls: list[tuple[int, int]] = []
     review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1,
-                         progress=lambda done, total: calls.append((done, total)), game_id="t1", refine=0)
+                         progress=lambda done, total: calls.append((done, total)), game_id="t1", refine=0,
+                         workers=1)
     wanted = decisions(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
     assert [m.index for m in review.marks] == wanted and len(wanted) > 10
     assert calls == [(i, len(wanted)) for i in range(len(wanted) + 1)]
     assert review.complete and review.game_id == "t1" and review.seat == 2 and review.budget == 8
+    assert review.seed == 1
     assert review.searcher == TEN_PENNIES.searcher[0]
     for mark in review.marks:
         assert mark.chosen == TEN_PENNIES.format_command(played.log[mark.index])
@@ -117,38 +138,80 @@ def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None
         assert mark.loss == pytest.approx(chosen - mark.best.points)
         assert [o.points for o in mark.options] == sorted(o.points for o in mark.options)
     costly = review.costliest(5)
-    assert costly and all(a.loss >= b.loss for a, b in zip(costly, costly[1:], strict=False))
-    assert costly[0].loss == max(m.loss for m in review.marks)
+    assert all(a.loss >= b.loss for a, b in zip(costly, costly[1:], strict=False))
+    assert all(m.costly == (m.loss - m.margin > 0) for m in review.marks)
+    assert costly == sorted((m for m in review.marks if m.costly), key=lambda m: (-m.loss, m.index))[:5]
     assert review.total_loss == pytest.approx(sum(m.loss for m in review.marks))
     assert review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, game_id="t1",
-                       refine=0) == review
+                       refine=0, workers=1) == review
     assert Review.from_dict(review.to_dict()) == review
 
 
-def test_the_costliest_decisions_are_scored_again_at_a_larger_budget(played: Game) -> None:
-    first = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=0)
+def test_the_decisions_that_may_be_costliest_are_looked_at_again_in_more_worlds(played: Game) -> None:
+    first = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=0, workers=1)
     calls: list[tuple[int, int]] = []
-    review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=3,
+    review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=3, workers=1,
                          progress=lambda done, total: calls.append((done, total)))
-    total = len(first.marks) + 3
-    assert calls == [(i, total) for i in range(total + 1)]
-    again = {m.index for m in sorted(first.marks, key=lambda m: (-m.loss, m.index))[:3]}
-    game = Game(4, played.rules, 21)
-    for index, command in enumerate(played.log):
-        if index in again:
-            was = next(m for m in first.marks if m.index == index)
-            now = score_decision(TEN_PENNIES, game, 2, command, index, budget=8 * REFINE_FACTOR,
-                                 seed=2 * 1_000_003 + index)
-            assert now in review.marks and was not in review.marks
-        game.apply(command)
-    assert [m for m in review.marks if m.index not in again] == [m for m in first.marks if m.index not in again]
+    again = to_refine({m.index: m for m in first.marks}, 3)
+    assert len(again) == 3
+    assert [d for d, _ in calls] == list(range(len(calls))) and calls[-1][0] == calls[-1][1] > len(first.marks)
+    assert calls[len(first.marks)] == (len(first.marks), len(first.marks))  # the first look, then the looks again
     assert [m.index for m in review.marks] == [m.index for m in first.marks]
+    was = {m.index: m for m in first.marks}
+    looked = [m for m in review.marks if m != was[m.index]]
+    assert looked and {m.index for m in looked} >= {i for i in again if was[i].worlds < 32 and was[i].margin > 0}
+    assert all(m.worlds > was[m.index].worlds for m in looked)
+    assert all(m.worlds <= 8 * REFINE_FACTOR for m in review.marks)
+
+
+def test_where_more_worlds_go_and_when_a_mistake_is_sure() -> None:
+    """A made-up searcher (option o is worth ``o.worth`` plus the world's luck, the same for every option, plus
+    noise of its own): what ``weigh`` plays, and what the paired interval makes of it."""
+    played: list[tuple[int, int]] = []
+
+    def rollouts(options: Sequence[int], worlds: range) -> list[list[float]]:
+        for option in options:
+            played.extend((option, j) for j in worlds)
+        return [[worth + 20 * math.sin(j) + random.Random(f"{worth}/{j}").gauss(0, 3) for j in worlds]
+                for worth in options]
+
+    table = weigh(rollouts, [10, 0, 60], most=64)  # chosen 10, the best 0, one far worse
+    assert len(table[2]) == FIRST_WORLDS  # clear of the best on the first look: no more worlds
+    assert len(table[0]) == len(table[1]) > FIRST_WORLDS  # the chosen and the best: played on, in the same worlds
+    assert sorted(set(played)) == sorted(played)  # no world played twice for an option
+    loss, margin = paired(table, 0, 1)
+    assert 0 < margin < loss == pytest.approx(10, abs=1)
+    played.clear()
+    carried = weigh(rollouts, [10, 0, 60], most=64, table=table)  # carried on: nothing left to decide
+    assert carried == table and not played
+    assert half_width([1.0, 3.0, 2.0, 4.0, 0.0]) == pytest.approx(2.776 * math.sqrt(2.5 / 5), rel=0.03)  # t(4)
+    assert half_width([2.0] * 8) == math.inf and half_width([2.0] * 40) == 0  # the same in a few worlds: unknown
+
+
+def test_a_mark_is_a_mistake_only_when_sure_and_old_reviews_still_load() -> None:
+    options = (Option("0 discard KS", 4.0), Option("0 discard 7H", 10.0))
+    sure = Mark(3, 1, "0 discard 7H", options, 6.0, 2.5, 64)
+    unsure = Mark(3, 1, "0 discard 7H", options, 6.0, 7.0, 64)
+    assert sure.costly and not unsure.costly and not Mark(3, 1, "0 discard 7H", options, 6.0, math.inf).costly
+    review = Review("g", 0, "search", 48, (sure, unsure), seed=4)
+    assert review.costliest(5) == [sure] and review.mistakes == 1
+    for kept in (review, Review("g", 0, "search", 48, (Mark(3, 1, "0 discard 7H", options, 6.0, math.inf),))):
+        assert Review.from_dict(json.loads(json.dumps(kept.to_dict()))) == kept
+    old = {"game_id": "g", "seat": 0, "searcher": "search", "budget": 48,
+           "marks": [{"index": 3, "round": 1, "chosen": "0 discard 7H", "loss": 6.0,
+                      "options": [["0 discard KS", 4.0], ["0 discard 7H", 10.0]]}]}
+    loaded = Review.from_dict(old)
+    assert loaded.seed is None and loaded.marks[0].margin == 0.0 and loaded.marks[0].costly
+    many = tuple(Option(f"0 discard {c}", float(p)) for p, c in enumerate(("2C", "3C", "4C", "5C", "6C")))
+    late = Mark(3, 1, "0 discard 5C", many, 3.0, 1.0)
+    assert [o.command for o in late.listed(3)] == ["0 discard 2C", "0 discard 3C", "0 discard 5C"]
+    assert late.listed(5) == many
 
 
 def test_a_review_stops_when_asked(played: Game) -> None:
     done: list[int] = []
     with pytest.raises(Stopped) as stopped:
-        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 1, budget=4,
+        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 1, budget=4, workers=1,
                     progress=lambda n, total: done.append(n), stop=lambda: len(done) > 3)
     partial = stopped.value.review
     assert len(partial.marks) == 3 and not partial.complete
@@ -161,3 +224,43 @@ def test_a_thirty_one_game_is_reviewed() -> None:
     review = review_game(THIRTY_ONE, 4, rules, 5, game.log, 1, budget=24, seed=2)
     assert review.marks and review.searcher == "searcher"
     assert all(m.round >= 1 and m.options[0].points <= m.options[-1].points for m in review.marks)
+
+
+@pytest.fixture(scope="module")
+def blundering() -> Game:
+    """One round at three seats, seat 2 playing at random: mistakes enough to find."""
+    rules = HouseRules(rounds=(1,))
+    return play_game(Game(3, rules, 5), [BOTS["greedy"](0), BOTS["greedy"](1), BOTS["random"](2)])
+
+
+def test_two_seeds_agree_within_their_intervals(blundering: Game) -> None:
+    reviews = [review_game(TEN_PENNIES, 3, blundering.rules, 5, blundering.log, 2, budget=16, seed=s, workers=1)
+               for s in (1, 2)]
+    assert reviews[0].seed == 1 and reviews[1].seed == 2
+    assert reviews[0].marks != reviews[1].marks  # other worlds
+    for a, b in zip(reviews[0].marks, reviews[1].marks, strict=True):  # the same decision, the same verdict's reach
+        assert a.loss - a.margin <= b.loss + b.margin and b.loss - b.margin <= a.loss + a.margin, (a, b)
+    sure = [{m.index for m in r.marks if m.costly} for r in reviews]
+    assert sure[0] & sure[1], sure  # the plainest mistakes are called by both
+    for seed in (1, 2, 3):  # a plain mistake of a position: called by every seed, the right move by none
+        game = down_with_two()
+        wrong = score_decision(TEN_PENNIES, game, 0, Discard(0, Card.parse("7H")), 0, budget=48, seed=seed)
+        right = score_decision(TEN_PENNIES, game, 0, LayOff(0, Card.parse("7H"), 0), 0, budget=48, seed=seed)
+        assert wrong.costly and not right.costly and right.loss == 0
+
+
+def test_a_review_in_a_pool_of_processes_is_the_one_made_in_one(played: Game) -> None:
+    serial = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, refine=4, workers=1)
+    calls: list[tuple[int, int]] = []
+    pooled = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, refine=4, workers=2,
+                         progress=lambda done, total: calls.append((done, total)))
+    assert pooled == serial
+    assert [d for d, _ in calls] == list(range(len(calls))) and calls[-1][0] == calls[-1][1]
+    done: list[int] = []
+    with pytest.raises(Stopped) as stopped:
+        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, workers=2,
+                    progress=lambda n, total: done.append(n), stop=lambda: len(done) > 5)
+    partial = stopped.value.review
+    assert not partial.complete and 5 <= len(partial.marks) < len(serial.marks)
+    assert set(partial.marks) <= {m for m in review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8,
+                                                         seed=3, refine=0, workers=1).marks}

@@ -136,19 +136,20 @@ async def test_escape_stops_a_review_and_nothing_is_kept(tmp_path: Path) -> None
 
 def made_review() -> Review:
     """A review written out by hand (so that the picture does not move when the searcher improves)."""
-    def mark(index: int, round: int, chosen: str, *options: tuple[str, float]) -> Mark:
+    def mark(index: int, round: int, chosen: str, margin: float, *options: tuple[str, float]) -> Mark:
         ranked = tuple(Option(c, p) for c, p in sorted(options, key=lambda o: o[1]))
-        return Mark(index, round, chosen, ranked, dict(options)[chosen] - ranked[0].points)
+        return Mark(index, round, chosen, ranked, dict(options)[chosen] - ranked[0].points, margin, 64)
 
     searcher, budget = TEN_PENNIES.searcher  # (the kept review a screen at the default budget finds)
     return Review("0000abcd", 1, searcher, budget, (
-        mark(12, 1, "1 take", ("1 take", 41.5), ("1 decline", 30.25)),
-        mark(40, 1, "1 discard 9H", ("1 discard 9H", 22.0), ("1 discard KS", 14.5), ("1 discard 5C", 23.0)),
-        mark(95, 2, "1 buy", ("1 buy", 35.0), ("1 pass", 35.0)),
-        mark(160, 3, "1 pass", ("1 pass", 60.75), ("1 buy", 48.0)),
-        mark(230, 4, "1 discard JK", ("1 discard JK", 70.0), ("1 discard 2C", 19.5), ("1 discard 8D", 21.0)),
-        mark(301, 5, "1 decline", ("1 decline", 12.0), ("1 take", 14.0)),
-    ))
+        mark(12, 1, "1 take", 4.5, ("1 take", 41.5), ("1 decline", 30.25)),
+        mark(40, 1, "1 discard 9H", 3.0, ("1 discard 9H", 22.0), ("1 discard KS", 14.5), ("1 discard 5C", 23.0)),
+        mark(95, 2, "1 buy", 2.0, ("1 buy", 35.0), ("1 pass", 35.0)),
+        mark(160, 3, "1 pass", 6.25, ("1 pass", 60.75), ("1 buy", 48.0)),
+        mark(230, 4, "1 discard JK", 9.0, ("1 discard JK", 70.0), ("1 discard 2C", 19.5), ("1 discard 8D", 21.0)),
+        mark(301, 5, "1 decline", 2.5, ("1 decline", 12.0), ("1 take", 14.0)),
+        mark(340, 6, "1 decline", 8.0, ("1 decline", 15.0), ("1 take", 10.0)),  # too close to call: not listed
+    ), seed=0)
 
 
 def test_review_screen_picture(snap_compare: Callable[..., bool], tmp_path: Path) -> None:
@@ -171,5 +172,5 @@ async def test_a_kept_review_shows_its_costliest_decisions_at_80x24(tmp_path: Pa
         lines = [line for line in shown(screen).splitlines() if line.strip()]
         costly = [line.split() for line in lines if line.lstrip()[:2] in ("1.", "2.", "3.", "4.", "5.")]
         assert [row[1:3] for row in costly] == [["r4", "#231"], ["r3", "#161"], ["r1", "#13"], ["r1", "#41"]], lines
-        assert costly[0][3:] == ["discard", "the", "JK", "50.5", "discard", "the", "2♣"]  # the cards as drawn
-        assert "6 decisions with a choice, 4 of them costly: 82.0 points expected lost" in shown(screen)
+        assert costly[0][3:] == ["discard", "the", "JK", "50.5", "±", "9.0", "discard", "the", "2♣"]  # as drawn
+        assert "7 decisions with a choice (seed 0), 4 of them sure mistakes: 87.0 points" in shown(screen)

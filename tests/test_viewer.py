@@ -348,3 +348,24 @@ def test_picture_a_reviewed_decision_in_cards(snap_compare: SnapCompare) -> None
     record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
     assert snap_compare(ViewerApp(record, review_of(record, 3, {2: 3.5, 9: 1.25})), terminal_size=(80, 24),
                         press=["n"])
+
+
+def test_a_marks_list_always_holds_the_chosen_move_and_an_unsure_one_is_no_mistake() -> None:
+    from tenpennies.client.tui.viewer import mark_text
+    from tenpennies.engine.review import Mark, Option
+
+    options = tuple(Option(f"3 discard {c}", float(p)) for p, c in enumerate(("2C", "3C", "4C", "5C", "6C")))
+    sure = Mark(8, 1, "3 discard 6C", options, 4.0, 1.5, 64)
+    shown = mark_text(sure, "Ann", Text, colour=False).plain
+    assert "costing 4.0 ± 1.5 points" in shown and "3 discard 6C (chosen)" in shown  # fifth of five, still listed
+    assert shown.count("\n") == 3 and "3 discard 2C" in shown and "3 discard 5C" not in shown
+    unsure = Mark(8, 1, "3 discard 6C", options, 4.0, 6.5, 64)
+    shown = mark_text(unsure, "Ann", Text, colour=False).plain
+    assert "costing" not in shown and "too close to call (4.0 ± 6.5 points)" in shown
+    from dataclasses import replace
+
+    record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
+    review = review_of(record, 3, {4: 2.0, 9: 1.25})
+    both = Stepper(record, review=review).mistakes()
+    unsure_second = replace(review, marks=tuple(replace(m, margin=3.0) if m.loss == 1.25 else m for m in review.marks))
+    assert len(both) == 2 and Stepper(record, review=unsure_second).mistakes() == both[:1]  # n skips an unsure one

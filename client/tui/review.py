@@ -25,7 +25,7 @@ from tenpennies.engine.games import kind
 from tenpennies.engine.review import Mark, Review, Stopped
 from tenpennies.wire.record import GameRecord
 
-from ..reviews import load_review, review_record, save_review
+from ..reviews import current, load_review, plus_minus, review_record, save_review
 from .cards import CardStyle
 from .viewer import ReplayScreen, drawn_move
 
@@ -41,11 +41,13 @@ def move_text(command: str) -> str:
 
 
 def marks_table(review: Review, count: int = SHOWN, move: Callable[[str], str | Text] = move_text) -> Table | Text:
-    """The ``count`` costliest decisions: where, the move made, what it cost, the better move (each as
-    ``move`` writes it from its notation; the screen's: ``viewer.drawn_move``); the first three in bold."""
+    """The ``count`` costliest of the decisions the review is sure are mistakes: where, the move made, what it
+    cost with its 95% margin, the better move (each as ``move`` writes it from its notation; the screen's:
+    ``viewer.drawn_move``); the first three in bold."""
     costly = review.costliest(count)
     if not costly:
-        return Text("No decision cost anything: every choice was as good as the best the searcher found.")
+        return Text("No decision was surely a mistake: every choice was the searcher's best, or too close to "
+                    "call.")
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=True)
     table.add_column("", no_wrap=True)
     table.add_column("Where", no_wrap=True)
@@ -53,7 +55,8 @@ def marks_table(review: Review, count: int = SHOWN, move: Callable[[str], str | 
     table.add_column("Cost", justify="right", no_wrap=True)
     table.add_column("Better", ratio=1)
     for place, mark in enumerate(costly, 1):
-        table.add_row(f"{place}.", where(mark), move(mark.chosen), f"{mark.loss:.1f}", move(mark.best.command),
+        table.add_row(f"{place}.", where(mark), move(mark.chosen), f"{mark.loss:.1f} {plus_minus(mark.margin)}",
+                      move(mark.best.command),
                       style="bold" if place <= 3 else "")
     return table
 
@@ -87,7 +90,7 @@ class ReviewScreen(ModalScreen[None]):
     """
 
     def __init__(self, record: GameRecord, seat: int, source: str | Path, *, budget: int | None = None,
-                 home: Path | None = None, style: CardStyle | None = None) -> None:
+                 home: Path | None = None, style: CardStyle | None = None, seed: int | None = None) -> None:
         super().__init__()
         self.style = style or CardStyle()
         self.record = record
@@ -96,6 +99,7 @@ class ReviewScreen(ModalScreen[None]):
         self.searcher, default = kind(record.game).searcher
         self.budget = default if budget is None else budget
         self.home = home
+        self.seed = seed
         self.review: Review | None = None
         self.kept = False                 # the review shown was kept already (opened at once)
         self.stopping = False             # Escape asked the worker to stop
@@ -115,20 +119,21 @@ class ReviewScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         kept = load_review(self.source, self.record.table_id, self.seat, searcher=self.searcher,
                            budget=self.budget, home=self.home)
-        if kept is not None:
+        if kept is not None and current(kept, self.seed):
             self.kept = True
             self.show(kept)
             return
         self.query_one("#status", Static).update(
             f"The searcher ({self.searcher}) scores each of {self.record.seat_name(self.seat)}'s decisions from "
-            f"what the seat knew then ({self.budget} rollouts a decision)...")
+            f"what the seat knew then (up to {self.budget} worlds a decision, seed "
+            f"{0 if self.seed is None else self.seed})...")
         self.worker = self.run_worker(self._review, thread=True, exclusive=True, exit_on_error=False)
 
     def _review(self) -> Review:
         """In the worker's thread: the review, kept once whole."""
         try:
             review = review_record(self.record, self.seat, budget=self.budget, progress=self._progressed,
-                                   stop=lambda: self.stopping)
+                                   stop=lambda: self.stopping, seed=0 if self.seed is None else self.seed)
         except Stopped as stopped:
             return stopped.review
         save_review(self.source, review, home=self.home)
@@ -159,15 +164,16 @@ class ReviewScreen(ModalScreen[None]):
     def show(self, review: Review) -> None:
         self.review = review
         self.query_one("#progress", ProgressBar).display = False
-        costing = sum(1 for m in review.marks if m.loss > 0)
+        costing = review.mistakes
+        seed = "" if review.seed is None else f" (seed {review.seed})"
         if review.complete:
-            head = (f"{len(review.marks)} decisions with a choice, {costing} of them costly: {review.total_loss:.1f} "
-                    f"points expected lost in all.")
+            head = (f"{len(review.marks)} decisions with a choice{seed}, {costing} of them sure mistakes: "
+                    f"{review.total_loss:.1f} points expected lost in all.")
         else:
             head = (f"Stopped after {len(review.marks)} of {self.total} decisions (not kept): the costliest so "
                     f"far, {review.total_loss:.1f} points expected lost.")
         self.query_one("#status", Static).update(Text(head + " Cost: expected points for the rest of the round "
-                                                      "against the better move."))
+                                                      "against the better move, ± its 95% margin."))
         self.query_one("#marks", Static).update(marks_table(review, move=self.move))
         self.query_one("#keys", Static).update("v steps through the game in the replay viewer, n there to each "
                                                "costly decision; Escape closes.")

@@ -26,7 +26,7 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
-from ..reviews import load_review, move_words
+from ..reviews import load_review, move_words, plus_minus
 from ..stepper import Stepper
 from .cards import CardStyle
 from .footer import KeysFooter
@@ -147,14 +147,17 @@ def mark_text(mark: Mark, name: str, move: Callable[[str], Text], colour: bool =
     move as ``move`` draws it from its notation: ``drawn_move``)."""
     head = Text(f"Review: {name} chose to ")
     head.append_text(move(mark.chosen))
-    if mark.loss > 0:
-        head.append(f", costing {mark.loss:.1f} points")
+    if mark.costly:
+        head.append(f", costing {mark.loss:.1f}{f' {plus_minus(mark.margin)}' if mark.margin else ''} points")
         head.stylize_before("bold yellow" if colour else "bold")
+    elif mark.loss > 0:  # the searcher's best was another, by less than it can tell
+        head.append(f", too close to call ({mark.loss:.1f} {plus_minus(mark.margin)} points)")
+        head.stylize_before("bold")
     else:
         head.append(", the best option")
         head.stylize_before("bold")
     text = head
-    for option in mark.options[:3]:
+    for option in mark.listed(3):  # the chosen one always among them
         text.append(f"\n  {option.points:6.1f}  ")
         text.append_text(move(option.command))
         if option.command == mark.chosen:

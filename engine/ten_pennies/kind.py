@@ -26,13 +26,13 @@ from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
 from .narrate import Narrator, card_text
 from .rules import HouseRules
+from .search import option_rollouts
 from .search import option_values as search_values
 from .strategies import ranked_discards
 
 REVIEW_BUDGET = 48
-"""Rollouts a review spends on a decision by default, over all its options (``search.option_values``'s
-unit; its costliest decisions get ``review.REFINE_FACTOR`` times as many): a whole game's review for one
-seat within a minute of one core (README, *Reviewing your play*)."""
+"""The most worlds a review plays an option of a decision in by default (``option_rollouts``; a clear
+decision takes ``review.FIRST_WORLDS``, the costliest up to ``review.REFINE_FACTOR`` times as many)."""
 REVIEW_DISCARDS = 4
 """A review scores the chosen command and at most this many other discards (the policy's best, one per face)."""
 REVIEW_MELDS = 3
@@ -109,6 +109,11 @@ class TenPennies:
                       seed: int) -> list[float]:
         """The searcher's (``search.option_values``)."""
         return search_values(game, seat, options, budget=budget, seed=seed)
+
+    def option_rollouts(self, game: Game, seat: int,
+                        seed: int) -> Callable[[Sequence[Command], range], list[list[float]]]:
+        """The searcher's world by world (``search.option_rollouts``): what a review's intervals are made of."""
+        return option_rollouts(game, seat, seed)
 
     @property
     def searcher(self) -> tuple[str, int]:

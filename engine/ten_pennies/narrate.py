@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..cards import Card
+from ..cards import Card, sort_key
 from . import commands as cmd
 from .events import (
     BuyAnswered,
@@ -39,6 +40,9 @@ from .events import (
     WentOut,
 )
 from .rules import HouseRules
+
+if TYPE_CHECKING:
+    from .game import SeatView
 
 # The events that head a part of the game rather than tell a seat's move.
 HEADLINES = (GameStarted, DealerDraw, RoundStarted, UpcardTurned, RoundEnded, GameEnded)
@@ -172,6 +176,17 @@ class Narrator:
             case cmd.Discard(card=discarded):
                 return f"discard the {card(discarded)}"
         raise TypeError(f"not a command of Ten Pennies: {command!r}")
+
+    def moment(self, view: SeatView) -> str:
+        """What the seat had before it at a decision (its ``view``), in words: its hand, sorted, and the card
+        the decision is about (the discard it may take, the card offered to buy): a review's entry."""
+        hand = f"holding {self._cards(sorted(view.hand, key=sort_key))}"
+        top = view.discard_top
+        if top is not None and view.phase == "pick_up":
+            return f"{hand}; the discard: the {self.card(top)}"
+        if top is not None and view.phase == "buy":
+            return f"{hand}; offered to buy: the {self.card(top)}"
+        return hand
 
     def why(self, end: RoundEnded) -> str:
         """Why the round ended, in words."""

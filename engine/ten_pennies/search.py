@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .commands import Buy, Command, DeclineDiscard, Discard, PassBuy, TakeDiscard
 from .game import Game, Phase, SeatView
@@ -54,6 +54,37 @@ def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: 
         raise ValueError("the memory has not observed the seat's present view last")
     table = paired_values(view, memory, options, worlds=max(1, budget // len(options)), rng=random.Random(seed))
     return [sum(values) / len(values) for values in table]
+
+
+def option_rollouts(game: Game, seat: int, seed: int,
+                    memory: SeatMemory | None = None) -> Callable[[Sequence[Command], range], list[list[float]]]:
+    """What a review extends a decision with, world by world: ``rollouts(options, worlds)`` is, for each of
+    ``options``, ``seat``'s points for the rest of the round in each world numbered in ``worlds``. World
+    ``j`` is sampled (with the generator of its rollouts) from ``seed`` and ``j`` alone, from the seat's view
+    and memory (as ``option_values``), so an option played later in world ``j`` meets the same world as
+    every option played in it before: more worlds for some options keep their differences paired."""
+    if seat not in game.to_act():
+        raise ValueError(f"seat {seat} has no decision to make now")
+    view = game.view(seat)
+    if memory is None:
+        memory = seat_memory(game, seat)
+    elif memory.last != view:
+        raise ValueError("the memory has not observed the seat's present view last")
+    known = memory
+
+    def rollouts(options: Sequence[Command], worlds: range) -> list[list[float]]:
+        for option in options:
+            if option.seat != seat or not game.is_legal(option):
+                raise ValueError(f"{option} is not one of seat {seat}'s options now")
+        table: list[list[float]] = [[] for _ in options]
+        for j in worlds:
+            rng = random.Random(f"{seed}/{j}")
+            world = sample_world(view, rng, known)
+            for values, value in zip(table, world_values(world, seat, options, rng.getrandbits(64)), strict=True):
+                values.append(value)
+        return table
+
+    return rollouts
 
 
 def paired_values(view: SeatView, memory: SeatMemory | None, options: Sequence[Command], *, worlds: int,

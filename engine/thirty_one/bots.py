@@ -230,9 +230,9 @@ def play_out(game: Game, events: list[Event], seat: int, policy: Bot, max_steps:
     return 0.0
 
 
-REVIEW_BUDGET = 256
-"""Rollouts a review spends on a decision by default, over all its options (``searcher`` plays 16 worlds
-for each candidate to choose; a review wants steadier numbers)."""
+REVIEW_BUDGET = 64
+"""The most worlds a review plays an option of a decision in by default (``option_rollouts``; a clear
+decision takes ``review.FIRST_WORLDS``, the costliest up to ``review.REFINE_FACTOR`` times as many)."""
 
 
 def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: int, seed: int) -> list[float]:
@@ -252,6 +252,27 @@ def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: 
             played = world.copy()
             totals[i] += play_out(played, played.apply(command, trusted=True), seat, policy)
     return [0.0 - total / worlds for total in totals]  # (0.0 -: no -0.0 shown)
+
+
+def option_rollouts(game: Game, seat: int, seed: int) -> Callable[[Sequence[Command], range], list[list[float]]]:
+    """What a review extends a decision with, world by world: ``rollouts(options, worlds)`` is, for each of
+    ``options``, ``seat``'s loss over the rest of the deal (as ``option_values``) in each world numbered in
+    ``worlds``; world ``j`` is sampled from the seat's view with a generator seeded from ``seed`` and ``j``
+    alone, so options played in it at different times meet the same world (their differences stay paired)."""
+    view = game.view(seat)
+    policy = HeuristicBot()
+    tries = min(1 + view.turn // max(1, sum(not p.out for p in view.players)), 6)
+
+    def rollouts(options: Sequence[Command], worlds: range) -> list[list[float]]:
+        table: list[list[float]] = [[] for _ in options]
+        for j in worlds:
+            world = Game.sampled(view, random.Random(f"{seed}/{j}"), tries)
+            for values, command in zip(table, options, strict=True):
+                played = world.copy()
+                values.append(0.0 - play_out(played, played.apply(command, trusted=True), seat, policy))
+        return table
+
+    return rollouts
 
 
 def review_options(game: Game, seat: int, chosen: Command) -> list[Command]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..cards import Card
 from ..interface import Bot, Kind, Rules
-from .bots import BOTS, REVIEW_BUDGET, option_values, review_options, safe_default
+from .bots import BOTS, REVIEW_BUDGET, option_rollouts, option_values, review_options, safe_default
 from .commands import Command, format_command, parse_command
 from .events import Event, GameEnded
 from .fold import Known, fold, opening
@@ -84,6 +84,11 @@ class ThirtyOne:
                       seed: int) -> list[float]:
         """The searcher's rollouts (``bots.option_values``): the deal's expected loss after each option."""
         return option_values(game, seat, options, budget=budget, seed=seed)
+
+    def option_rollouts(self, game: Game, seat: int,
+                        seed: int) -> Callable[[Sequence[Command], range], list[list[float]]]:
+        """The searcher's world by world (``bots.option_rollouts``): what a review's intervals are made of."""
+        return option_rollouts(game, seat, seed)
 
     @property
     def searcher(self) -> tuple[str, int]:

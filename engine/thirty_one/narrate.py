@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..cards import Card
 from . import commands as cmd
@@ -35,6 +36,9 @@ from .events import (
 )
 from .hands import brag_name
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 HEADLINES = (GameStarted, DealStarted, UpcardTurned, WidowDealt, MiddleDealt, TableCardsTurned, DealEnded, GameEnded)
 """The events that head a part of the game rather than tell a seat's move."""
@@ -206,6 +210,12 @@ class Narrator:
         if isinstance(event, DealEnded):
             told += self.hands(event)
         return told
+
+    def moment(self, view: SeatView) -> str:
+        """What the seat had before it at a decision (its ``view``), in words: its hand and the pile's top card
+        (what a take would bring): a review's entry."""
+        hand = f"holding {self._cards(view.hand)}"
+        return f"{hand}; on the pile: the {self.card(view.pile[-1])}" if view.pile else hand
 
     def _cards(self, cards: Sequence[Card]) -> str:
         return " ".join(self.card(c) for c in cards)

@@ -27,9 +27,9 @@ import os
 import statistics
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
+from multiprocessing.pool import AsyncResult
 from typing import Any, Protocol, runtime_checkable
 
 from .games import GAMES
@@ -426,20 +426,25 @@ def review_game(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, comma
                 scored(job[0], walk.score(*job))
     else:
         _start_tracker()
-        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"), initializer=_set_up,
-                                   initargs=(kind.name, seats, rules, game_seed, list(commands), seat))
+        # multiprocessing's Pool, not concurrent.futures': a review stopped (a player's escape) ends its workers
+        # at once (terminate), where an executor's shutdown lets the rollouts under way run on to their end
+        pool = multiprocessing.get_context("spawn").Pool(
+            count, initializer=_set_up, initargs=(kind.name, seats, rules, game_seed, list(commands), seat))
         try:
             for jobs in looks():
                 if stop is not None and stop():
                     raise stopped()
-                pending: dict[Future[tuple[Mark, Table | None]], int] = {
-                    pool.submit(_score, *job): job[0] for job in jobs}
+                pending: dict[AsyncResult[tuple[Mark, Table | None]], int] = {
+                    pool.apply_async(_score, job): job[0] for job in jobs}
                 while pending:
-                    finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                    for future in sorted(finished, key=lambda f: pending[f]):
-                        scored(pending.pop(future), future.result())
+                    finished = sorted((r for r in pending if r.ready()), key=pending.__getitem__)
+                    if not finished:
+                        next(iter(pending)).wait(0.2)
+                    for result in finished:
+                        scored(pending.pop(result), result.get())
                     if pending and stop is not None and stop():
                         raise stopped()
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.terminate()
+            pool.join()
     return Review(game_id, seat, searcher, spend, tuple(marks[i] for i in wanted), seed=seed)

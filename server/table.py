@@ -851,16 +851,15 @@ class Table:
                     raise Full(f"this table already has {MAX_SPECTATORS} spectators")
             elif self.seats[seat].streams >= STREAMS_PER_SEAT:
                 raise Full(f"seat {seat} already has {STREAMS_PER_SEAT} streams open")
-            if seat is not None:
-                # first: a seat taken back from the bot is asked its decision again, and the snapshot holds it
-                try:
-                    await self._connected(seat)
-                except BaseException:
-                    self.seats[seat].streams = max(0, self.seats[seat].streams - 1)
-                    raise
             snapshot = self._snapshot(seat)  # what the stream starts from; the queue carries the rest
             subscriber = Subscriber(seat)
             self.subscribers.add(subscriber)
+            if seat is not None:
+                try:
+                    await self._connected(seat)
+                except BaseException:
+                    self.subscribers.discard(subscriber)
+                    raise
             return snapshot, subscriber
 
         task = self._spawn(self._locked(step))

@@ -64,7 +64,8 @@ is open). A command names the decision it answers (SendCommandRequest.decision, 
   elsewhere (SendCommand at an ordinary table) judged against whatever the seat faces when it arrives,
   which may be a newer question than the one the client saw. (After a server restart the number of a
   decision asked before it may be unknown: Snapshot.decision is then 0 while legal_commands is not
-  empty, and 0 is the answer's decision.)
+  empty, and 0 is the answer's decision. A seat taken back from its bot gets a snapshot with decision 0 and
+  the legal commands, and the DecisionRequest that numbers the decision right after it: answer that one.)
 
 ---- statuses (every RPC) ----
 Every refusal changes nothing. Its words (the status message) name the field or rule it breaks, and the

@@ -460,7 +460,14 @@ async function tenPenniesCases(client, report) {
     const r10 = play.results.get(10);
     report.check(`after every refusal, decision ${d.seq} is still open, and its answer up the same Play stream is accepted`, Boolean(r10) && (r10.code ?? 0) === 0,
       r10 ? `code ${CODE_NAME[r10.code ?? 0]}${r10.message ? ` "${r10.message}"` : ''}, sequence ${r10.sequence ?? 0}` : 'no PlayResult within 5 s');
-    // A second answer to the same decision: too late, nothing changes.
+    // A second answer to the same decision: too late, nothing changes. (First the table settles: a bot's move
+    // after the answer is no change of the refusal's.)
+    for (let tries = 0, was = await printBoth(); tries < 20; tries += 1) {
+      await sleep(250);
+      const now = await printBoth();
+      if (now === was) break;
+      was = now;
+    }
     await expect(report, 'the same answer sent again (its decision now closed)', send(X, discard, d.seq), { code: 'ABORTED', words: ['that answer came too late'], print });
   } else {
     report.check(`after every refusal, decision ${d.seq} is still open`, false, `GetSnapshot: ${still.ok ? `decision ${still.value.snapshot.decision ?? 0}` : still.codeName}: a command above that the .proto says is refused was applied`);

@@ -240,6 +240,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
+    if args.cluster and (args.tls or args.tls_cert):
+        print("--cluster: the machines of a cluster speak plaintext to each other and to players (keep them on "
+              "a network of your own); --tls is not yet for clusters", file=sys.stderr)
+        return 2
     if args.workers is not None and args.workers < 1:
         print("--workers: at least 1", file=sys.stderr)
         return 2
@@ -250,7 +254,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                               tables_per_address=args.tables_per_address, tournament=args.tournament,
                               name=args.name, advertise=not args.no_advertise, interface=args.interface,
                               tls=args.tls or bool(args.tls_cert),
-                              workers=args.workers or 1)))
+                              workers=args.workers or 1, cluster=args.cluster,
+                              cluster_address=args.cluster_address)))
     return 0
 
 
@@ -341,6 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="processes that hold the tables, behind one address (default 1: a single process, "
                             "measured faster than a front and a worker per core on small machines). See "
                             "docs/SCALING.md")
+    serve.add_argument("--cluster", metavar="NATS_URL",
+                       help="join the servers of other machines that use this NATS server (nats://host:4222, with "
+                            "JetStream): one lobby, every table reachable at every machine's address; this "
+                            "machine's tables stay on its disk. See docs/SCALING.md")
+    serve.add_argument("--cluster-address", metavar="HOST:PORT",
+                       help="where the other machines reach this one (default: --host and --port, or, on every "
+                            "interface, this machine's address on the way to the NATS server)")
     serve.set_defaults(run=cmd_serve)
     web = sub.add_parser("web", help="serve the terminal client to browsers (a client process per visitor)",
                          description="Each open page is a player of its own, who names themself on the first "

@@ -22,7 +22,12 @@ import grpc
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITOR_METADATA, VISITOR_VARIABLE, WORKER_PORT_METADATA
+from tenpennies.wire.common import (
+    VISITOR_METADATA,
+    VISITOR_VARIABLE,
+    WORKER_ADDRESS_METADATA,
+    WORKER_PORT_METADATA,
+)
 from tenpennies.wire.record import GameRecord, record_from_pb
 from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
 
@@ -282,7 +287,8 @@ class SeatSession:
     seat: int | None
     token: str = ""
     last_sequence: int | None = None
-    worker_port: int = 0  # the port of the worker process that holds the table (serve --workers), 0: none named
+    worker_port: int | str = 0  # where the worker process that holds the table is: its port at the server's
+    # host (serve --workers) or another machine's "host:port" (serve --cluster); 0: none named
     front: pb_grpc.TenPenniesServiceStub | None = None  # the server's address, while ``service`` is the worker's
     password: str = ""
     address: str = ""  # the server's, as the client names it (for the words of a connection's trouble)
@@ -480,7 +486,7 @@ class Connection:
         self.tls_ca, self.options = tls_ca, options
         self.channel = open_channel(address, tls_ca, pinned, options)
         self.service = stub(self.channel)
-        self.workers: dict[int, grpc.aio.Channel] = {}  # the worker ports of a server of several processes
+        self.workers: dict[str, grpc.aio.Channel] = {}  # the worker processes of a server of several, by address
 
     async def close(self) -> None:
         for channel in self.workers.values():
@@ -489,14 +495,16 @@ class Connection:
 
     def direct(self, session: SeatSession) -> SeatSession:
         """The session, its requests sent straight to the worker process that holds its table when the server
-        named one (``serve --workers``: docs/SCALING.md), at this server's host and with its certificate; back
-        to the server's address when that link fails (``SeatSession.follow``)."""
+        named one (``serve --workers``, ``serve --cluster``: docs/SCALING.md), at this server's host and with its
+        certificate, or at the other machine's address the server named; back to the server's address when that
+        link fails (``SeatSession.follow``)."""
         if session.worker_port:
-            channel = self.workers.get(session.worker_port)
+            where = session.worker_port
+            if not isinstance(where, str):
+                where = f"{self.address.rsplit(':', 1)[0]}:{where}"
+            channel = self.workers.get(where)
             if channel is None:
-                host = self.address.rsplit(":", 1)[0]
-                channel = self.workers[session.worker_port] = open_channel(
-                    f"{host}:{session.worker_port}", self.tls_ca, self.pinned, self.options)
+                channel = self.workers[where] = open_channel(where, self.tls_ca, self.pinned, self.options)
             session.front, session.service = session.service, stub(channel)
         return session
 
@@ -610,10 +618,15 @@ async def join(service: pb_grpc.TenPenniesServiceStub, table_id: str, name: str,
                        worker_port=worker_port(await call.trailing_metadata()))
 
 
-def worker_port(metadata: Any) -> int:
-    """The worker's port a server of several processes names in an answer's trailing metadata (0: none)."""
+def worker_port(metadata: Any) -> int | str:
+    """Where the process that holds a table is, as a server of several processes names it in an answer's
+    trailing metadata: its port at the server's host, or (a table of another machine of a cluster) its whole
+    address, "host:port" (0: none named)."""
+    port: int | str = 0
     for key, value in metadata or ():
+        if key == WORKER_ADDRESS_METADATA and ":" in str(value):
+            return str(value)
         if key == WORKER_PORT_METADATA and str(value).isdigit():
-            return int(value)
-    return 0
+            port = int(value)
+    return port
 

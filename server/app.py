@@ -66,6 +66,8 @@ class Options:
     bind: str | None = None            # a worker: the front's unix socket (and host:port only if direct)
     direct: bool = False               # a worker: also on host:port, for clients that come to its tables directly
     behind_front: bool = False         # a worker: the client is the one the front names (forwarded.py)
+    cluster: str | None = None         # NATS server(s) of a cluster of machines sharing one lobby (cluster.py)
+    cluster_address: str | None = None  # host:port the other machines reach this one at (default: found)
 
 
 class Listener:

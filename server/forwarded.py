@@ -16,6 +16,8 @@ stops naming a call's client once the call is over, so each read could otherwise
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -23,6 +25,7 @@ import grpc
 from .handlers import wrapped
 
 PEER_METADATA = "tp-peer"
+CLUSTER_METADATA = "tp-cluster"  # another machine's front, proving itself with the cluster's secret (cluster.py)
 FRONT_ONLY = frozenset({"CreateTable", "ListTables", "WatchTables", "GetGameRecord"})
 GONE = "the call was over before it was served"
 NOT_HERE = ("this is a worker's port, for the requests of its tables: make and list tables, and ask for games' "
@@ -72,6 +75,21 @@ def _forwarded(request: Any, context: Any) -> Any:
     return _as_asked(context, peer)
 
 
+def _from_machine(secret: Callable[[], str]) -> Callable[[Any, Any], Any]:
+    """The check of a front that other machines' fronts pass their clients' requests to (``serve --cluster``):
+    the client they name is believed when the request carries the cluster's secret."""
+    def check(request: Any, context: Any) -> Any:
+        peer = context.peer()
+        known = secret()
+        if known:
+            metadata = dict(context.invocation_metadata() or ())
+            proof = metadata.get(CLUSTER_METADATA)
+            if isinstance(proof, str) and hmac.compare_digest(proof.encode(), known.encode()):
+                peer = str(metadata.get(PEER_METADATA) or peer)
+        return _as_asked(context, peer)
+    return check
+
+
 def _front_only(request: Any, context: Any) -> Any:
     """The lobby's requests are the front's alone: a client at the worker's own port is refused."""
     if not _from_front(context):
@@ -86,8 +104,9 @@ class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc i
     worker (``behind_front``) the client the front names (``PEER_METADATA``), and the lobby's requests
     (``FRONT_ONLY``) answer the front alone. Each method's handler is made once."""
 
-    def __init__(self, behind_front: bool = True) -> None:
+    def __init__(self, behind_front: bool = True, cluster_secret: Callable[[], str] | None = None) -> None:
         self.behind_front = behind_front
+        self.cluster_secret = cluster_secret  # a front of a cluster: the secret other machines' fronts show
         self._handlers: dict[str, Any] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
@@ -98,7 +117,7 @@ class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc i
         if handler is None:
             return None
         if not self.behind_front:
-            check = _own
+            check = _own if self.cluster_secret is None else _from_machine(self.cluster_secret)
         elif details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
             check = _front_only
         else:

@@ -27,7 +27,9 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import gc
+import hmac
 import json
 import logging
 import os
@@ -52,12 +54,13 @@ from grpc_reflection.v1alpha import reflection
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_PORT_METADATA
+from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_ADDRESS_METADATA, WORKER_PORT_METADATA
 
 from . import app
 from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
-from .forwarded import PEER_METADATA, ForwardedPeer
+from .cluster import Cluster, machine_id, reachable_address
+from .forwarded import CLUSTER_METADATA, PEER_METADATA, ForwardedPeer
 from .lobby import Lobby, TableWatcher, address_of
 from .service import (
     JOIN_MARGIN,
@@ -92,7 +95,8 @@ WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for it
 WORKER_START = 60.0  # seconds the front waits for its workers at start
 QUICK_EXIT = 2.0  # a worker that exits within this long after its start is started again after a pause
 # headers of the call itself, which the front's own call to the worker sets (and a client may not name the peer)
-NOT_FORWARDED = ("user-agent", "content-type", "te", "grpc-accept-encoding", "grpc-encoding", PEER_METADATA)
+NOT_FORWARDED = ("user-agent", "content-type", "te", "grpc-accept-encoding", "grpc-encoding", PEER_METADATA,
+                 CLUSTER_METADATA)
 CHANNEL_OPTIONS = [
     # a worker started again answers within a second: the front's channel tries again soon
     ("grpc.initial_reconnect_backoff_ms", 100),
@@ -147,9 +151,9 @@ def _remove_if_gone(path: Path) -> None:
 class Worker:
     """One worker process as the front knows it: its socket, its channel, its part of the lobby."""
 
-    index: int
+    index: int  # (another machine's, ``serve --cluster``: -1)
     options: app.Options
-    socket: str
+    socket: str  # (another machine's: its front's address)
     channel: grpc.aio.Channel
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
@@ -170,6 +174,7 @@ class FrontLobby:
 
     def __init__(self, workers: list[Worker], tables_per_address: int) -> None:
         self.workers = workers
+        self.machines: dict[str, Worker] = {}  # the other machines of a cluster (their fronts), by id
         self.tables_per_address = tables_per_address
         self.where: dict[str, Worker] = {}  # every table, open or finished
         self.open: dict[str, str] = {}  # open table -> its creator (client_of)
@@ -236,7 +241,7 @@ class FrontLobby:
     # --- the lobby ---
 
     def listed(self) -> list[pb.TableInfo]:
-        return [info for worker in self.workers for info in worker.tables.values()]
+        return [info for worker in (*self.workers, *self.machines.values()) for info in worker.tables.values()]
 
     def changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
         """What a worker's lobby stream said: (``everything``: its first message, the whole of its lobby now)."""
@@ -342,16 +347,23 @@ class WorkerGames:
     async def _ask(self, worker: Worker, method: str, request: dict[str, Any]) -> dict[str, Any]:
         """A call to the worker's games service (waiting for the worker while it restarts)."""
         call = self.front._call(worker, "unary_unary", f"/{GAMES_SERVICE}/{method}")
+        cluster = self.front.cluster
+        proof = ((CLUSTER_METADATA, cluster.secret),) if worker.index < 0 and cluster is not None else None
         try:
-            response: bytes = await call(json.dumps(request).encode(), timeout=WORKER_WAIT, wait_for_ready=True)
+            response: bytes = await call(json.dumps(request).encode(), metadata=proof, timeout=WORKER_WAIT,
+                                         wait_for_ready=True)
         except grpc.aio.AioRpcError as error:
             raise GamesError(f"worker {worker.index}: {error.details() or error.code().name}") from None
         answer: dict[str, Any] = json.loads(response)
         return answer
 
     async def open(self, table: GameTable, number: int) -> tuple[str, str]:
+        """Game ``number``'s table: on this machine's workers (placed as any table), or, in a cluster, on the
+        machines in turn (game n on machine n, this one first, the others in their ids' order)."""
         lobby = self.front.lobby
-        worker = lobby.place(self.front.workers, first=number)
+        machines = [lobby.machines[m] for m in sorted(lobby.machines)]
+        turn = number % (len(machines) + 1)
+        worker = machines[turn - 1] if turn else lobby.place(self.front.workers, first=number // (len(machines) + 1))
         lobby.placing[worker.index] += 1
         try:
             made = await self._ask(worker, "Open", {"table": table.to_dict(), "number": number})
@@ -446,7 +458,15 @@ class Front(app.Listener):
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
-        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(behind_front=False)], options=app.SERVER_OPTIONS)
+        self.cluster: Cluster | None = None  # serve --cluster: the other machines (cluster.py); joined at start
+        secret: Callable[[], str] | None = None
+        if options.cluster:
+            cluster = self.cluster = Cluster(options.cluster, machine_id(options.db), "")
+            secret = lambda: cluster.secret  # noqa: E731
+        self._waiting_machine: dict[str, list[tuple[str, pb.TableInfo | None]]] = {}  # heard of before its address
+        self._theirs: set[str] = set()  # games of another machine's tournament held here (their records are its)
+        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(behind_front=False, cluster_secret=secret)],
+                                    options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
         self.store: Store | None = None  # the tournament's, in the server's own file (worker 0's too)
@@ -504,16 +524,151 @@ class Front(app.Listener):
             call = worker.calls[path] = getattr(worker.channel, kind)(path)
         return call
 
-    def _worker_of(self, parse: Callable[[bytes], Any], request: bytes, context: Any) -> Worker | None:
+    async def _worker_of(self, parse: Callable[[bytes], Any], request: bytes, context: Any) -> Worker | None:
         try:
             table_id = parse(request).table_id
         except DecodeError:
             _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
             return None
         worker = self.lobby.where.get(table_id)
+        if worker is None and self.cluster is not None and table_id:
+            worker = await self._placed_elsewhere(table_id)
+        if worker is not None and worker.index < 0 and self._proved(context):
+            worker = None  # (another machine passed it here: the table is not this machine's, and never goes on)
         if worker is None:
             _refuse(context, grpc.StatusCode.NOT_FOUND, f"no table {table_id!r}")
         return worker
+
+    # --- the other machines (serve --cluster) ---
+
+    async def _placed_elsewhere(self, table_id: str) -> Worker | None:
+        """A table made a moment ago on another machine, whose place this one's directory has not heard yet."""
+        assert self.cluster is not None
+        try:
+            entry = await asyncio.wait_for(self.cluster.placement.get(table_id), 2.0)
+        except Exception:  # (not found, or NATS away: no such table here now)
+            return None
+        self._heard_place(table_id, entry.value.decode())
+        return self.lobby.where.get(table_id)
+
+    def _proved(self, context: Any) -> bool:
+        """The request comes from another machine's front of this cluster (it shows the cluster's secret)."""
+        if self.cluster is None or not self.cluster.secret:
+            return False
+        proof = next((value for key, value in context.invocation_metadata() or () if key == CLUSTER_METADATA), None)
+        return isinstance(proof, str) and hmac.compare_digest(proof.encode(), self.cluster.secret.encode())
+
+    def _machines_games(self) -> grpc.GenericRpcHandler:
+        """Another machine's tournament plays some of its games here: its front's calls to ``GAMES_SERVICE``
+        (proved by the cluster's secret) go on to the worker that is to hold the game, or holds it."""
+        async def relay(method: str, request: bytes, context: Any) -> bytes | None:
+            if not self._proved(context):
+                _refuse(context, grpc.StatusCode.PERMISSION_DENIED, "this is between a server's own processes")
+                return None
+            try:
+                asked = json.loads(request)
+                worker = (self.lobby.place(self.workers, first=int(asked["number"])) if method == "Open"
+                          else self.lobby.where.get(str(asked["table_id"])))
+            except (ValueError, KeyError, TypeError):
+                _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+                return None
+            if worker is None or worker.index < 0:
+                _refuse(context, grpc.StatusCode.NOT_FOUND, "no such table here")
+                return None
+            try:
+                response: bytes = await self._call(worker, "unary_unary", f"/{GAMES_SERVICE}/{method}")(
+                    request, timeout=self._timeout(context), wait_for_ready=True)
+            except grpc.aio.AioRpcError as error:
+                _relay(context, error)
+                return None
+            if method == "Open":
+                table_id = json.loads(response)["table_id"]
+                self.lobby.where[table_id] = worker
+                self._theirs.add(table_id)
+                assert self.cluster is not None
+                await self.cluster.placed(table_id)
+            return response
+        return grpc.method_handlers_generic_handler(GAMES_SERVICE, {
+            method: grpc.unary_unary_rpc_method_handler(functools.partial(relay, method))
+            for method in ("Open", "SetUp", "State")})
+
+    def _metadata(self, context: Any, worker: Worker) -> tuple[tuple[str, Any], ...]:
+        """What goes with a client's request to the process that holds its table: who the client is, and to
+        another machine's front, the cluster's secret (which makes it believe that)."""
+        metadata = forwarded_metadata(context)
+        if worker.index < 0 and self.cluster is not None:
+            metadata = (*metadata, (CLUSTER_METADATA, self.cluster.secret))
+        return metadata
+
+    def _heard_host(self, machine: str, address: str) -> None:
+        known = self.lobby.machines.get(machine)
+        if known is None:
+            known = self.lobby.machines[machine] = Worker(-1, self.options, address, grpc.aio.insecure_channel(
+                address, options=CHANNEL_OPTIONS))
+            known.up.set()
+        elif known.socket != address:  # (it moved: a new address for the same store)
+            old, known.socket, known.calls = known.channel, address, {}
+            known.channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            self._background(old.close(grace=5.0))
+        for table_id, info in self._waiting_machine.pop(machine, []):
+            if info is None:
+                self._heard_place(table_id, machine)
+            else:
+                self._heard_table(table_id, machine, info)
+
+    def _heard_place(self, table_id: str, machine: str) -> None:
+        assert self.cluster is not None
+        if machine == self.cluster.machine:
+            return
+        known = self.lobby.machines.get(machine)
+        if known is None:
+            self._waiting_machine.setdefault(machine, []).append((table_id, None))
+        else:
+            self.lobby.where[table_id] = known
+
+    def _heard_table(self, table_id: str, machine: str, info: pb.TableInfo | None) -> None:
+        known = self.lobby.machines.get(machine)
+        if known is None:
+            if info is not None:
+                self._waiting_machine.setdefault(machine, []).append((table_id, info))
+            return
+        if info is None:
+            self.lobby.changed(known, [], [table_id], False)
+        else:
+            self.lobby.changed(known, [info], [], False)
+
+    def _tell_machines(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], _: bool) -> None:
+        """This machine's tables changed (one of its workers' lobby said so): the others are told."""
+        if worker.index < 0 or self.cluster is None:
+            return
+        for table_id in removed:
+            self.cluster.tell(None, table_id)
+        for info in tables:
+            self.cluster.tell(info, info.table_id)
+
+    async def _join_cluster(self) -> None:
+        assert self.cluster is not None
+        self.cluster.address = self.options.cluster_address or reachable_address(
+            self.options.cluster or "", self.options.host, self.port)
+        self.cluster.heard_host = self._heard_host
+        self.cluster.heard_place = self._heard_place
+        self.cluster.heard_table = self._heard_table
+        await self.cluster.join()
+        self.cluster.reconcile({t: info for w in self.workers for t, info in w.tables.items()},
+                               [t for t, w in self.lobby.where.items() if w.index >= 0])
+        self.lobby.listeners.append(self._tell_machines)
+
+    async def _say_where(self, call: Any, worker: Worker, context: Any) -> None:
+        """Name the process that holds the table, for clients that go there directly: this machine's worker's
+        port, or another machine's worker's whole address (its front named the port)."""
+        if worker.index >= 0:
+            if worker.port:
+                context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+            return
+        for key, value in await call.trailing_metadata() or ():
+            if key == WORKER_PORT_METADATA and str(value).isdigit():
+                host = worker.socket.rsplit(":", 1)[0]
+                context.set_trailing_metadata(((WORKER_ADDRESS_METADATA, f"{host}:{value}"),))
 
     def _allowed(self, context: Any, cost: float = 1.0) -> bool:
         if self.limiter.allow(context.peer(), cost):
@@ -533,21 +688,22 @@ class Front(app.Listener):
         async def handler(request: bytes, context: Any) -> bytes | None:
             if not self._allowed(context):
                 return None
-            worker = self._worker_of(parse, request, context)
+            worker = await self._worker_of(parse, request, context)
             if worker is None:
                 return None
             call = self._call(worker, "unary_unary", path)
             for attempt in range(READ_TRIES if reads else 1):
                 try:
-                    response: bytes = await call(request, metadata=forwarded_metadata(context),
-                                                 timeout=self._timeout(context), wait_for_ready=True)
+                    answer = call(request, metadata=self._metadata(context, worker), timeout=self._timeout(context),
+                                  wait_for_ready=True)
+                    response: bytes = await answer
                     break
                 except grpc.aio.AioRpcError as error:
                     if attempt + 1 == READ_TRIES or not (reads and _worker_gone(error)):
                         _relay(context, error)
                         return None
-            if directs and worker.port:
-                context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+            if directs:
+                await self._say_where(answer, worker, context)
             return response
         return grpc.unary_unary_rpc_method_handler(handler)
 
@@ -555,10 +711,10 @@ class Front(app.Listener):
         async def handler(request: bytes, context: Any) -> AsyncIterator[bytes]:
             if not self._allowed(context):
                 return
-            worker = self._worker_of(parse, request, context)
+            worker = await self._worker_of(parse, request, context)
             if worker is None:
                 return
-            call = self._call(worker, "unary_stream", path)(request, metadata=forwarded_metadata(context),
+            call = self._call(worker, "unary_stream", path)(request, metadata=self._metadata(context, worker),
                                                            timeout=context.time_remaining(), wait_for_ready=True)
             async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
                 async for response in answers:
@@ -575,7 +731,7 @@ class Front(app.Listener):
                 first = await incoming.__anext__()
             except StopAsyncIteration:
                 return
-            worker = self._worker_of(parse, first, context)
+            worker = await self._worker_of(parse, first, context)
             if worker is None:
                 return
 
@@ -583,7 +739,7 @@ class Front(app.Listener):
                 yield first
                 async for request in incoming:
                     yield request
-            call = self._call(worker, "stream_stream", path)(upstream(), metadata=forwarded_metadata(context),
+            call = self._call(worker, "stream_stream", path)(upstream(), metadata=self._metadata(context, worker),
                                                             timeout=context.time_remaining(), wait_for_ready=True)
             async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
                 async for response in answers:
@@ -597,12 +753,13 @@ class Front(app.Listener):
         the worker seats it, the seat is given back once the worker has answered."""
         if not self._allowed(context):
             return None
-        worker = self._worker_of(pb.JoinTableRequest.FromString, request, context)
+        worker = await self._worker_of(pb.JoinTableRequest.FromString, request, context)
         if worker is None:
             return None
-        metadata = forwarded_metadata(context)
-        joining = asyncio.ensure_future(self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
-            request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True))
+        metadata = self._metadata(context, worker)
+        answer = self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
+            request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True)
+        joining = asyncio.ensure_future(self._answered(answer))
         try:
             response: bytes = await asyncio.shield(joining)
         except asyncio.CancelledError:
@@ -617,8 +774,12 @@ class Front(app.Listener):
             _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
                     "too little of this request's deadline was left to hand over the seat: none was taken")
             return None
-        if worker.port:
-            context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
+        await self._say_where(answer, worker, context)
+        return response
+
+    @staticmethod
+    async def _answered(call: Any) -> bytes:
+        response: bytes = await call
         return response
 
     async def _give_back(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
@@ -703,6 +864,8 @@ class Front(app.Listener):
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)
+        if self.cluster is not None:
+            await self.cluster.placed(table_id)  # (every machine can find it before its maker hears of it)
         return response
 
     def _settled(self, task: asyncio.Task[Any]) -> None:
@@ -718,7 +881,7 @@ class Front(app.Listener):
 
     async def _watch_tables(self, request: pb.WatchTablesRequest, context: Any
                             ) -> AsyncIterator[pb.WatchTablesResponse]:
-        if not self._allowed(context, list_cost(sum(len(w.tables) for w in self.workers))):
+        if not self._allowed(context, list_cost(len(self.lobby.listed()))):
             return
         try:
             tables, watcher = self.lobby.watch(client_of(context))
@@ -750,6 +913,16 @@ class Front(app.Listener):
         """GetGameRecord: refused here for a game of the tournament while it runs (its workers do not know the
         tournament; a worker's own port refuses every record, ``forwarded.FRONT_ONLY``)."""
         async def handler(request: bytes, context: Any) -> bytes | None:
+            if self._theirs and not self._proved(context):
+                try:
+                    theirs = pb.GetGameRecordRequest.FromString(request).table_id in self._theirs
+                except DecodeError:
+                    theirs = False
+                if theirs:
+                    if self._allowed(context, RECORD_COST):
+                        _refuse(context, grpc.StatusCode.FAILED_PRECONDITION, "this game is another server's "
+                                "tournament's: its record is given at the address of the server that runs it")
+                    return None
             if self.tournament is not None:
                 try:
                     table_id = pb.GetGameRecordRequest.FromString(request).table_id
@@ -817,6 +990,8 @@ class Front(app.Listener):
             self.tournament = Tournament(self.config, self.games, self.store)
             await self.tournament.load()
         self.grpc.add_generic_rpc_handlers((self._handlers(),))
+        if self.cluster is not None:
+            self.grpc.add_generic_rpc_handlers((self._machines_games(),))
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)
@@ -829,6 +1004,8 @@ class Front(app.Listener):
                 [(Path(self.options.tls_key).read_bytes(), Path(self.options.tls_cert).read_bytes())]))
         else:
             self.port = self.grpc.add_insecure_port(address)
+        if self.cluster is not None:
+            await self._join_cluster()  # (before the first request: the lobby and directory are whole)
         await self.grpc.start()
         if isinstance(self.lan, Plan):
             self.advertiser = Advertiser(self.lobby, self.lan, name=self.lan_name, port=self.port,
@@ -856,6 +1033,10 @@ class Front(app.Listener):
         if self.advertiser is not None:
             await self.advertiser.close()
         await self.grpc.stop(grace)
+        if self.cluster is not None:
+            await self.cluster.close()
+        for machine in self.lobby.machines.values():
+            await machine.channel.close()
         for worker in self.workers:  # the front's own streams to it end first (its lobby's), or it would wait them out
             await worker.channel.close()
         for worker in self.workers:
@@ -882,7 +1063,7 @@ async def serve(options: app.Options) -> None:
     """``tenpennies serve``: one process (``app.serve``) with one worker; else a front (with the tournament, if
     any) and its workers, until Ctrl-C or SIGTERM."""
     app.on_system_allocator()  # the front too (its workers inherit it)
-    if options.workers <= 1 and known_workers(options.db) <= 1:
+    if options.workers <= 1 and known_workers(options.db) <= 1 and not options.cluster:
         await app.serve(options)
         return
     try:

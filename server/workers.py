@@ -66,7 +66,7 @@ def worker_options(options: Options, index: int, socket: str, tls: tuple[str, st
     return dataclasses.replace(options, db=worker_db(options.db, index), workers=1, bind=f"unix:{socket}",
                                direct=True, behind_front=True, port=worker_port(options.port, index), tls=False,
                                tls_cert=cert, tls_key=key, advertise=False, name=None, interface=None,
-                               tournament=None)
+                               tournament=None, cluster=None, cluster_address=None)
 
 
 def worker_port(port: int, index: int) -> int:

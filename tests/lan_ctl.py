@@ -6,6 +6,9 @@ prints the server's words and exits 1.
   start    wait until every seat is filled, then start the game (the host's token)
   seats    follow one seat as the server shows it (connected, played by a bot) until the game ends
   history  a seat's whole history by its token (Subscribe from sequence 0): every sequence it may see
+  join     take a seat and leave it (the decision timer plays it); prints its seat and token
+  lobby    the server's lobby (ListTables): each table's id, status and last sequence; with --tables N, once it
+           lists N, with --finished ID, once it shows that table finished (asked again until then)
   browse   look for a server by name on the LAN (mDNS, client.discovery) and say where it was found (once
            its record shows at least --tables tables)
   follow   (bench) time fresh connections to a first snapshot, then make a table with a server bot and
@@ -98,6 +101,24 @@ async def history(connection: Connection, args: argparse.Namespace) -> None:
         phase=pb.Phase.Name(game.phase), status=pb.TableStatus.Name(snapshot.table.status))
 
 
+async def join(connection: Connection, args: argparse.Namespace) -> None:
+    seat = await connection.join(args.table, args.name)
+    say("joined", seat=seat.seat, token=seat.token)
+
+
+async def lobby(connection: Connection, args: argparse.Namespace) -> None:
+    give_up = time.monotonic() + args.timeout
+    while True:
+        tables = await connection.tables()
+        finished = not args.finished or any(t.table_id == args.finished and t.status == pb.TABLE_STATUS_FINISHED
+                                            for t in tables)
+        if (len(tables) >= args.tables and finished) or time.monotonic() > give_up:
+            break
+        await asyncio.sleep(0.1)
+    say("lobby", tables={t.table_id: {"status": pb.TableStatus.Name(t.status), "sequence": t.last_sequence}
+                         for t in tables})
+
+
 async def browse(args: argparse.Namespace) -> None:
     """No server needed: the LAN is asked for ``--name``; prints when (and where) it was found."""
     from tenpennies.client.discovery import Browser
@@ -173,6 +194,15 @@ def main() -> int:
     hist.add_argument("--table", required=True)
     hist.add_argument("--token", required=True)
     hist.set_defaults(run=history)
+    listing = sub.add_parser("lobby")
+    listing.add_argument("--tables", type=int, default=0)
+    listing.add_argument("--finished", metavar="ID", default="")
+    listing.add_argument("--timeout", type=float, default=20)
+    joining = sub.add_parser("join")
+    joining.add_argument("--table", required=True)
+    joining.add_argument("--name", default="away")
+    joining.set_defaults(run=join)
+    listing.set_defaults(run=lobby)
     follower = sub.add_parser("follow")
     follower.add_argument("--fresh", type=int, default=10, help="fresh connections timed first")
     follower.set_defaults(run=follow)

@@ -69,7 +69,7 @@ async def played(server: Server | Front, during: Callable[[], Awaitable[None]] |
         standings = await connections[0].standings()
         assert standings is not None
         if ports is not None:
-            ports |= {port for connection in connections for port in connection.workers}
+            ports |= {int(where.rsplit(":", 1)[1]) for connection in connections for where in connection.workers}
         return standings
     finally:
         for connection in connections:

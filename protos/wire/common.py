@@ -31,6 +31,9 @@ VISITORS_PER_ADDRESS = 16
 # bring a client to a table (CreateTable, JoinTable, GetSnapshot), the port of the worker that holds it, at the
 # host the client reached: a client may take that table's requests there directly, skipping the front's hop.
 WORKER_PORT_METADATA = "tp-worker-port"
+# A server of several machines (serve --cluster) names instead, for a table another machine holds, that
+# machine's address and the port there of the process that holds it ("10.0.0.7:50052").
+WORKER_ADDRESS_METADATA = "tp-worker-address"
 APP_NAME = "tenpennies"
 
 SERVICE_TYPE = "_tenpennies._tcp.local."  # DNS-SD: what a server announces and a client browses for

@@ -109,6 +109,8 @@ Trailing metadata of a refusal (a Play stream's refusal carries the same in Play
 Trailing metadata of CreateTable, JoinTable and GetSnapshot on a server of several processes:
   tp-worker-port  the port, at the host the client reached, of the process that holds the table: the
                   table's requests may go there directly (skipping a hop); the first address always works.
+  tp-worker-address  on a server of several machines (serve --cluster), for a table another machine holds,
+                  in place of tp-worker-port: "host:port" of the process there that holds it.
 Request metadata a client may send:
   tp-visitor      a client that speaks for one visitor among many at one address (a web front end) names
                   the visitor (1 to 64 letters, digits, _ or -): each visitor has its own share of open

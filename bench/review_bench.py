@@ -1,4 +1,4 @@
-"""What a review costs and how steady its advice is: the README's *Reviewing your play* figures.
+"""What a review costs and how steady its advice is: the review figures of docs/BENCHMARKS.md.
 
 Each game is played by four bots of ``--bot`` (the local game's opponents), dealt from ``seed + g``, and its
 last seat (the local player's) is reviewed twice with two review seeds, two ways in the same run:

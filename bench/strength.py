@@ -1,4 +1,4 @@
-"""Strength of one bot against another on duplicate deals: the README's strength table.
+"""Strength of one bot against another on duplicate deals: the strength table of docs/BOTS.md.
 
 Each deal is played twice at 4 seats, seatings X Y X Y and Y X Y X, so each bot sits every seat of the
 deal once and the luck of the cards cancels. Per deal, X's score is the mean final score of its four

@@ -1,4 +1,4 @@
-"""Strength of one Thirty-One bot against another on duplicate deals: the README's Thirty-One strength table.
+"""Strength of one Thirty-One bot against another on duplicate deals: the Thirty-One strength table of docs/BOTS.md.
 
 Each deal (a whole game, dealt from seed ``seed + d``) is played twice at 4 seats, seatings X Y X Y and
 Y X Y X (``thirty_one.bots.play_duplicate_deal``), so the luck of the cards cancels. A bot's figure is its

@@ -367,7 +367,7 @@ async def test_tournament_against_a_server_without_the_rpc_says_it_has_no_tourna
 # --- the grpcurl walk-through, as JSON ------------------------------------------------------------------------
 
 async def test_the_grpcurl_walk_through_works_as_json(server: Server, connection: Connection) -> None:
-    """The README's grpcurl example, request by request: the same JSON, parsed as grpcurl parses it."""
+    """The grpcurl example of docs/BOTS.md, request by request: the same JSON, parsed as grpcurl parses it."""
     reflect = reflection_pb2_grpc.ServerReflectionStub(connection.channel)
 
     async def ask() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:

@@ -180,7 +180,7 @@ def test_the_searcher_plays_only_listed_commands_and_is_deterministic() -> None:
 
 
 def test_a_searched_decision_of_the_default_budget_is_within_a_second() -> None:
-    """In the last round, whose hands are the largest (the README gives the figures)."""
+    """In the last round, whose hands are the largest (docs/BOTS.md gives the figures)."""
     game = Game(4, HouseRules(rounds=(7,)), 12)
     bot = SearchBot(1)
     timed = 0

@@ -870,7 +870,7 @@ async def test_the_log_keeps_its_last_line_in_view_when_it_shrinks() -> None:
         assert "line 59" in log.lines[-1].text
 
 
-# --- every key answers the decision it was shown for (issue 14) --------------------------------------
+# --- every key answers the decision it was shown for ------------------------------------------------
 
 class Recording(SeatSession):
     """A seat's session that keeps the decision each command it sends names (and sends it)."""

@@ -353,7 +353,7 @@ class SamplerBot(Remembering):
     else the policy's best ``max_discards`` discards, one per rank. Declines, passes and draws are not
     searched: their alternatives (taking or buying a card the policy does not want) rarely pay, and
     searching them cost most of the old budget for nothing. Measured against greedy on full games
-    (README, *Bots and tournaments*) at 16 rollouts a decision, searching every decision with four
+    (docs/BOTS.md) at 16 rollouts a decision, searching every decision with four
     discards and a margin of one standard error lost to the policy, and so did takes, buys and four
     discards at two: most discards differ by a few points a round, below what a few rollouts can tell
     apart, so the noise decided. Two discards at 48 rollouts do not lose to it.

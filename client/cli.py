@@ -240,10 +240,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
-    if args.cluster and (args.tls or args.tls_cert):
-        print("--cluster: the machines of a cluster speak plaintext to each other and to players (keep them on "
-              "a network of your own); --tls is not yet for clusters", file=sys.stderr)
-        return 2
     if args.workers is not None and args.workers < 1:
         print("--workers: at least 1", file=sys.stderr)
         return 2

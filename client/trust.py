@@ -31,9 +31,8 @@ from pathlib import Path
 import grpc
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
-from cryptography.x509.oid import NameOID
 
-from tenpennies.wire.common import config_dir, fingerprint
+from tenpennies.wire.common import certificate_name, config_dir, fingerprint
 
 KNOWN_FILE = "known_servers"
 PROBE_SECONDS = 3.0
@@ -112,16 +111,7 @@ class Pinned:
     @classmethod
     def of(cls, der: bytes) -> Pinned:
         certificate = x509.load_der_x509_certificate(der)
-        names: list[str] = []
-        try:
-            alternative = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
-            names += alternative.get_values_for_type(x509.DNSName)
-            names += [str(ip) for ip in alternative.get_values_for_type(x509.IPAddress)]
-        except x509.ExtensionNotFound:
-            pass
-        names += [str(a.value) for a in certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)]
-        return cls(certificate.public_bytes(serialization.Encoding.PEM), names[0] if names else "localhost",
-                   fingerprint(der))
+        return cls(certificate.public_bytes(serialization.Encoding.PEM), certificate_name(der), fingerprint(der))
 
 
 @dataclass(frozen=True)

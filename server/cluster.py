@@ -10,7 +10,8 @@ key-value buckets (docs/SCALING.md says why NATS):
   its own tables' entries (coalesced: a busy table's newest state replaces any not yet sent, never the other
   way round) and every front watches the whole bucket, so ``ListTables``, ``WatchTables`` and the LAN record
   show every machine's tables at every machine's address.
-- ``tp_hosts``: machine id -> the address its front answers at; and ``secret``, made by the first machine:
+- ``tp_hosts``: machine id -> the address its front answers at and its certificate (a TLS server's: the
+  others' fronts trust that certificate alone for it); and ``secret``, made by the first machine:
   a front passes a request for another machine's table to that machine's front with the secret
   (``forwarded.CLUSTER_METADATA``), which then believes the client the request names (``forwarded.PEER_METADATA``) for
   its limits, as a worker believes its front.
@@ -86,10 +87,11 @@ class Cluster:
     entries) and what it hears (theirs), passed on to the front through ``heard_host``, ``heard_place`` and
     ``heard_table``."""
 
-    def __init__(self, url: str, machine: str, address: str) -> None:
+    def __init__(self, url: str, machine: str, address: str, certificate: bytes | None = None) -> None:
         self.url = url
         self.machine = machine
         self.address = address
+        self.certificate = certificate  # the PEM this machine serves (None: plaintext)
         self.secret = ""
         self.nc: Any = None
         self.hosts: Any = None
@@ -103,7 +105,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._watchers: list[Any] = []
         # set by the front
-        self.heard_host: Callable[[str, str], None] = lambda machine, address: None
+        self.heard_host: Callable[[str, str, bytes | None], None] = lambda machine, address, certificate: None
         self.heard_place: Callable[[str, str], None] = lambda table_id, machine: None
         self.heard_table: Callable[[str, str, pb.TableInfo | None], None] = lambda table_id, machine, info: None
 
@@ -122,7 +124,8 @@ class Cluster:
         self.placement = await self._bucket(js, PLACEMENT)
         self.tables = await self._bucket(js, TABLES)
         await self._agree_secret()
-        await self.hosts.put(self.machine, json.dumps({"address": self.address}).encode())
+        certificate = self.certificate.decode() if self.certificate else None
+        await self.hosts.put(self.machine, json.dumps({"address": self.address, "certificate": certificate}).encode())
         known = [asyncio.Event() for _ in range(3)]
         for bucket, heard, done in ((self.hosts, self._host, known[0]), (self.placement, self._place, known[1]),
                                     (self.tables, self._table, known[2])):
@@ -161,7 +164,9 @@ class Cluster:
 
     def _host(self, key: str, value: bytes | None) -> None:
         if key != SECRET and key != self.machine and value is not None:
-            self.heard_host(key, json.loads(value)["address"])
+            record = json.loads(value)
+            certificate = record.get("certificate")
+            self.heard_host(key, record["address"], certificate.encode() if certificate else None)
 
     def _place(self, table_id: str, value: bytes | None) -> None:
         if value is not None:

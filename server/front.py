@@ -54,7 +54,13 @@ from grpc_reflection.v1alpha import reflection
 
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire.common import VISITORS_PER_ADDRESS, WORKER_ADDRESS_METADATA, WORKER_PORT_METADATA
+from tenpennies.wire.common import (
+    VISITORS_PER_ADDRESS,
+    WORKER_ADDRESS_METADATA,
+    WORKER_PORT_METADATA,
+    certificate_name,
+    pem_to_der,
+)
 
 from . import app
 from .advertise import Advertiser, Plan
@@ -161,6 +167,7 @@ class Worker:
     up: asyncio.Event = field(default_factory=asyncio.Event)  # answering, its lobby known
     tables: dict[str, pb.TableInfo] = field(default_factory=dict)  # its tables in memory, as its lobby shows them
     calls: dict[str, Any] = field(default_factory=dict)  # method path -> the channel's multicallable, raw bytes
+    certificate: bytes | None = None  # another machine's: the certificate its front serves (None: plaintext)
 
     @property
     def pid(self) -> int | None:
@@ -461,7 +468,9 @@ class Front(app.Listener):
         self.cluster: Cluster | None = None  # serve --cluster: the other machines (cluster.py); joined at start
         secret: Callable[[], str] | None = None
         if options.cluster:
-            cluster = self.cluster = Cluster(options.cluster, machine_id(options.db), "")
+            served = self.certificate.cert if self.certificate is not None else \
+                Path(options.tls_cert).read_bytes() if options.tls_cert else None
+            cluster = self.cluster = Cluster(options.cluster, machine_id(options.db), "", served)
             secret = lambda: cluster.secret  # noqa: E731
         self._waiting_machine: dict[str, list[tuple[str, pb.TableInfo | None]]] = {}  # heard of before its address
         self._theirs: set[str] = set()  # games of another machine's tournament held here (their records are its)
@@ -600,16 +609,26 @@ class Front(app.Listener):
             metadata = (*metadata, (CLUSTER_METADATA, self.cluster.secret))
         return metadata
 
-    def _heard_host(self, machine: str, address: str) -> None:
+    @staticmethod
+    def _channel_to(address: str, certificate: bytes | None) -> grpc.aio.Channel:
+        """A channel to another machine's front: over TLS trusting the certificate it published alone."""
+        if certificate is None:
+            return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        name = certificate_name(pem_to_der(certificate))
+        return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(certificate),
+                                       options=[*CHANNEL_OPTIONS, ("grpc.ssl_target_name_override", name)])
+
+    def _heard_host(self, machine: str, address: str, certificate: bytes | None) -> None:
         known = self.lobby.machines.get(machine)
         if known is None:
-            known = self.lobby.machines[machine] = Worker(-1, self.options, address, grpc.aio.insecure_channel(
-                address, options=CHANNEL_OPTIONS))
+            known = self.lobby.machines[machine] = Worker(-1, self.options, address,
+                                                          self._channel_to(address, certificate))
             known.up.set()
-        elif known.socket != address:  # (it moved: a new address for the same store)
+        elif (known.socket, known.certificate) != (address, certificate):  # (moved, or a new certificate)
             old, known.socket, known.calls = known.channel, address, {}
-            known.channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            known.channel = self._channel_to(address, certificate)
             self._background(old.close(grace=5.0))
+        known.certificate = certificate
         for table_id, info in self._waiting_machine.pop(machine, []):
             if info is None:
                 self._heard_place(table_id, machine)
@@ -665,6 +684,8 @@ class Front(app.Listener):
             if worker.port:
                 context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
             return
+        if self.cluster is None or worker.certificate != self.cluster.certificate:
+            return  # (a client trusts this machine's certificate: it may not trust another's)
         for key, value in await call.trailing_metadata() or ():
             if key == WORKER_PORT_METADATA and str(value).isdigit():
                 host = worker.socket.rsplit(":", 1)[0]

@@ -25,10 +25,12 @@ from test_tournament_compare import GAMES
 from test_tournament_workers import assert_as_headless, played, tournament_tables, write_config
 
 from tenpennies.client.connection import Connection, ServerError, stub
+from tenpennies.client.trust import Pinned
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.tournament import GAMES_SERVICE
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.common import pem_to_der
 
 from netns import BIN, Job, Lan, unavailable
 
@@ -238,5 +240,35 @@ async def test_a_client_cannot_pass_for_another_machine(tmp_path: Path, nats_url
             assert "10.9.8.7" not in creator and "127.0.0.1" in creator
     finally:
         await channel.close()
+        for front in fronts:
+            await front.stop(0)
+
+
+async def test_machines_serving_tls_reach_each_other_over_tls_and_players_keep_their_pin(
+        tmp_path: Path, nats_url: str) -> None:
+    """Two machines with certificates of their own (``--tls``): a player who trusts b alone plays a's table
+    at b's address (b reaches a over TLS, trusting the certificate a published), and is not sent to a's
+    worker, whose certificate it has never trusted."""
+    fronts = [Front(Options(port=0, db=str(tmp_path / f"{name}.db"), cluster=nats_url, tls=True))
+              for name in "ab"]
+    for front in fronts:
+        await front.start()
+    pins = [Pinned.of(pem_to_der(front.certificate.cert)) for front in fronts if front.certificate is not None]
+    assert len(pins) == 2 and pins[0].fingerprint != pins[1].fingerprint
+    at_a = Connection(f"127.0.0.1:{fronts[0].port}", pinned=pins[0])
+    at_b = Connection(f"127.0.0.1:{fronts[1].port}", pinned=pins[1])
+    try:
+        hosted = await at_a.create_table("over tls", 2)
+        seat = await at_b.join(hosted.table_id, "Bea")
+        assert seat.worker_port == 0 and seat.front is None  # through b, whose certificate the player trusts
+        await at_b.add_bot(hosted.table_id, hosted.host_token)
+        with pytest.raises(ServerError):  # (only the host starts it: b passed the player's own request on)
+            await at_b.start(hosted.table_id, "not the host's token")
+        await at_a.start(hosted.table_id, hosted.host_token)
+        snapshot = await seat.snapshot()
+        assert snapshot.table.status == pb.TABLE_STATUS_PLAYING and len(snapshot.game.hand) > 0
+    finally:
+        await at_a.close()
+        await at_b.close()
         for front in fronts:
             await front.stop(0)

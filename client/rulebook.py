@@ -1,6 +1,10 @@
 """A rule's text from the rule books (docs/RULES.md, docs/THIRTY-ONE.md), by its number (``TP-4.9``,
-``T31-4.1``): what a refusal cites, to be read in the game. The books are read from the source tree the
-client runs from; where they are not there (an install without them), there is no text to show."""
+``T31-4.1``): what a refusal cites, to be read in the game.
+
+The books stand to the client's package as they do in the source tree (``DOCS``: ``docs/`` beside ``client/``):
+an install ships them as package data (pyproject.toml) in ``tenpennies/docs/``, beside ``tenpennies/client/``,
+and they are read from there as the style sheets (``tui/*.tcss``) are, as files. Where they are missing, there
+is no text to show (the refusal's words and its number still are)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import functools
 import re
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parent.parent / "docs"  # the source tree's docs/, or the install's tenpennies/docs/
 # each rule book by the prefix of its rules' numbers
 BOOKS = {"TP": "RULES.md", "T31": "THIRTY-ONE.md"}
 RULE = re.compile(r"\b(TP|T31)-\d+(?:\.\d+)?\b")

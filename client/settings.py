@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.wire.common import config_dir
 
 GAME_FILE = "local-game.json"
@@ -77,14 +78,27 @@ class TablePrefs:
     ``bell`` rings the terminal's bell at a new decision; ``offer_pause`` is how long (seconds) a new buy
     offer ignores keys, so that a key meant for the offer before is not taken for it; ``auto_pass`` passes
     buy offers by itself: ``never``, or ``unfit`` (only a card that fits nothing in the hand);
-    ``guide_seen``: the first-game guide was shown (help reopens it); ``pace``: how the other seats' turns
-    come on the screen (``PACES``: instant, or a moment before each, so that bots' turns are seen one by one)."""
+    ``guide_seen``: Ten Pennies' first-game guide was shown (help reopens it), and ``guides_seen`` the other
+    games' whose guide was (by their engine name: ``seen_guide``); ``pace``: how the other seats' turns come on
+    the screen (``PACES``: instant, or a moment before each, so that bots' turns are seen one by one)."""
 
     bell: bool = True
     offer_pause: float = OFFER_PAUSE
     auto_pass: str = "never"
     guide_seen: bool = False
     pace: str = "instant"
+    guides_seen: list[str] = field(default_factory=list)
+
+    def seen_guide(self, game: str) -> bool:
+        """Whether the first-game guide of ``game`` (its engine name; "" the default game) was shown."""
+        return self.guide_seen if game in ("", DEFAULT_GAME) else game in self.guides_seen
+
+    def saw_guide(self, game: str) -> None:
+        """The guide of ``game`` was shown (remembered once saved)."""
+        if game in ("", DEFAULT_GAME):
+            self.guide_seen = True
+        elif game not in self.guides_seen:
+            self.guides_seen.append(game)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> TablePrefs:
@@ -103,6 +117,9 @@ class TablePrefs:
             prefs.guide_seen = data["guide_seen"]
         if data.get("pace") in PACES:
             prefs.pace = data["pace"]
+        seen = data.get("guides_seen")
+        if isinstance(seen, list):
+            prefs.guides_seen = [game for game in seen if isinstance(game, str)]
         return prefs
 
     def save(self, directory: Path | None = None) -> None:

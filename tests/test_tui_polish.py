@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from replays import played
 from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
@@ -15,13 +16,17 @@ from textual.widgets import DataTable, RichLog, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui.app import Launch, TenPenniesApp
-from tenpennies.client.tui.help import HelpScreen
+from tenpennies.client.tui.help import GameEndScreen, HelpScreen
 from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.plot import ScorePlot
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.engine.games import kind
+from tenpennies.engine.ten_pennies import events as tp_events
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire import mapping
 
-from tuikit import TableApp, lobby_of, screen_of, text_of, until
+from tuikit import Over, TableApp, lobby_of, screen_of, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=6)
@@ -257,3 +262,29 @@ async def test_a_watcher_chats_under_the_name_of_the_lobby(server: Server, conne
         await until(pilot, lambda: "ann (watching): hello all" in log_lines(screen)
                     or "name" in text_of(screen, "#message"), "the line in the log")
         assert "ann (watching): hello all" in log_lines(screen), text_of(screen, "#message")
+
+
+async def test_the_game_ends_picture_shows_whose_line_is_whose_or_is_not_shown() -> None:
+    """A whole game's end at 80x24: the points by round leave the score picture too few rows for its lines
+    and the names under them, and it is left out (the table of points says it all) rather than drawn with its
+    names cut off; at 120x40 it is drawn, every name under it."""
+    record = played(seats=4, seed=3)
+    game = kind("ten_pennies").new(record.seats, record.rules, record.seed)
+    rounds: list[pb.RoundEnded] = []
+    ended: pb.GameEnded | None = None
+    for command in record.commands:
+        for event in game.apply(command):
+            if isinstance(event, tp_events.RoundEnded):
+                rounds.append(mapping.event_to_pb(event, record.rules).round_ended)
+            elif isinstance(event, tp_events.GameEnded):
+                ended = mapping.event_to_pb(event, record.rules).game_ended
+    names = ["greedy bot 0", "greedy bot 1", "greedy bot 2", "You"]
+    for size, drawn in (((80, 24), False), ((120, 40), True)):
+        app = Over(lambda: GameEndScreen(game.view(3), ended, names.__getitem__, 3, rounds=rounds))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            plot = app.screen.query_one(ScorePlot)
+            assert plot.display == drawn, size
+            if drawn:
+                lines = plot.picture.plain.splitlines()
+                assert len(lines) == plot.content_size.height and all(name in lines[-1] for name in names), lines

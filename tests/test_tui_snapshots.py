@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from textual import events, on
 from textual.app import App
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
@@ -31,6 +32,7 @@ from tenpennies.client.connection import Connection
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import app as app_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
+from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.help import PileScreen, RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
@@ -49,6 +51,7 @@ from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import THIRTY_ONE
 
 import tuikit
 from positions import position
@@ -94,7 +97,8 @@ class ServedApp(TenPenniesApp):
     def __init__(self, home: Path) -> None:
         super().__init__(Launch("server", address="127.0.0.1:0", name="Ann", home=home))
         self.db = home / "snapshots.db"
-        TablePrefs(guide_seen=True).save(home)  # (the log's pointer to the guide: not in these pictures)
+        # (the log's pointer to either game's guide: not in these pictures)
+        TablePrefs(guide_seen=True, guides_seen=[THIRTY_ONE]).save(home)
         self.server: Server | None = None
         self.helper: Connection | None = None
 
@@ -343,6 +347,24 @@ def longest_position(seats: int, rules: object, seed: int) -> Game:
                     phase=Phase.MELD, pile="9H.3")
 
 
+# The fullest table: the longest's sets, and every seat down with further sets of naturals from the other decks
+# (a set of the cards of a rank each copy of a deck): more rows than 80x24 or 120x40 has for the seats, so that
+# seats give up their last rows, each saying how many of its sets it no longer shows.
+MORE_SETS = tuple((seat, " ".join(f"{rank}{suit}.{deck}" for suit in "CDHS"))
+                  for seat, (rank, deck) in enumerate((("3", 1), ("4", 1), ("5", 1), ("6", 1), ("7", 1), ("8", 1),
+                                                       ("9", 1), ("T", 1)))) + \
+    tuple((seat, " ".join(f"{rank}{suit}.{deck}" for suit in "CDH"))
+          for seat, (rank, deck) in enumerate((("J", 1), ("Q", 1), ("K", 1), ("3", 2), ("4", 2), ("5", 2),
+                                               ("6", 2), ("7", 2))))
+FULL_SETS = LONG_SETS + MORE_SETS
+
+
+def fullest_position(seats: int, rules: object, seed: int) -> Game:
+    """The fullest table: this seat (0) to meld, every seat down with three sets or more."""
+    return position(8, round=7, hands={0: "3D.3 4D.3 6C.3"}, sets=FULL_SETS, down=tuple(range(8)), turn_seat=0,
+                    phase=Phase.MELD, pile="9H.3")
+
+
 class LongTableApp(App[None]):
     """The table screen of the longest table, against a real server in the app's own loop: the server's
     game is the hand-made position (``longest_position``), and the seat's stream, opened once it is
@@ -437,6 +459,77 @@ def test_every_set_on_the_longest_table_is_whole_or_says_v(tmp_path: Path, monke
             assert dialog.outer_size.height <= size[1]
 
     asyncio.run(check())
+
+
+def elided(screen: TableScreen) -> dict[int, int]:
+    """Each seat whose rows ran out: how many of its sets it says it does not show (``… N more: v``)."""
+    said: dict[int, int] = {}
+    for seat, words in sets_shown(screen).items():
+        text = " ".join(words)
+        if "more: v" in text:
+            said[seat] = int(text.split("… ")[-1].split(" more")[0])
+    return said
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_on_the_fullest_table_a_seat_whose_rows_run_out_counts_the_sets_it_does_not_show(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """8 seats in round 7, each down with three sets or more: at 80x24 and 120x40 the rows run out, and each seat
+    that gives up rows says exactly how many of its sets are not shown whole (the others are, card for card);
+    at 200x60 every set is whole. v shows every set whole."""
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: fullest_position(seats, rules, seed))
+
+    async def check() -> None:
+        app = LongTableApp(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            screen = await long_table(app, pilot)
+            await pilot.pause()
+            strip = screen.seats_strip
+            assert all(row.cell_len <= strip.content_size.width for row in strip.rows)
+            assert strip.outer_size.height <= screen.seats_room()
+            assert screen.view is not None
+            shown, style, wild = sets_shown(screen), screen.card_style, screen.view.spec.wild_ranks
+            said = elided(screen)
+            for owner in range(8):
+                drawn = whole(shown.get(owner, []))
+                melds = [m for m in screen.view.table if m.owner == owner]
+                missing = 0
+                for meld in melds:
+                    words = [f"[{meld.id}]", *(style.rich(c, wild=c.rank in wild).plain for c in meld.cards)]
+                    shown_whole = any(drawn[i:i + len(words)] == words for i in range(len(drawn)))
+                    missing += not shown_whole
+                    # a set is whole or not there at all: its first rows alone would read as the whole set
+                    assert shown_whole or words[0] not in drawn, (owner, words, drawn)
+                assert missing == said.get(owner, 0), (owner, missing, said, drawn)
+            assert bool(said) == (size != (200, 60)), said
+            await pilot.press("v")
+            assert isinstance(app.screen, PileScreen)
+            await pilot.pause()
+            dialog = app.screen.query_one("#dialog", VerticalScroll)  # every set, the rows it takes scrolled to
+            assert dialog.outer_size.height <= size[1]
+            keys = [key.key for key in app.screen.query_one(KeysFooter).keys]
+            assert ("down" in keys) == (dialog.max_scroll_y > 0), keys
+            for _ in range(dialog.max_scroll_y):
+                await pilot.press("down")
+            assert dialog.scroll_y == dialog.max_scroll_y
+
+    asyncio.run(check())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_fullest_table(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fullest table's picture: at 80x24 and 120x40 seats say how many of their sets are not shown (v)."""
+    monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: fullest_position(seats, rules, seed))
+    app = LongTableApp(tmp_path)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = await long_table(app, pilot)
+        prompt = screen.query_one("#prompt")
+        await until(pilot, lambda: not prompt.has_class("new"), "the prompt's highlight to pass")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)

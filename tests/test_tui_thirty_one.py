@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Input, OptionList, Select, Static, Switch
 from tenpennies.client import cli
 from tenpennies.client.arguments import local_rules
 from tenpennies.client.connection import Connection, SeatSession
+from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
@@ -409,6 +410,7 @@ def test_play_local_takes_the_game_and_its_rules_and_refuses_a_rule_it_lacks(
 
 async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_start_offers_either_game(
         tmp_path: Path) -> None:
+    TablePrefs(guide_seen=True, guides_seen=[THIRTY_ONE]).save(tmp_path)  # (the guide: tests/test_tui_guide.py)
     app = TenPenniesApp(Launch("local", name="me", home=tmp_path, game=THIRTY_ONE, rules=("preset=banking",)))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.tv.view is not None,

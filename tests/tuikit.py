@@ -1,5 +1,5 @@
-"""Helpers for Pilot tests of the screens: the smallest app around the table screen, a bounded wait, and the
-text of a widget."""
+"""Helpers for Pilot tests of the screens: the smallest app around the table screen, the smallest around a
+dialog, a bounded wait, and the text of a widget."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from textual.app import App
 from textual.dom import DOMNode
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Static
 
 from tenpennies.client.tui import table as table_module
@@ -33,6 +34,21 @@ class TableApp(App[None]):
     async def on_mount(self) -> None:
         self.table = self.make()
         await self.push_screen(self.table)
+
+
+class Over(App[None]):
+    """A screen pushed over an empty app, as the client shows its modals (with the lobby's and the table's
+    style sheets); what it is dismissed with is kept (``answers``)."""
+
+    CSS_PATH = [str(Path(table_module.__file__).with_name(name)) for name in ("lobby.tcss", "table.tcss")]
+
+    def __init__(self, make: Callable[[], Screen[Any]]) -> None:
+        super().__init__()
+        self.make = make
+        self.answers: list[object] = []
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.make(), self.answers.append)
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:

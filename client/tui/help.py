@@ -4,14 +4,14 @@ and leave-the-table?"""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -24,6 +24,7 @@ from tenpennies.wire import mapping
 from ..plots import running_scores
 from .cards import CardStyle
 from .common import WIDE, QuickFrames, pennies
+from .footer import KeysFooter
 from .plot import ScorePlot
 
 KEYS = (
@@ -69,18 +70,69 @@ def marks(style: CardStyle, watching: bool = False) -> str:
             "selected, + just received.")
 
 
-class Dismissable(ModalScreen[None], QuickFrames[None]):
-    """A modal that any key (or a click) closes; but ``q`` quits, over it as anywhere (a modal screen hides
-    the app's own bindings, but for those with priority). Its frames are quick (``QuickFrames``: second, as
-    Textual takes a class's default styles along its first bases only, and a modal's see-through background
-    is among them)."""
+def passes_on(screen: ModalScreen[Any], event: events.Key) -> bool:
+    """Whether a dialog that any key closes leaves ``event`` to its bindings (the keys its footer shows, and
+    the app's own: a modal screen hides the app's bindings, but for those with priority)."""
+    return event.key in ("ctrl+q", "ctrl+c") or event.key in screen.active_bindings
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit", show=False)]
+
+R = TypeVar("R")
+
+# the keys that scroll a dialog taller than the terminal (``Dialog``: its footer shows them then only)
+SCROLL_KEYS: list[BindingType] = [
+    Binding("down", "scroll_dialog(1)", "Scroll", key_display="↑↓"), Binding("up", "scroll_dialog(-1)", show=False),
+    Binding("pagedown", "page_dialog(1)", show=False), Binding("pageup", "page_dialog(-1)", show=False)]
+
+
+class Dialog(ModalScreen[R]):
+    """A dialog over the table: its box (``#dialog``, a ``VerticalScroll`` its compose yields, which takes no
+    focus: its keys are the screen's) is as tall as its content, the terminal's height at most; where the
+    content is taller (every key of the help, eight seats' hands), the box scrolls with ↑ ↓ and page up and
+    down, and the footer shows those keys then only: nothing is cut off unsaid. Its footer is its own
+    (``KeysFooter``, which each dialog yields last): the table's, under it, shows keys that do nothing here."""
+
+    BINDINGS: ClassVar[list[BindingType]] = SCROLL_KEYS
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # (whether it scrolls is known once it is laid out)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_bindings)
+
+    def on_screen_resume(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # (a dialog shown again, its content changed: ``show``)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys that scroll, only where there is something to scroll to."""
+        if action in ("scroll_dialog", "page_dialog"):
+            boxes = self.query("#dialog").results(VerticalScroll)
+            return any(box.max_scroll_y > 0 for box in boxes)
+        return True
+
+    def action_scroll_dialog(self, rows: int) -> None:
+        self.query_one("#dialog", VerticalScroll).scroll_relative(y=rows, animate=False)
+
+    def action_page_dialog(self, pages: int) -> None:
+        box = self.query_one("#dialog", VerticalScroll)
+        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1), animate=False)
+
+
+class Dismissable(Dialog[None], QuickFrames[None]):
+    """A dialog that any key (or a click) closes; the keys its footer shows do what the footer says: esc
+    closes, ``q`` quits, over it as anywhere (a modal screen hides the app's own bindings, but for those with
+    priority). Its frames are quick (``QuickFrames``: second, as Textual takes a class's default styles along
+    its first bases only, and a modal's see-through background is among them)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"),
+                                             Binding("q", "app.quit", "Quit")]
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+        if passes_on(self, event):
             return
         event.stop()
+        self.dismiss()
+
+    def action_close(self) -> None:
         self.dismiss()
 
     def on_click(self, event: events.Click) -> None:
@@ -88,11 +140,13 @@ class Dismissable(ModalScreen[None], QuickFrames[None]):
         self.dismiss()
 
 
-class RuleScreen(ModalScreen[bool]):
+class RuleScreen(Dialog[bool]):
     """A rule's text from the rule book (``rulebook``), over the table: the one the message line cites. Any key
     closes it; ``?`` closes it with True: the keys' help, which ``?`` opens otherwise."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "close(True)", "Keys", key_display="?"),
+                                             Binding("escape", "close(False)", "Close"),
+                                             Binding("q", "app.quit", "Quit")]
 
     def __init__(self, number: str, text: str) -> None:
         super().__init__()
@@ -100,31 +154,47 @@ class RuleScreen(ModalScreen[bool]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(Text(f"Rule {self.number}", style="bold"))
             yield Static(Text(self.text), classes="rules")
             yield Static("? shows the keys instead; any other key closes.", classes="dim rules")
+        yield KeysFooter()
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+        if passes_on(self, event):
             return
         event.stop()
-        self.dismiss(event.key == "question_mark")
+        self.dismiss(False)
+
+    def action_close(self, keys: bool) -> None:
+        self.dismiss(keys)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.dismiss(False)
 
 
-class HelpScreen(ModalScreen[bool]):
+class HelpScreen(Dialog[bool]):
     """The table's keys: a seat's, or (``watching``) a watcher's, who has no hand and makes no move. Any key
     closes it; ``G`` closes it with True: open the guide to a turn."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("G", "close(True)", "Guide"),
+                                             Binding("escape", "close(False)", "Close"),
+                                             Binding("q", "app.quit", "Quit")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close" and parameters == (True,) and self.watching:
+            return False  # (a watcher has no guide)
+        return super().check_action(action, parameters)
+
     def on_key(self, event: events.Key) -> None:
-        if event.key in ("q", "ctrl+q", "ctrl+c"):  # leave the app's own keys to the app
+        if passes_on(self, event):
             return
         event.stop()
-        self.dismiss(event.key == "G" and not self.watching)
+        self.dismiss(False)
+
+    def action_close(self, guide: bool) -> None:
+        self.dismiss(guide)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -144,13 +214,14 @@ class HelpScreen(ModalScreen[bool]):
         grid.add_column()
         for key, what in (*(WATCHER_KEYS if self.watching else KEYS), *self.extra):
             grid.add_row(key, what)
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(grid)
             yield Static(marks(self.style, self.watching), classes="rules")
             if self.seat_view is not None:
                 yield Static(round_rules(self.seat_view.spec, self.style))
             yield Static("Any key closes this help." + ("" if self.watching else " G: the guide to a turn."),
                          classes="dim")
+        yield KeysFooter()
 
 
 def _names(name: Callable[[int], str], seat: int | None, seats: int) -> list[str]:
@@ -159,7 +230,8 @@ def _names(name: Callable[[int], str], seat: int | None, seats: int) -> list[str
 
 class PileScreen(Dismissable):
     """The discard pile as this seat knows it, top first (every discard is face up), and the sets on the
-    table by owner: the cards played this round."""
+    table by owner: the cards played this round, every one of them (where they take more rows than the
+    terminal has, the dialog scrolls: ``Dialog``)."""
 
     def __init__(self, view: SeatView, pile: Sequence[Card], name: Callable[[int], str], style: CardStyle) -> None:
         super().__init__()
@@ -194,11 +266,12 @@ class PileScreen(Dismissable):
                 line.append(f"[{meld.id}] ", style="dim")
                 line.append_text(st.cards(meld.cards, wild))
             table.add_row(self.seat_name(s), line if melds else Text("-", style="dim"))
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(head)
             yield Static(body)
             yield Static(table, classes="rules")
             yield Static("Any key closes.", classes="dim")
+        yield KeysFooter()
 
 
 class BesideTheLog(Dismissable):
@@ -212,10 +285,17 @@ class BesideTheLog(Dismissable):
         self.set_class(event.size.width >= WIDE, "wide")
 
 
-class GameEnd(BesideTheLog):
-    """A game-end screen: any key closes it, but ``r``, where the player may have their play reviewed
-    (``review``: what opens the review), closes it and opens the review, and ``h``, where the table keeps the
-    player's games (``history``: what opens them, the local games played), closes it and opens those."""
+class GameEnd(BesideTheLog, inherit_bindings=False):
+    """A game-end screen: any key closes it, but ``R`` (or ``r``), where the player may have their play
+    reviewed (``review``: what opens the review), closes it and opens the review, and ``H`` (or ``h``), where
+    the table keeps the player's games (``history``: what opens them, the local games played), closes it and
+    opens those. Its footer shows the keys it offers."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *SCROLL_KEYS,
+        Binding("R", "offered('review')", "Review"), Binding("r", "offered('review')", show=False),
+        Binding("H", "offered('history')", "Your games"), Binding("h", "offered('history')", show=False),
+        Binding("escape", "close", "Close"), Binding("q", "app.quit", "Quit")]
 
     def __init__(self, review: Callable[[], object] | None = None,
                  history: Callable[[], object] | None = None) -> None:
@@ -229,20 +309,26 @@ class GameEnd(BesideTheLog):
         hint = f"{', '.join(offers)}; any other key closes." if offers else "Any key closes."
         return Static(hint, classes="dim")
 
-    def on_key(self, event: events.Key) -> None:
-        """(Textual calls ``Dismissable.on_key`` after this one, unless the default is prevented.)"""
-        offered = self.review if event.key in ("r", "R") else self.history if event.key in ("h", "H") else None
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key for what is not offered here is no key of this screen's (it closes it, as any other)."""
+        if action == "offered":
+            return (self.review if parameters == ("review",) else self.history) is not None
+        return super().check_action(action, parameters)
+
+    def action_offered(self, what: str) -> None:
+        offered = self.review if what == "review" else self.history
         if offered is not None:
-            event.stop()
-            event.prevent_default()
             self.dismiss()
             offered()
 
 
-class RoundEndScreen(BesideTheLog):
+class RoundEndScreen(BesideTheLog, inherit_bindings=False):
     """Every hand shown, the points, the pennies paid for them, the scores so far. Made at a table's first
     round's end and shown again, its lines changed in place, for each one after (``show``): made anew, its
     widgets' mounting and styling was a third of its first frame's time."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*SCROLL_KEYS, Binding("enter", "close", "Continue"),
+                                             Binding("q", "app.quit", "Quit")]
 
     def __init__(self, name: Callable[[int], str], seat: int | None, style: CardStyle, seats: int) -> None:
         super().__init__()
@@ -283,15 +369,18 @@ class RoundEndScreen(BesideTheLog):
                          "Lowest score wins.")
         self.plot.show(running_scores(rounds, names) if rounds else None)
         self.hint.update("Any key shows the final standings." if last else "Any key continues.")
+        if self.is_mounted:  # (shown again: whether it scrolls is known once laid out anew)
+            self.call_after_refresh(self.refresh_bindings)
         return self
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield self.headline
             yield self.hands
             yield self.paid
             yield self.plot
             yield self.hint
+        yield KeysFooter()
 
 
 class GameEndScreen(GameEnd):
@@ -333,7 +422,7 @@ class GameEndScreen(GameEnd):
             table.add_row(mark, names[s], str(scores[s]), str(shares[s]), str(v.players[s].pennies), style=style)
         won = " and ".join(names[s] for s in sorted(winners))
         verb = "win" if won == "You" or len(winners) > 1 else "wins"
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(Text("Game over", style="bold"))
             yield Static(Text(f"{won} {verb} the pot of {pennies(pot)}."))
             yield Static(table)
@@ -341,6 +430,7 @@ class GameEndScreen(GameEnd):
                 yield Static(self.by_round(names, order))
                 yield ScorePlot(running_scores(self.rounds, names), reserve=max(18, 10 + 2 * v.seats))
             yield self.closing_hint()
+        yield KeysFooter()
 
     def by_round(self, names: list[str], order: list[int]) -> Table:
         """The points each seat took in each round, and the total, in the standings' order."""
@@ -360,7 +450,7 @@ class GameEndScreen(GameEnd):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter says yes, n or esc no."""
 
-    BINDINGS = [("y,enter", "answer(True)", "Yes"), ("n,escape", "answer(False)", "No")]
+    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -370,6 +460,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(self.question)
             yield Static("y: yes   n: no", classes="dim")
+        yield KeysFooter()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -216,6 +216,7 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
             with Horizontal(id="create-buttons"):
                 yield Button("Create", id="create", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+        yield KeysFooter(compact=True)  # its own keys (a modal hides those of the screen under it)
 
     def on_mount(self) -> None:
         self.show_game(DEFAULT_GAME)
@@ -375,6 +376,7 @@ class RemoveSeatScreen(ModalScreen[int | None]):
             yield OptionList(*[Option(f"seat {seat.seat}: {seat_name(seat)}", id=str(seat.seat))
                                for seat in self.info.seat_info
                                if seat.kind in (pb.SEAT_KIND_PLAYER, pb.SEAT_KIND_BOT)], id="remove-seats")
+        yield KeysFooter(compact=True)
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
@@ -412,6 +414,7 @@ class LobbyHelp(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-help", classes="lobby-modal"):
             yield Static(LOBBY_HELP)
+        yield KeysFooter(compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)

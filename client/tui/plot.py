@@ -10,12 +10,27 @@ from textual.widgets import Static
 from ..plots import Chart, chart
 
 MOST = 14   # lines a picture takes at most
-LEAST = 6   # fewer than this and it is not shown: no room for it
+LEAST = 6   # fewer than this for the picture itself (its names under it besides) and it is not shown: no room
+
+
+def legend_rows(names: tuple[str, ...], width: int) -> int:
+    """The rows the names take under the picture (as ``client.plots`` lays them out: ``  ██ name`` each, as
+    many a row as fit ``width``)."""
+    rows, used = 0, 0
+    for name in names:
+        cells = 5 + len(name)
+        if not rows or used + cells > width:
+            rows += 1
+            used = 0
+        used += cells
+    return rows
 
 
 class ScorePlot(Static):
     """``data`` drawn in the widget's width. Its height: what the terminal has left once ``reserve`` lines
-    (the rest of its screen) are taken, ``MOST`` at most; hidden when that is under ``LEAST``.
+    (the rest of its screen) are taken, ``MOST`` at most; hidden when that leaves the picture under ``LEAST``
+    once its names are under it (a picture without them would be lines nobody can tell apart: the names are
+    never cut off).
 
     The height is set as the widget mounts (it takes no measuring); the chart is drawn when its frame asks
     for it, once the layout has given it its width: drawn as it mounted it was drawn twice (a guess at the
@@ -59,7 +74,9 @@ class ScorePlot(Static):
     def fit(self) -> None:
         """Shown or hidden, and its height, by the room the terminal leaves."""
         height = self.height_now()
-        self.display = self.wanted and height >= LEAST
+        width = max(self.content_size.width or self.app.size.width - 6, 20)  # (a guess until laid out)
+        names = legend_rows(self.data.names, width) if self.data is not None else 0
+        self.display = self.wanted and height >= LEAST + names
         if self.display:
             self.styles.height = height  # (a layout only when it changes)
 

@@ -16,6 +16,8 @@ from textual.widgets import Static
 
 from tenpennies.client.settings import PACES, TablePrefs
 
+from .footer import KeysFooter
+
 PAUSE_STEP = 0.2
 PAUSE_MOST = 2.0
 
@@ -46,6 +48,7 @@ class PrefsScreen(ModalScreen[None]):
             yield Static("Table settings", classes="title")
             yield Static(self.table(), id="prefs-table")
             yield Static("Remembered for your next games. esc closes.", classes="dim")
+        yield KeysFooter()
 
     def table(self) -> Table:
         grid = Table.grid(padding=(0, 2))

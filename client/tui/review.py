@@ -27,6 +27,7 @@ from tenpennies.wire.record import GameRecord
 
 from ..reviews import current, load_review, plus_minus, review_record, save_review
 from .cards import CardStyle
+from .footer import KeysFooter
 from .viewer import ReplayScreen, drawn_move
 
 SHOWN = 8
@@ -74,9 +75,9 @@ class ReviewScreen(ModalScreen[None]):
     them: the narrator's words, the cards in that style)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "stop_or_close", "Stop / close"),
         Binding("v", "step_through", "Step through"),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("escape", "stop_or_close", "Stop / close"),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     DEFAULT_CSS = """
@@ -115,6 +116,7 @@ class ReviewScreen(ModalScreen[None]):
             yield ProgressBar(id="progress", show_eta=False)
             yield Static("", id="marks")
             yield Static("Escape stops the review.", id="keys", classes="dim")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         kept = load_review(self.source, self.record.table_id, self.seat, searcher=self.searcher,
@@ -163,6 +165,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def show(self, review: Review) -> None:
         self.review = review
+        self.refresh_bindings()  # (v steps through it now)
         self.query_one("#progress", ProgressBar).display = False
         costing = review.mistakes
         seed = "" if review.seed is None else f" (seed {review.seed})"
@@ -181,6 +184,10 @@ class ReviewScreen(ModalScreen[None]):
     def move(self, notation: str) -> Text:
         """A move of the review as the table shows moves (``viewer.drawn_move``)."""
         return drawn_move(self.record, notation, self.style)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """v once there is a review to step through (the footer shows it then)."""
+        return self.review is not None if action == "step_through" else True
 
     def action_step_through(self) -> None:
         """The game in the replay viewer, this review's marks on it, at its first costly decision."""

@@ -142,18 +142,29 @@ def place(pieces: tuple[Text, ...], first: int, room: int, times: str) -> list[l
 
 def cut(rows: list[list[tuple[Text, int]]], keep: int, width: int, total: int) -> list[list[tuple[Text, int]]]:
     """A seat's rows cut to ``keep`` (at least its own line), the last row kept ending with how many of its
-    ``total`` pieces are not shown whole, and the key that shows them (``width``: that row's cells)."""
-    shown = rows[:keep]
-    whole = {index for r in shown for _, index in r} - {index for r in rows[keep:] for _, index in r}
-    last = shown[-1]
-    while True:
+    ``total`` pieces are not shown whole, and the key that shows them (``width``: that row's cells). A piece
+    that would go on past the rows kept is not shown in part (its first rows would read as a whole set): it
+    leaves the rows kept, and is counted with the others not shown."""
+    whole = {index for r in rows[:keep] for _, index in r} - {index for r in rows[keep:] for _, index in r}
+
+    def kept() -> list[list[tuple[Text, int]]]:
+        """The rows kept, with the pieces shown whole only; of the rows that leaves empty at the end, one
+        stays (where the count goes)."""
+        shown = [[(word, index) for word, index in r if index in whole] for r in rows[:keep]]
+        while len(shown) > 1 and not shown[-1] and not shown[-2]:
+            shown.pop()
+        return shown
+
+    shown = kept()
+    while True:  # the last row's pieces leave it, last first, until the count fits after them
+        last = shown[-1]
         more = f"… {total - len(whole)} more: v"
         used = sum(word.cell_len for word, _ in last) + 2 * len(last)
         if not last or used + len(more) <= width:
             break
-        _, index = last.pop()
-        whole.discard(index)
-    last.append((Text(f"… {total - len(whole)} more: v", style="bold"), -1))
+        whole.discard(last[-1][1])
+        shown = kept()
+    shown[-1].append((Text(f"… {total - len(whole)} more: v", style="bold"), -1))
     return shown
 
 

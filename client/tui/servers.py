@@ -80,6 +80,7 @@ class ServersHelp(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="servers-help", classes="lobby-modal"):
             yield Static(SERVERS_HELP)
+        yield KeysFooter(compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)

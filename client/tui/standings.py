@@ -21,6 +21,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, ServerError
 from .cards import clip
+from .footer import KeysFooter
 
 REFRESH_SECONDS = 2.0
 # Short headers (the note says what they mean), so that the window fits 80 columns: each column takes a
@@ -100,6 +101,7 @@ class StandingsScreen(ModalScreen[None]):
                 table.add_column(label, key=label)
             yield table
             yield Static(note(self.standings), id="standings-note", markup=False)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.show(self.standings)

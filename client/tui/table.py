@@ -39,7 +39,7 @@ from tenpennies.client.plots import load_charts
 from tenpennies.client.rulebook import cited, rule_text
 from tenpennies.client.settings import PACES, TablePrefs
 from tenpennies.client.view import TableView
-from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
@@ -83,7 +83,7 @@ class TableScreen(LiveScreen):
     """One table. ``host``: this client made the table (add bots, start); ``leave_to_lobby``: ``L``
     leaves to the lobby (else this is the app's only table, and the app's ``q`` quits). ``prefs``: the
     player's table settings, saved in ``home`` when changed (``home`` None: kept for this screen only;
-    ``prefs`` None: the defaults, the first-game guide taken as seen). ``guide``: a player's first game
+    ``prefs`` None: the defaults, every game's first-game guide taken as seen). ``guide``: a player's first game
     opens the guide to a turn over the table (the local game, where nobody waits on the player; at a
     server's table, where others wait and a clock may run, the log says where the guide is instead).
     ``story``: the log first tells the table's story so far, from the stream's history (a seat taken up
@@ -115,7 +115,7 @@ class TableScreen(LiveScreen):
         self.source = source or connection.address  # where the game's record is kept: a review is kept by it
         self.history = history  # the local games' file: your games, from the table (H) and the game's end
         self.guide = guide
-        self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True)
+        self.prefs = prefs if prefs is not None else TablePrefs(guide_seen=True, guides_seen=list(GAMES))
         self.home = home
         self.connection = connection
         self.session = session
@@ -339,7 +339,7 @@ class TableScreen(LiveScreen):
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
         self.log_region.add(where + self.game.where(), style="dim")
-        if not again and not self.guide and not self.prefs.guide_seen and self.session.seat is not None:
+        if not again and not self.guide and not self.prefs.seen_guide(self.tv.game) and self.session.seat is not None:
             self.log_region.add("New to the game? ? then G: a guide to a turn", style="dim")
 
     def fold_event(self, event: pb.Event) -> None:
@@ -466,7 +466,7 @@ class TableScreen(LiveScreen):
             return
         self._drawn_at = time.monotonic()
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \
-                and not self.prefs.guide_seen and self.guide and self.on_top:
+                and not self.prefs.seen_guide(self.tv.game) and self.guide and self.on_top:
             self.call_later(self.show_guide)  # a player's first game: the guide to a turn, once
         self.drawn_view = self.tv.view
         shown = (self.tv.decision, self.drawn_view.legal if self.drawn_view is not None else ())
@@ -766,8 +766,8 @@ class TableScreen(LiveScreen):
         if guide is None:
             return
         def closed(_: None) -> None:
-            if not self.prefs.guide_seen:
-                self.prefs.guide_seen = True
+            if not self.prefs.seen_guide(self.tv.game):
+                self.prefs.saw_guide(self.tv.game)
                 self.save_prefs()
         self.app.push_screen(guide, closed)
 

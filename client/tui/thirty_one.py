@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -50,9 +50,11 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from ..plots import Chart, running_deals
 from .cards import CardStyle
 from .common import count
+from .footer import KeysFooter
 from .game import Frame, GameTable
+from .guide import GuideScreen
 from .hand import Hand
-from .help import BesideTheLog, Dismissable, GameEnd
+from .help import SCROLL_KEYS, BesideTheLog, Dialog, GameEnd, passes_on
 from .line import Line
 from .plot import ScorePlot
 from .seats import SeatLine, SeatsHead
@@ -483,8 +485,12 @@ class ThirtyOneTable(GameTable):
 
     # --- screens over the table ------------------------------------------------------------------
 
-    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[None]:
+    def help_screen(self, extra: list[tuple[str, str]], watching: bool) -> Screen[bool]:
         return ThirtyOneHelp(self.view, extra, watching=watching)
+
+    def guide_screen(self) -> Screen[None] | None:
+        v = self.view
+        return GuideScreen(guide_pages(v.rules if v is not None else Rules()), GUIDE_TITLE)
 
     def show_deal_end(self) -> None:
         v = self.tv.view
@@ -644,6 +650,7 @@ class ChooseScreen(ModalScreen[Command | None]):
         with Vertical(id="dialog"):
             yield Static(Text("Which move? (↑ ↓ and enter; esc: none)", style="bold"))
             yield OptionList(*(Option(text, id=str(i)) for i, (text, _) in enumerate(self.choices)), id="choices")
+        yield KeysFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -653,8 +660,13 @@ class ChooseScreen(ModalScreen[Command | None]):
         self.dismiss(None)
 
 
-class ThirtyOneHelp(Dismissable):
-    """The keys of Thirty-One's table and the preset's rules in a few lines."""
+class ThirtyOneHelp(Dialog[bool]):
+    """The keys of Thirty-One's table and the preset's rules in a few lines. Any key closes it; ``G`` closes
+    it with True: open the guide to the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("G", "close(True)", "Guide"),
+                                             Binding("escape", "close(False)", "Close"),
+                                             Binding("q", "app.quit", "Quit")]
 
     def __init__(self, view: SeatView | None, extra: Sequence[tuple[str, str]] = (), *, watching: bool = False) -> None:
         super().__init__()
@@ -662,17 +674,109 @@ class ThirtyOneHelp(Dismissable):
         self.extra = extra
         self.watching = watching
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close" and parameters == (True,) and self.watching:
+            return False  # (a watcher has no guide)
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        if passes_on(self, event):
+            return
+        event.stop()
+        self.dismiss(False)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss(False)
+
+    def action_close(self, guide: bool) -> None:
+        self.dismiss(guide)
+
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column()
         for key, what in (*(WATCHER_KEYS if self.watching else KEYS), *self.extra):
             grid.add_row(key, what)
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(grid)
             if self.seat_view is not None:
                 yield Static(rules_text(self.seat_view.rules), classes="rules")
-            yield Static("Any key closes this help.", classes="dim")
+            yield Static("Any key closes this help." + ("" if self.watching else " G: the guide to the game."),
+                         classes="dim")
+        yield KeysFooter()
+
+
+GUIDE_TITLE = "Thirty-One"
+
+
+def guide_pages(rules: Rules) -> tuple[tuple[str, str], ...]:
+    """The first-game guide's pages for the table's preset: what a hand is worth, a turn, the knock and the
+    showdown, the blitz; each of the game's own words (worth, lives, the free ride, tokens, points, the
+    showdown, the stock, the widow, the middle hands, the table cards, knocking, standing, the last turn, a
+    blitz) said what it means where the guide first uses it."""
+    if rules.brag:
+        worth_ = ("Everyone holds 3 cards, which rank as in three-card brag, best first: a prial (three of a "
+                  "kind), a running flush (a run of one suit), a run (three in a row), a flush (three of one "
+                  "suit), a pair, then the highest card. The line over your hand says what yours is.")
+    else:
+        worth_ = ("Everyone holds 3 cards. A hand is worth the total of its cards of one suit, 31 at most: ace 11, "
+                  "K Q J and 10 each 10, the others their number (a K♠ alone, 10, beats 5♥ 3♥, 8)"
+                  + ("; three of a kind is worth 30½" if rules.three_of_a_kind == "30.5" else "")
+                  + ". The line over your hand says what yours is worth.")
+    deals = f"{rules.deals} deals" if rules.deals else "every player has dealt twice"
+    match rules.scoring:
+        case "tokens":
+            cost = (f"Each player has {rules.tokens} tokens (the seats' Tokens) and puts one into the centre before "
+                    "each deal. At a deal's end every hand is shown, the showdown, and the highest hand takes the "
+                    f"centre. {'After ' + deals if rules.deals else 'Once ' + deals}, the most tokens win; a player "
+                    "who cannot put one in is out.")
+        case "points":
+            cost = ("Nobody is out. At a deal's end every hand is shown, the showdown: the highest hand scores 3 "
+                    "points, the middle ones 2, the lowest 1 (the seats' Points). "
+                    f"{'After ' + deals if rules.deals else 'Once ' + deals}, the most points win.")
+        case _:
+            free = (" With none left you play on a free ride: your next loss puts you out." if rules.free_ride
+                    else " With none left you are out.")
+            cost = (f"Each player has {count(rules.lives, 'life') if rules.lives == 1 else f'{rules.lives} lives'} "
+                    "(the seats' Lives). At a deal's end every hand is shown, the showdown, and the lowest hand "
+                    f"loses a life.{free} The last player in wins.")
+    if rules.draws:
+        turn = ("On your turn draw the top card of the stock (the face-down pile) with r, or take the top of the "
+                "discard pile with t; then discard a card: ← → to it, and x.")
+        if rules.preset == "banking":
+            turn += ("\n\nOr exchange one, two or three of your cards for the widow's with e: the widow is three "
+                     "cards dealt face down in the middle, face up for all from the first exchange on.")
+    elif rules.preset == "switch":
+        turn = ("There is no drawing. The dealer first keeps one of two hands (1 or 2); the other lies face up in "
+                "the middle, by a third hand face down: the middle hands. On your turn, e lists what you may do: "
+                "swap a card or your whole hand with a middle hand, or renew one from the stock (the face-down pile).")
+    else:
+        turn = ("There is no drawing: three cards lie face up in the middle, the table cards. On your turn, e "
+                "lists what you may do: swap one of your cards, or all three, with the table cards.")
+    if rules.scoring == "lives":
+        two = "and two lives" if rules.knocker_tie == "two" else "two lives if strictly the lowest"
+        loss = f"The lowest hand loses a life; but a knocker among the lowest loses alone, {two}."
+    elif rules.scoring == "points":
+        loss = "A knocker scores 4 for the highest hand, but 1 for a middle one and nothing for the lowest."
+    else:
+        loss = "The highest hand takes the centre, whoever knocked."
+    knock = ("Instead of your move you may knock, with k, when you think your hand beats the others'. Every other "
+             "player then has one last turn (the seats' list says last turn): they may play as usual, or stand, "
+             "with s: keep their hand and pass. Then comes the showdown: every hand is shown. " + loss)
+    keys = "? lists every key, and G there reopens this guide."
+    pages = [("The game", f"{worth_}\n\n{cost}"), ("A turn", turn)]
+    if rules.blitz:
+        what = {"lives": "every other player loses a life",
+                "tokens": "every other player puts one more token in the centre, and the player with 31 takes "
+                          "it all",
+                "points": "the player with 31 scores 6 points"}[rules.scoring]
+        pages += [("Knocking", knock),
+                  ("A blitz", f"A hand worth exactly 31 is a blitz: it is shown at once and the deal ends: {what}."
+                              f"\n\n{keys}")]
+    else:
+        pages.append(("Knocking", f"{knock}\n\n{keys}"))
+    return tuple(pages)
 
 
 def rules_text(rules: Rules) -> str:
@@ -694,10 +798,13 @@ def rules_text(rules: Rules) -> str:
     return f"{worth_} {cost}"
 
 
-class DealEndScreen(BesideTheLog):
+class DealEndScreen(BesideTheLog, inherit_bindings=False):
     """The showdown (or a blitz, or a dead deal): every hand shown, its worth, what each seat lost or won.
     Made at a table's first deal's end and shown again, its lines changed in place, for each one after
     (``show``), as Ten Pennies' round's end is."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*SCROLL_KEYS, Binding("enter", "close", "Continue"),
+                                             Binding("q", "app.quit", "Quit")]
 
     def __init__(self, rules: Rules, card: Callable[[Card], str], seats: int) -> None:
         super().__init__()
@@ -716,14 +823,17 @@ class DealEndScreen(BesideTheLog):
         else:
             self.hands.update("Nobody loses or scores; no hand is shown (T31-4.7, T31-9.4).")
         self.plot.show(running)
+        if self.is_mounted:  # (shown again: whether it scrolls is known once laid out anew)
+            self.call_after_refresh(self.refresh_bindings)
         return self
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield self.headline
             yield self.hands
             yield self.plot
             yield Static("Any key continues.", classes="dim")
+        yield KeysFooter()
 
 
 def deal_title(end: DealEnded, names: Callable[[int], str] | list[str]) -> str:
@@ -781,7 +891,7 @@ class ThirtyOneGameEndScreen(GameEnd):
         for s in range(v.seats):
             mark = "winner" if s in self.winners else ""
             table.add_row(mark, names[s], standing(v.players[s], v.rules), style="bold" if mark else "")
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog", can_focus=False):
             yield Static(Text(f"Game over: {won} {verb}.", style="bold"))
             if v.last_deal is not None:
                 yield Static(Text(deal_title(v.last_deal, names), style="dim"))
@@ -791,3 +901,4 @@ class ThirtyOneGameEndScreen(GameEnd):
             if self.running is not None:
                 yield ScorePlot(self.running, reserve=9 + 2 * v.seats)  # the last deal's hands, the standings
             yield self.closing_hint()
+        yield KeysFooter()

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict, decide, probe
+from .footer import KeysFooter
 
 
 class TrustScreen(ModalScreen[bool]):
@@ -52,6 +53,7 @@ class TrustScreen(ModalScreen[bool]):
             with Horizontal(id="trust-buttons"):
                 yield Button("Yes, trust it (y)", id="yes", variant="primary")
                 yield Button("No, do not connect (n)", id="no")
+        yield KeysFooter()  # its own keys (a modal hides those of the screen under it)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
@@ -82,6 +84,7 @@ class RefusedScreen(ModalScreen[None]):
             yield Label(self.title_text, id="refused-title", markup=False)
             yield Static(self.text, id="refused-text", markup=False)
             yield Static(self.hint, id="refused-hint")
+        yield KeysFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -113,6 +116,7 @@ class PasswordScreen(ModalScreen[str | None]):
             yield Static("Wrong password" if self.wrong else "", id="password-error")
             yield Static("enter: go on · escape: cancel (the table's host knows the password)",
                          id="password-hint")
+        yield KeysFooter()
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:

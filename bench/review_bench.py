@@ -1,33 +1,44 @@
 """What a review costs and how steady its advice is: the review figures of docs/BENCHMARKS.md.
 
-Each game is played by four bots of ``--bot`` (the local game's opponents), dealt from ``seed + g``, and its
-last seat (the local player's) is reviewed twice with two review seeds, two ways in the same run:
+Each game is played by four bots (Ten Pennies: ``greedy``; Thirty-One: ``heuristic``), dealt from ``seed + g``,
+and its last seat (the local player's) is reviewed twice, with two review seeds, at the default budget (or
+``--budget``), as the player gets it: in a pool of every core (``client.reviews.review_pooled``). Per game:
+each review's wall-clock seconds, how many decisions it calls sure mistakes, and how far the two seeds agree:
 
-* ``old``: the review as it was (each decision's options valued by ``option_values`` at the budget, the
-  twelve costliest valued again at eight times it, every loss above zero a mistake), written out here;
-* ``new``: ``engine.review.review_game`` (paired intervals, worlds where they decide something, only sure
-  mistakes), in this process alone, then in a pool of every core (its marks checked equal to the serial's).
+* the five costliest (``Review.costliest(5)``, the sure mistakes that surely cost most): how many the two
+  lists share, of the longer; the aim holds for a game when at most one decision of the longer list is
+  missing from the other (4 of 5 shared, 3 of 4, ...);
+* the sure mistakes: those both call so, of those either does.
 
-Per game: each way's wall-clock seconds, how many of the five costliest decisions the two seeds share (of
-at most five: the new way lists only sure mistakes), how far they agree on which decisions are mistakes
-(those both call so, of those either does), and the ratios new/old measured in the same run (the
-machine's numbers are noisy; their ratios are steadier).
+``--reference N``: a third review of each game, at N times the budget, another seed, and (Ten Pennies) its
+rollouts played to the round's end (no learned value: ``TenPennies.horizon`` None), in one process: how many
+of each review's five costliest the long review also calls sure mistakes (advice that holds up with more
+worlds and without the value). ``--serial``: the first review made again in one process, its marks checked
+equal to the pool's, with its time. ``--json FILE``: every review's marks, to study. The machine's load
+average is printed before and after: the figures are wall-clock seconds on a shared machine.
 
-    python bench/review_bench.py --games 2 --rounds 3 --seed 100
+    python bench/review_bench.py --games 10                      # Ten Pennies, whole games
+    python bench/review_bench.py --game thirty_one --games 10
+    python bench/review_bench.py --games 2 --rounds 3 --reference 4   # quick
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+from tenpennies.client.reviews import default_workers, review_pooled
 from tenpennies.engine.interface import Kind
-from tenpennies.engine.review import Mark, Option, Review, decisions, default_workers, review_game
+from tenpennies.engine.review import Review, review_game
 from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
-from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES, TenPennies
 from tenpennies.engine.thirty_one.bots import BOTS as T31_BOTS
 from tenpennies.engine.thirty_one.bots import play_game as play_thirty_one
 from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame
@@ -35,93 +46,96 @@ from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 
 SEAT = 3
-OLD_REFINE, OLD_FACTOR = 12, 8
-OLD_BUDGET = {"ten_pennies": 48, "thirty_one": 256}  # rollouts a decision, over its options
-
-
-def old_review(kind: Kind[Any], game: Any, seat: int, budget: int, seed: int) -> Review:
-    """The review as it was: means alone, the twelve costliest again at eight times the budget."""
-    wanted = decisions(kind, game.seats, game.rules, game.seed, game.log, seat)
-
-    def score(played: Any, index: int, spend: int, salt: int) -> Mark:
-        command = game.log[index]
-        options = list(kind.review_options(played, seat, command))
-        values = kind.option_values(played, seat, options, budget=spend, seed=(seed + salt) * 1_000_003 + index)
-        order = sorted(range(len(options)), key=lambda i: (values[i], i))
-        ranked = tuple(Option(kind.format_command(options[i]), values[i]) for i in order)
-        return Mark(index, played.round_number, kind.format_command(command), ranked,
-                    max(0.0, values[0] - values[order[0]]))
-
-    def walk(indices: Sequence[int], spend: int, salt: int) -> dict[int, Mark]:
-        out = {}
-        played = kind.new(game.seats, game.rules, game.seed)
-        for index, command in enumerate(game.log[:max(indices, default=-1) + 1]):
-            if index in indices:
-                out[index] = score(played, index, spend, salt)
-            played.apply(command, trusted=True)
-        return out
-
-    marks = walk(wanted, budget, 0)
-    again = sorted(i for i in marks if marks[i].loss > 0)
-    again = sorted(sorted(again, key=lambda i: (-marks[i].loss, i))[:OLD_REFINE])
-    marks.update(walk(again, budget * OLD_FACTOR, 1))
-    return Review("", seat, kind.searcher[0], budget, tuple(marks[i] for i in wanted))
+SHOWN = 5
 
 
 def top(review: Review) -> set[int]:
-    return {m.index for m in review.costliest(5)}
+    return {m.index for m in review.costliest(SHOWN)}
 
 
-def shared(a: Review, b: Review) -> float:
-    """How far two reviews agree on which decisions are mistakes: the ones both call so, of those either
-    does (1: the same, or neither calls any)."""
+def agree(a: Review, b: Review) -> tuple[int, int, bool]:
+    """The five costliest of two reviews: how many they share, the longer list's length, and whether at most
+    one decision of the longer list is missing from the other (the aim: 4 of 5)."""
+    first, second = top(a), top(b)
+    longer = max(len(first), len(second))
+    shared = len(first & second)
+    return shared, longer, shared >= longer - 1
+
+
+def sure_shared(a: Review, b: Review) -> float:
+    """The decisions both call sure mistakes, of those either does (1: the same, or neither calls any)."""
     first, second = ({m.index for m in r.marks if m.costly} for r in (a, b))
     return len(first & second) / len(first | second) if first | second else 1.0
 
 
-def timed(make: Any) -> tuple[Review, float]:
+def timed(make: Callable[[], Review]) -> tuple[Review, float]:
     start = time.perf_counter()
     review = make()
     return review, time.perf_counter() - start
 
 
-def bench(kind: Kind[Any], game: Any, label: str, budget: int, seeds: tuple[int, int], workers: int) -> list[float]:
-    """One game's lines; returns the two ways' agreements (five costliest, mistakes shared) and seconds (old,
-    new in one process, new pooled)."""
-    old = [timed(lambda s=s: old_review(kind, game, SEAT, OLD_BUDGET[kind.name], s)) for s in seeds]
-    new = [timed(lambda s=s: review_game(kind, game.seats, game.rules, game.seed, game.log, SEAT, budget=budget,
-                                         seed=s, workers=1)) for s in seeds]
-    pooled, pooled_seconds = timed(lambda: review_game(kind, game.seats, game.rules, game.seed, game.log, SEAT,
-                                                        budget=budget, seed=seeds[0], workers=workers))
-    assert pooled == new[0][0], "the pool's marks differ from the serial run's"
-    old_agree = len(top(old[0][0]) & top(old[1][0]))
-    new_agree = len(top(new[0][0]) & top(new[1][0]))
-    old_shared, new_shared = shared(old[0][0], old[1][0]), shared(new[0][0], new[1][0])
-    fewest = min(5, len(top(new[0][0])), len(top(new[1][0])))
-    old_seconds = sum(s for _, s in old) / 2
-    new_seconds = sum(s for _, s in new) / 2
-    marks = len(new[0][0].marks)
-    print(f"{label}: {len(game.log)} commands, {marks} decisions of seat {SEAT}; budget {budget}")
-    print(f"  old: {old_seconds:6.1f} s a review, {sum(m.loss > 0 for m in old[0][0].marks):3} called costly, "
-          f"costliest five shared by two seeds: {old_agree} of 5, mistakes shared {old_shared:.2f}")
-    print(f"  new: {new_seconds:6.1f} s a review in one process, {pooled_seconds:6.1f} s in {workers} "
-          f"(same marks), {new[0][0].mistakes:3} sure mistakes ({new[1][0].mistakes} with the other seed), "
-          f"costliest five shared: {new_agree} of {fewest}, mistakes shared {new_shared:.2f}")
-    print(f"  ratios: time new/old {new_seconds / old_seconds:.2f} (one process), pooled/old "
-          f"{pooled_seconds / old_seconds:.2f}, speed-up of the pool {new_seconds / pooled_seconds:.2f}x", flush=True)
-    return [old_agree, new_agree, old_shared, new_shared, old_seconds, new_seconds, pooled_seconds]
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def bench(kind: Kind[Any], game: Any, label: str, budget: int, seeds: Sequence[int], workers: int,
+          reference: int, serial: bool, dump: list[Any] | None) -> dict[str, float]:
+    def review(seed: int) -> Callable[[], Review]:
+        return lambda: review_pooled(kind, game.seats, game.rules, game.seed, game.log, SEAT, budget=budget,
+                                     seed=seed, workers=workers)
+
+    made = [timed(review(s)) for s in seeds]
+    (a, a_seconds), (b, b_seconds) = made
+    shared, longer, holds = agree(a, b)
+    print(f"{label}: {len(game.log)} commands, {len(a.marks)} decisions of seat {SEAT}; budget {budget}")
+    print(f"  {a_seconds:5.1f} s and {b_seconds:5.1f} s a review ({workers} processes); sure mistakes "
+          f"{a.mistakes} / {b.mistakes}, shared {sure_shared(a, b):.2f}; five costliest shared {shared} of "
+          f"{longer}: {'holds' if holds else 'FAILS'}  [{sorted(top(a))} / {sorted(top(b))}]")
+    row = {"seconds": (a_seconds + b_seconds) / 2, "shared": shared, "longer": longer, "holds": float(holds),
+           "mistakes": (a.mistakes + b.mistakes) / 2, "sure_shared": sure_shared(a, b)}
+    if serial:
+        alone, alone_seconds = timed(lambda: review_game(kind, game.seats, game.rules, game.seed, game.log, SEAT,
+                                                         budget=budget, seed=seeds[0]))
+        assert alone == a, "the pool's marks differ from one process's"
+        print(f"  in one process: {alone_seconds:5.1f} s (the same marks); the pool's speed-up "
+              f"{alone_seconds / a_seconds:.2f}x")
+        row["serial"] = alone_seconds
+    if reference:
+        full: Any = kind
+        if kind is TEN_PENNIES:
+            full = TenPennies()
+            full.horizon = None  # played out: the reference owes nothing to the learned value
+        long, long_seconds = timed(lambda: review_game(full, game.seats, game.rules, game.seed, game.log, SEAT,
+                                                       budget=budget * reference, seed=max(seeds) + 1))
+        sure = {m.index for m in long.marks if m.costly}
+        held = [len(top(r) & sure) for r in (a, b)]
+        print(f"  reference at {reference}x the budget ({long_seconds:.1f} s): {long.mistakes} sure mistakes; "
+              f"of each review's five costliest, {held[0]} of {len(top(a))} and {held[1]} of {len(top(b))} are "
+              f"among them")
+        row["held"] = sum(held)
+        row["listed"] = len(top(a)) + len(top(b))
+        made.append((long, long_seconds))
+    if dump is not None:
+        dump.append({"game": game.seed, "reviews": [{"seconds": t, "review": r.to_dict()} for r, t in made]})
+    return row
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("ten_pennies", "thirty_one"), default="ten_pennies")
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=7, help="Ten Pennies: rounds 1 to N (default 7)")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=7, help="Ten Pennies: rounds 1 to N (default 7: whole games)")
     parser.add_argument("--budget", type=int, default=None, help="default: the game's searcher's")
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--review-seeds", type=int, nargs=2, default=(1, 2))
     parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--reference", type=int, default=0, metavar="N",
+                        help="also a review at N times the budget, to check the five costliest against")
+    parser.add_argument("--serial", action="store_true", help="also the first review in one process")
+    parser.add_argument("--json", default=None, metavar="FILE", help="write every review's marks to FILE")
     args = parser.parse_args()
+    dump: list[Any] | None = None if args.json is None else []
+    print(load(), flush=True)
     rows = []
     for g in range(args.games):
         seed = args.seed + g
@@ -134,13 +148,22 @@ def main() -> None:
             game = play_thirty_one(ThirtyOneGame(4, ThirtyOneRules(), seed),
                                    [T31_BOTS["heuristic"](10 * g + s) for s in range(4)])
         budget = kind.searcher[1] if args.budget is None else args.budget
-        rows.append(bench(kind, game, f"{kind.title} game {seed}", budget, tuple(args.review_seeds), args.workers))
-    old_agree, new_agree, old_shared, new_shared, old_s, new_s, pooled_s = (sum(c) for c in zip(*rows, strict=True))
+        rows.append(bench(kind, game, f"{kind.title} game {seed}", budget, args.review_seeds, args.workers,
+                          args.reference, args.serial, dump))
+        if args.json is not None:
+            Path(args.json).write_text(json.dumps(dump))
     n = len(rows)
-    print(f"| {args.game} | {n} games | five costliest shared: old {old_agree / n:.1f}, new {new_agree / n:.1f} | "
-          f"mistakes shared: old {old_shared / n:.2f}, new {new_shared / n:.2f} | "
-          f"time new/old {new_s / old_s:.2f} one process, {pooled_s / old_s:.2f} "
-          f"pooled | pool speed-up {new_s / pooled_s:.2f}x |")
+    seconds = [r["seconds"] for r in rows]
+    line = (f"| {args.game} | {n} games | {statistics.fmean(seconds):.1f} s a review (at most {max(seconds):.1f}), "
+            f"{args.workers} processes | sure mistakes {statistics.fmean(r['mistakes'] for r in rows):.1f}, shared "
+            f"{statistics.fmean(r['sure_shared'] for r in rows):.2f} | five costliest: "
+            f"{sum(int(r['shared']) for r in rows)} shared of {sum(int(r['longer']) for r in rows)}, holds on "
+            f"{sum(int(r['holds']) for r in rows)} of {n} games |")
+    if args.reference:
+        line += (f" held up at {args.reference}x: {sum(int(r['held']) for r in rows)} of "
+                 f"{sum(int(r['listed']) for r in rows)} |")
+    print(line)
+    print(load())
 
 
 if __name__ == "__main__":

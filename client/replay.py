@@ -221,8 +221,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead, review this seat's decisions (its number or name): the costliest first, "
                              "with what each cost against the better option (kept, so the next look is instant)")
     parser.add_argument("--budget", type=int, default=None, metavar="N",
-                        help="with --review: the most worlds an option of a decision is played in (default: the "
-                             "game's own; the costliest decisions get up to four times as many)")
+                        help="with --review: what the review may spend, as worlds an option of a decision is "
+                             "played in (default: the game's own); it goes to the decisions whose place among the "
+                             "costliest is in question")
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="with --review: how many of the costliest decisions to print (default 10)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",

@@ -1,6 +1,8 @@
-"""Reviews of finished games, made once and kept: a review takes the searcher a while (tens of seconds for a
-whole Ten Pennies game), so a finished one is stored in ``reviews.sqlite`` in the client's data directory
-(``wire.common.data_dir``) and opens at once the next time.
+"""Reviews of finished games, made on every core and kept: a review takes the searcher a while (seconds for a
+whole Ten Pennies game), so its decisions are scored in a pool of processes (``review_pooled``: the engine's
+review is a pure function of the game, its seed and its budget, and the pool only runs its jobs), and a
+finished one is stored in ``reviews.sqlite`` in the client's data directory (``wire.common.data_dir``) and
+opens at once the next time.
 
 A review is kept under its *source* (where the game was read from: the local games' file, by its resolved
 path, or a server's address), the game's id, the seat, the searcher and its budget. ``load_review`` finds the
@@ -12,15 +14,21 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import sqlite3
+import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from multiprocessing import resource_tracker
+from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
+from typing import Any
 
 from tenpennies.engine.cards import Card
-from tenpennies.engine.games import kind
-from tenpennies.engine.interface import Rules
-from tenpennies.engine.review import Review, review_game
+from tenpennies.engine.games import GAMES, kind
+from tenpennies.engine.interface import Command, Kind, Rules
+from tenpennies.engine.review import REFINE, Job, Review, Scored, Scorer, Walk, review_game
 from tenpennies.wire.common import data_dir
 from tenpennies.wire.record import GameRecord
 
@@ -124,10 +132,120 @@ def save_review(source: str | Path, review: Review, *, home: Path | None = None)
 def review_record(record: GameRecord, seat: int, *, budget: int | None = None, seed: int = 0,
                   progress: Callable[[int, int], object] | None = None,
                   stop: Callable[[], bool] | None = None) -> Review:
-    """Review ``seat``'s play in a recorded game (``engine.review.review_game``; its ``Stopped`` when
+    """Review ``seat``'s play in a recorded game on every core (``review_pooled``; its ``Stopped`` when
     ``stop`` says so). ``budget``: None for the game's searcher's default."""
-    return review_game(kind(record.game), record.seats, record.rules, record.seed, record.commands, seat,
-                       budget=budget, seed=seed, progress=progress, stop=stop, game_id=record.table_id)
+    return review_pooled(kind(record.game), record.seats, record.rules, record.seed, record.commands, seat,
+                         budget=budget, seed=seed, progress=progress, stop=stop, game_id=record.table_id)
+
+
+# --- the pool of processes -----------------------------------------------------------------------------
+
+POOL_FROM = 8
+"""A look at fewer decisions than this, before the pool is started, is scored in this process: starting
+workers would cost more than it saves."""
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def review_pooled(game_kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
+                  seat: int, *, budget: int | None = None, seed: int = 0,
+                  progress: Callable[[int, int], object] | None = None, stop: Callable[[], bool] | None = None,
+                  game_id: str = "", refine: int = REFINE, workers: int | None = None) -> Review:
+    """``engine.review.review_game`` with its decisions scored in a pool of ``workers`` processes (None: every
+    core this process may use; 1, or a kind not in ``engine.games.GAMES``: this process alone): the same
+    review as in one process. A stopped review ends its workers at once."""
+    count = default_workers() if workers is None else workers
+    if count <= 1 or GAMES.get(game_kind.name) is not game_kind:
+        return review_game(game_kind, seats, rules, game_seed, commands, seat, budget=budget, seed=seed,
+                           progress=progress, stop=stop, game_id=game_id, refine=refine)
+    pool = _Pool(count, stop)
+    try:
+        return review_game(game_kind, seats, rules, game_seed, commands, seat, budget=budget, seed=seed,
+                           progress=progress, stop=stop, game_id=game_id, refine=refine, scorer=pool.scorer)
+    finally:
+        pool.close()
+
+
+class _Pool:
+    """A review's pool of worker processes, started at its first look of ``POOL_FROM`` decisions or more, each
+    worker walking the game from its seed and log (``engine.review.Walk``). multiprocessing's Pool, not
+    concurrent.futures': a review stopped (a player's escape) ends its workers at once (terminate), where an
+    executor's shutdown lets the rollouts under way run on to their end. Spawned, not forked: the client has
+    threads (a screen's), which a fork would copy mid-step."""
+
+    def __init__(self, workers: int, stop: Callable[[], bool] | None) -> None:
+        self.workers, self.stop = workers, stop
+        self.pool: Pool | None = None
+
+    def scorer(self, walk: Walk) -> Scorer:
+        def score(jobs: Sequence[Job]) -> Iterator[tuple[Job, Scored]]:
+            if self.pool is None and len(jobs) < POOL_FROM:
+                for job in jobs:
+                    if self.stop is not None and self.stop():
+                        return
+                    yield job, walk.score(job)
+                return
+            pool = self.pool or self._start(walk)
+            pending: dict[AsyncResult[Scored], Job] = {pool.apply_async(_score, (job,)): job for job in jobs}
+            while pending:
+                finished = [r for r in pending if r.ready()]
+                if not finished:
+                    next(iter(pending)).wait(0.2)
+                for result in finished:
+                    yield pending.pop(result), result.get()
+                if pending and self.stop is not None and self.stop():
+                    return
+        return score
+
+    def _start(self, walk: Walk) -> Pool:
+        _start_tracker()
+        self.pool = multiprocessing.get_context("spawn").Pool(
+            self.workers, initializer=_set_up,
+            initargs=(walk.kind.name, walk.seats, walk.rules, walk.game_seed, list(walk.commands), walk.seat))
+        return self.pool
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
+_walk: Walk | None = None  # a pool worker's game, set up once by ``_set_up``
+
+
+def _set_up(name: str, seats: int, rules: Rules, game_seed: int, commands: Sequence[Command], seat: int) -> None:
+    global _walk
+    _walk = Walk(GAMES[name], seats, rules, game_seed, commands, seat)
+
+
+def _score(job: Job) -> Scored:
+    assert _walk is not None, "a worker is set up before it scores"
+    return _walk.score(job)
+
+
+def _start_tracker() -> None:
+    """Start multiprocessing's resource tracker, handing it a real stderr: a screen may stand in for stderr
+    with a stream of no file of its own (Textual does), and the tracker, started with the pool's first
+    process, would be handed that stream's bad file number and fail the pool."""
+    try:
+        usable = sys.stderr.fileno() >= 0
+    except (AttributeError, ValueError, OSError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        resource_tracker.ensure_running()
+        return
+    standing, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = standing
 
 
 def reviewed(source: str | Path, record: GameRecord, seat: int, *, budget: int | None = None,

@@ -5,39 +5,40 @@ with how sure the review is of it.
 Points are the seat's expected points for the rest of the round after the option (lower is better, as the
 score is); ``loss`` is the chosen option's expected points less the best option's (0 for the best choice),
 ``margin`` the half-width of its 95% interval: a decision is a mistake (``Mark.costly``) only when its loss is
-clear of the noise, ``loss - margin > 0``. These are plain values, kept as JSON with the game
-(``to_dict``/``from_dict``), shown by ``tenpennies replay --review`` and the terminal client's review and
-replay viewer.
+clear of the noise, ``loss - margin > 0`` (``Mark.least``, the low end of the interval, above zero). These are
+plain values, kept as JSON with the game (``to_dict``/``from_dict``),
+shown by ``tenpennies replay --review`` and the terminal client's review and replay viewer.
 
 How sure: a kind that can play its options world by world (``Rolling``: both games here) has every option
 played in the same worlds (common random numbers), and a decision is judged on the paired differences of its
 options, world by world, which the luck of a world leaves alone. Worlds go where they decide something: a
-first look for every option, then more worlds, a doubling at a time, only for the options whose interval
-against the best still overlaps zero (the chosen one always among them), up to a cap. The decisions that may
-yet be among the costliest are then looked at again, in the same worlds and more, up to a larger cap.
-Decisions are scored in a pool of processes, each one walking the game from its seed and log; the marks are
-the same whatever the number of processes.
+first look at every option of every decision (``first_look``: 8 to 16 worlds; a mistake is called on 16), then
+looks again, each doubling the worlds of the decisions whose place among the five costliest is still in
+question (``to_refine``: those that may yet be among them, and those of them that may yet fall out), and of
+their options only those still in question (``weigh``), until the five are told apart or the review has spent
+its rollouts (``SPEND``).
+
+A review is a pure function of the game, its seed and its budget (``Plan``, ``Walk``): the same marks
+whatever runs the decisions' jobs and in whatever order, in this process (``review_game``) or in a pool of
+processes (the client's ``client.reviews``).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import statistics
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing import resource_tracker
-from multiprocessing.pool import AsyncResult
+from itertools import zip_longest
 from typing import Any, Protocol, runtime_checkable
 
-from .games import GAMES
 from .interface import Command, Game, Kind, Rules
 
 Rollouts = Callable[[Sequence[Command], range], list[list[float]]]
 """``rollouts(options, worlds)``: each option's points in each world numbered in ``worlds`` (the same world
 for a number, whichever options are played in it and whenever)."""
+Table = list[list[float]]
+"""A decision's options' points, world by world (option 0 the chosen one)."""
 
 
 @runtime_checkable
@@ -47,6 +48,27 @@ class Rolling(Protocol):
     ``option_values`` alone, every loss taken as sure."""
 
     def option_rollouts(self, game: Any, seat: int, seed: int) -> Rollouts: ...
+
+
+class Memory(Protocol):
+    """What a seat remembers of a game: shown each of its views in turn (``observe``); ``copy``, what it
+    holds now, to keep."""
+
+    def observe(self, view: Any) -> None: ...
+
+    def copy(self) -> Memory: ...
+
+
+@runtime_checkable
+class Recalling(Protocol):
+    """A ``Rolling`` kind whose worlds follow what the seat remembers of the game beyond its present view
+    (``recall(seat)``: a memory shown each of the seat's views in turn), handed to ``option_rollouts``: a
+    review walking the game keeps it as it goes, where each decision would rebuild it from the game's start."""
+
+    def recall(self, seat: int) -> Memory: ...
+
+    def option_rollouts(self, game: Any, seat: int, seed: int, memory: Any = None) -> Rollouts: ...
+
 
 
 @dataclass(frozen=True)
@@ -62,9 +84,9 @@ class Mark:
     """One decision of the reviewed seat: ``index`` is the position of its command in the game's command
     log (0-based), ``round`` the round (or deal) it fell in, ``options`` best first; ``loss`` what the
     chosen option cost against the best, ``margin`` the half-width of its 95% interval (0: not measured, a
-    review kept before margins were, or a searcher without worlds; infinite: too few worlds to tell; for a
-    chosen option that looked best, the interval against the next), ``worlds`` the most worlds an option of
-    the decision was played in."""
+    review kept before margins were, or a searcher without worlds; infinite: too few worlds to tell, as on a
+    first look that would call a mistake; for a chosen option that looked best, the interval against the
+    next), ``worlds`` the most worlds an option of the decision was played in."""
 
     index: int
     round: int
@@ -79,9 +101,14 @@ class Mark:
         return self.options[0]
 
     @property
+    def least(self) -> float:
+        """What the decision surely cost (95%): the low end of its loss's interval (below zero: maybe nothing)."""
+        return self.loss - self.margin
+
+    @property
     def costly(self) -> bool:
         """A mistake the review is sure of: its loss is clear of the noise."""
-        return self.loss - self.margin > 0
+        return self.least > 0
 
     def listed(self, count: int) -> tuple[Option, ...]:
         """The ``count`` best options, the chosen one always among them (in place of the last if it ranks
@@ -110,7 +137,8 @@ class Review:
 
     def costliest(self, n: int) -> list[Mark]:
         """The ``n`` costliest of the decisions the review is sure are mistakes (``Mark.costly``), costliest
-        first (ties in game order)."""
+        first (ties in game order). (Ranked by what each surely cost, ``Mark.least``, two seeds' lists agreed
+        no better, on the same reviews of ten games: docs/BENCHMARKS.md.)"""
         costly = [m for m in self.marks if m.costly]
         return sorted(costly, key=lambda m: (-m.loss, m.index))[:n]
 
@@ -155,11 +183,17 @@ def decisions(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, command
               seat: int) -> list[int]:
     """The positions in ``commands`` of ``seat``'s decisions a review scores: its commands where it had more
     than one option (``kind.review_options``)."""
+    return list(_options(kind, seats, rules, game_seed, commands, seat))
+
+
+def _options(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
+             seat: int) -> dict[int, int]:
+    """``decisions``, each with how many options it had."""
     game = kind.new(seats, rules, game_seed)
-    found = []
+    found = {}
     for index, command in enumerate(commands):
-        if command.seat == seat and len(kind.review_options(game, seat, command)) > 1:
-            found.append(index)
+        if command.seat == seat and (count := len(kind.review_options(game, seat, command))) > 1:
+            found[index] = count
         game.apply(command, trusted=True)
     return found
 
@@ -167,6 +201,13 @@ def decisions(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, command
 FIRST_WORLDS = 8
 """The worlds of a decision's first look at each option: fewer make no interval worth the name; a clear
 decision (most are) needs no more."""
+FIRST_ROLLOUTS = 24
+"""A review's first look at a decision plays about this many rollouts, in ``FIRST_WORLDS`` to ``SURE_FROM``
+worlds an option (``first_look``): a choice of two, the commonest (take or decline, buy or pass) and the
+one whose worlds differ most, is looked at in more worlds than a choice of four."""
+SURE_FROM = 2 * FIRST_WORLDS
+"""The fewest worlds a mistake is called on: the first look's interval is a guide to where worlds go, not a
+verdict (its margin is shown as unknown, ``math.inf``, where it would call a mistake)."""
 SAME_IN = 32
 """Worlds that must all show the same difference before it is taken as sure (by the rule of three, what has
 not happened in 32 worlds happens in fewer than one in ten)."""
@@ -175,13 +216,18 @@ TOLERANCE = 0.1
 Ten Pennies round): two options closer than that are as good as each other."""
 
 
-def half_width(differences: Sequence[float]) -> float:
+def first_look(options: int) -> int:
+    """The worlds of the first look at a decision of ``options`` options (``FIRST_ROLLOUTS``)."""
+    return max(FIRST_WORLDS, min(SURE_FROM, FIRST_ROLLOUTS // max(1, options)))
+
+
+def half_width(differences: Sequence[float], same_in: int = SAME_IN) -> float:
     """The half-width of the 95% interval of the mean of ``differences`` (Student's t, by its Cornish-Fisher
     expansion: within 3% of the table from 5 values on); infinite for fewer than two, or for the same
-    difference in every one of fewer than ``SAME_IN`` (a rare event, a life lost, may not have come yet)."""
+    difference in every one of fewer than ``same_in`` (a rare event, a life lost, may not have come yet)."""
     n = len(differences)
     spread = statistics.stdev(differences) if n > 1 else 0.0
-    if n < 2 or (spread == 0 and n < SAME_IN):
+    if n < 2 or (spread == 0 and n < same_in):
         return math.inf
     z = 1.959964
     df = n - 1
@@ -189,15 +235,15 @@ def half_width(differences: Sequence[float]) -> float:
     return t * spread / math.sqrt(n)
 
 
-def paired(table: Sequence[Sequence[float]], i: int, j: int) -> tuple[float, float]:
+def paired(table: Sequence[Sequence[float]], i: int, j: int, same_in: int = SAME_IN) -> tuple[float, float]:
     """Option ``i`` less option ``j`` over the worlds both were played in: (mean, 95% half-width)."""
     n = min(len(table[i]), len(table[j]))
     differences = [a - b for a, b in zip(table[i][:n], table[j][:n], strict=True)]
-    return statistics.fmean(differences), half_width(differences)
+    return statistics.fmean(differences), half_width(differences, same_in)
 
 
 def weigh(rollouts: Rollouts, options: Sequence[Command], most: int, precision: float = 1.0,
-          table: list[list[float]] | None = None) -> list[list[float]]:
+          table: Table | None = None) -> Table:
     """Each option's points world by world (option 0 the chosen one): ``FIRST_WORLDS`` worlds for every option
     (or ``table``, what an earlier look found, carried on), then, doubling the worlds up to ``most``, more for
     the options still in question: the best by mean, the chosen one, and every option that may yet be the
@@ -206,7 +252,7 @@ def weigh(rollouts: Rollouts, options: Sequence[Command], most: int, precision: 
     one is not the best, nothing else is in question, and the chosen one's loss is known within ``precision``
     times itself (1: clear of zero) or within what is worth telling."""
     count = len(options)
-    table = rollouts(options, range(FIRST_WORLDS)) if table is None else [list(values) for values in table]
+    table = rollouts(options, range(min(FIRST_WORLDS, most))) if table is None else [list(values) for values in table]
     worlds = max(len(values) for values in table)
     tolerance = TOLERANCE * statistics.pstdev([v for values in table for v in values[:FIRST_WORLDS]])
     while True:
@@ -217,7 +263,7 @@ def weigh(rollouts: Rollouts, options: Sequence[Command], most: int, precision: 
             continue
         open_ = [i for i in range(count) if i != best and in_question(paired(table, i, best), tolerance)]
         loss, margin = paired(table, 0, best)
-        settled = not open_ if best == 0 else worlds >= 2 * FIRST_WORLDS and not open_ and (
+        settled = not open_ if best == 0 else worlds >= SURE_FROM and not open_ and (
             margin <= precision * loss or loss + margin <= tolerance)  # a mistake is not called on a first look
         if settled or worlds >= most:
             return table
@@ -238,47 +284,59 @@ def in_question(interval: tuple[float, float], tolerance: float) -> bool:
     return mean - half <= 0 < mean + half - tolerance
 
 
-Table = list[list[float]]
+def judged(table: Table, same_in: int = SAME_IN) -> tuple[list[int], float, float]:
+    """A decision's options by their mean points, best first (ties in their order, the chosen one first), and
+    the chosen one's loss against the best with the half-width of its interval; for a chosen one that looks
+    best, a loss of 0 and the half-width of its interval against the next."""
+    means = [statistics.fmean(values) for values in table]
+    order = sorted(range(len(table)), key=lambda i: (means[i], i))
+    if order[0] != 0:
+        loss, margin = paired(table, 0, order[0], same_in)
+        return order, max(0.0, loss), margin
+    return order, 0.0, paired(table, order[1], 0, same_in)[1] if len(table) > 1 else 0.0
 
 
 def score_decision(kind: Kind[Any], game: Game, seat: int, chosen: Command, index: int, *, budget: int,
-                   seed: int, precision: float = 1.0) -> Mark:
+                   seed: int, precision: float = 1.0, memory: Memory | None = None) -> Mark:
     """One decision: ``chosen`` (command ``index`` of the log) against the other options of ``game`` as it
     stood, each valued from ``seat``'s information alone; options best first (ties keep the kind's order,
     the chosen one first). A ``Rolling`` kind's options are weighed (``weigh``, to ``precision``) from a
-    first look of ``FIRST_WORLDS`` worlds each, up to ``budget`` worlds for the options in question; another
-    kind's are its ``option_values`` at ``budget`` (its own unit), the loss taken as sure (margin 0)."""
-    return _scored(kind, game, seat, chosen, index, budget, seed, precision, None)[0]
+    first look of ``FIRST_WORLDS`` worlds each, up to ``budget`` worlds for the options in question (a
+    ``Recalling`` kind's worlds from ``memory``, what the seat remembers then: None, rebuilt from the game);
+    another kind's are its ``option_values`` at ``budget`` (its own unit), the loss taken as sure (margin 0)."""
+    return _scored(kind, game, seat, chosen, index, budget, seed, precision, None, memory)[0]
 
 
 def _scored(kind: Kind[Any], game: Game, seat: int, chosen: Command, index: int, budget: int, seed: int,
-            precision: float, table: Table | None) -> tuple[Mark, Table | None]:
+            precision: float, table: Table | None, memory: Memory | None) -> tuple[Mark, Table | None]:
     """``score_decision``, carrying on from ``table`` (an earlier look's), and the table it comes to."""
     options = list(kind.review_options(game, seat, chosen))
     if isinstance(kind, Rolling):
-        table = weigh(kind.option_rollouts(game, seat, seed), options, max(FIRST_WORLDS, budget), precision, table)
+        rollouts = kind.option_rollouts(game, seat, seed, memory) if isinstance(kind, Recalling) \
+            else kind.option_rollouts(game, seat, seed)
+        table = weigh(rollouts, options, max(FIRST_WORLDS, budget), precision, table)
+        order, loss, margin = judged(table)
         values = [statistics.fmean(v) for v in table]
         worlds = max(len(v) for v in table)
+        if loss > 0 and worlds < SURE_FROM:
+            margin = math.inf  # a first look calls no mistake
     else:
-        values, worlds = kind.option_values(game, seat, options, budget=budget, seed=seed), 0
-    order = sorted(range(len(options)), key=lambda i: (values[i], i))
+        values = kind.option_values(game, seat, options, budget=budget, seed=seed)
+        order = sorted(range(len(options)), key=lambda i: (values[i], i))
+        loss, margin, worlds = max(0.0, values[0] - values[order[0]]), 0.0, 0
     ranked = tuple(Option(kind.format_command(options[i]), values[i]) for i in order)
-    loss, margin = paired(table, 0, order[0]) if table and order[0] != 0 else (0.0, 0.0)
-    if table and order[0] == 0 and len(options) > 1:  # the chosen is the best: how sure, against the next
-        margin = paired(table, order[1], 0)[1]
-    mark = Mark(index, game.round_number, kind.format_command(chosen), ranked, max(0.0, loss), margin, worlds)
-    return mark, table
+    return Mark(index, game.round_number, kind.format_command(chosen), ranked, loss, margin, worlds), table
 
 
-REFINE = 12
-"""How many decisions a review looks at again at a time, those that may yet be among the five costliest
-(their loss's interval reaches above the fifth-largest lower end): a player reads the costliest first, and
-what sets them apart is a few points of loss. Each look doubles the worlds of the one before, up to
-``REFINE_FACTOR`` times the budget, until the loss is known within ``REFINE_PRECISION`` of itself."""
-REFINE_FACTOR = 4
-REFINE_PRECISION = 0.2
+# --- a whole game --------------------------------------------------------------------------------------
+
 SHOWN = 5
-"""The costliest decisions whose order a review makes sure of (``REFINE``)."""
+"""The costliest decisions a review makes sure of: a player reads them first."""
+REFINE = 12
+"""The most decisions a look again doubles the worlds of (``to_refine``)."""
+SPEND = 4
+"""The rollouts of a review's looks again, at most (checked before each): a ``SPEND``-th of its budget's worlds
+a decision, on average, beyond the first look's (``first_look``)."""
 
 
 def upper(mark: Mark) -> float:
@@ -289,162 +347,196 @@ def upper(mark: Mark) -> float:
     return mark.margin - (mark.options[1].points - mark.options[0].points)
 
 
-def to_refine(marks: dict[int, Mark], count: int, sure: int = SHOWN) -> list[int]:
-    """The log positions of the (at most ``count``) decisions that may yet be among the ``sure`` costliest:
-    the reach of their loss (``upper``) above the ``sure``-th largest lower end, the farthest first (the
-    least known of the likely costliest); in game order."""
-    lows = sorted((m.loss - m.margin for m in marks.values()), reverse=True)
-    bar = max(0.0, lows[sure - 1]) if len(lows) >= sure else 0.0
-    reach = sorted((i for i, m in marks.items() if upper(m) > bar),
-                   key=lambda i: (-upper(marks[i]), i))
-    return sorted(reach[:count])
+def to_refine(marks: dict[int, Mark], count: int, sure: int = SHOWN, most: int | None = None) -> list[int]:
+    """The log positions of the (at most ``count``) decisions whose place among the ``sure`` costliest is in
+    question, the lower end of each interval ranking them (``Mark.least``): those outside the first ``sure``
+    whose interval reaches above the last of them (above zero, while fewer than ``sure`` are sure mistakes),
+    the farthest reach first, two in turn with one of those among the first whose interval reaches below what
+    an outsider may yet cost, the lowest first (as LUCB picks them: the outsider likeliest to belong and the
+    one inside likeliest not to; more outsiders, as a decision missed on its first look is missed for good);
+    in game order. ``most``: a decision played in that many worlds is not looked at again."""
+    ranked = sorted(marks, key=lambda i: (-marks[i].least, i))
+    top = [i for i in ranked[:sure] if marks[i].least > 0]
+    bar = marks[top[-1]].least if len(top) == sure else 0.0
+    reach = {i: upper(m) for i, m in marks.items()}
+    outside = [i for i in marks if i not in top]
+    open_ = {i for i in marks if most is None or marks[i].worlds < most}
+    farthest = max((reach[i] for i in outside), default=-math.inf)
+    outsiders = sorted((i for i in outside if i in open_ and reach[i] > bar), key=lambda i: (-reach[i], i))
+    insiders = sorted((i for i in top if i in open_ and marks[i].least < farthest),
+                      key=lambda i: (marks[i].least, i))
+    picked = [i for group in zip_longest(outsiders[::2], outsiders[1::2], insiders) for i in group if i is not None]
+    return sorted(picked[:count])
 
 
-class _Walk:
-    """A game walked along its log to the decisions a review scores, rebuilt from its seed when asked for an
-    earlier one (a worker of the pool takes decisions in any order)."""
+@dataclass(frozen=True)
+class Job:
+    """One decision's look: its log position, the most worlds an option is played in, its searcher's seed, the
+    precision it is weighed to, and the table of an earlier look carried on (None: the first look)."""
+
+    index: int
+    most: int
+    seed: int
+    precision: float
+    table: Table | None
+
+
+Scored = tuple[Mark, "Table | None"]
+Scorer = Callable[[Sequence[Job]], Iterable[tuple[Job, Scored]]]
+"""Where a look's jobs are scored: each job with its result (``Walk.score``) as it is done, in any order
+(``review_game``'s own, in this process; the client's pool of processes); a scorer asked to stop may end
+early."""
+
+
+class Walk:
+    """A game walked along its log to the decisions a review scores, with what the seat remembers (a
+    ``Recalling`` kind's): ``score(job)``, a pure function of the game and the job. A scorer may take the jobs
+    in any order (each look again starts again from the game's first decisions): the walk keeps the game as
+    it stood at each decision scored (a copy, where the kind's games copy) and goes back to the nearest."""
 
     def __init__(self, kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
                  seat: int) -> None:
         self.kind, self.seats, self.rules, self.game_seed = kind, seats, rules, game_seed
         self.commands, self.seat = commands, seat
-        self.game = kind.new(seats, rules, game_seed)
+        self.kept: dict[int, tuple[Any, Memory | None]] = {}
+        self._start()
+
+    def _start(self) -> None:
+        self.game: Any = self.kind.new(self.seats, self.rules, self.game_seed)
         self.at = 0
+        self.memory = self.kind.recall(self.seat) if isinstance(self.kind, Recalling) else None
+        if self.memory is not None:
+            self.memory.observe(self.game.view(self.seat))
 
-    def score(self, index: int, budget: int, seed: int, precision: float,
-              table: Table | None) -> tuple[Mark, Table | None]:
-        if index < self.at:
-            self.game, self.at = self.kind.new(self.seats, self.rules, self.game_seed), 0
-        for command in self.commands[self.at:index]:
-            self.game.apply(command, trusted=True)
-        self.at = index
-        return _scored(self.kind, self.game, self.seat, self.commands[index], index, budget, seed, precision, table)
+    def _back(self, index: int) -> None:
+        """Back to the nearest decision kept at or before ``index``, or to the game's start."""
+        at = max((i for i in self.kept if i <= index), default=None)
+        if at is None:
+            self._start()
+            return
+        game, memory = self.kept[at]
+        self.game, self.memory, self.at = game.copy(), None if memory is None else memory.copy(), at
 
-
-_walk: _Walk | None = None  # a pool worker's game, set up once by ``_set_up``
-
-
-def _set_up(name: str, seats: int, rules: Rules, game_seed: int, commands: Sequence[Command], seat: int) -> None:
-    global _walk
-    _walk = _Walk(GAMES[name], seats, rules, game_seed, commands, seat)
-
-
-def _score(index: int, budget: int, seed: int, precision: float, table: Table | None) -> tuple[Mark, Table | None]:
-    assert _walk is not None, "a worker is set up before it scores"
-    return _walk.score(index, budget, seed, precision, table)
-
-
-def default_workers() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
+    def score(self, job: Job) -> Scored:
+        if job.index < self.at:
+            self._back(job.index)
+        game, memory = self.game, self.memory
+        for command in self.commands[self.at:job.index]:
+            game.apply(command, trusted=True)
+            if memory is not None:
+                memory.observe(game.view(self.seat))
+        self.at = job.index
+        if job.index not in self.kept and hasattr(game, "copy"):
+            self.kept[job.index] = (game.copy(), None if memory is None else memory.copy())
+        return _scored(self.kind, game, self.seat, self.commands[job.index], job.index, job.most, job.seed,
+                       job.precision, job.table, memory)
 
 
-def _start_tracker() -> None:
-    """Start multiprocessing's resource tracker, handing it a real stderr: a screen may stand in for stderr
-    with a stream of no file of its own (Textual does), and the tracker, started with the pool's first
-    process, would be handed that stream's bad file number and fail the pool."""
-    try:
-        usable = sys.stderr.fileno() >= 0
-    except (AttributeError, ValueError, OSError):
-        usable = False
-    if usable or sys.__stderr__ is None:
-        resource_tracker.ensure_running()
-        return
-    standing, sys.stderr = sys.stderr, sys.__stderr__
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        sys.stderr = standing
+class Plan:
+    """A review in the making: its looks at the seat's decisions (``looks``: each look's jobs, planned once the
+    one before is ``scored``), and the review they come to (``review``). Decision ``i`` of the log is searched
+    with seed ``seed * 1_000_003 + i`` (each look carries the one before on, in the same worlds)."""
 
+    def __init__(self, kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
+                 seat: int, *, budget: int | None = None, seed: int = 0, refine: int = REFINE,
+                 game_id: str = "") -> None:
+        self.kind, self.seat, self.seed, self.refine, self.game_id = kind, seat, seed, refine, game_id
+        self.searcher, default = kind.searcher
+        self.budget = default if budget is None else budget
+        self.options = _options(kind, seats, rules, game_seed, commands, seat)
+        self.wanted = list(self.options)
+        self.marks: dict[int, Mark] = {}
+        self.tables: dict[int, Table | None] = {}
+        self.total = len(self.wanted)  # jobs planned so far
+        self.done = 0
 
-POOL_FROM = 8
-"""Fewer decisions than this are scored in this process: starting workers would cost more than it saves."""
+    def looks(self) -> Iterator[list[Job]]:
+        """Each look's jobs: the first look at every decision, then the looks again (``to_refine``), doubling
+        the worlds of the decisions in question up to the budget, while the rollouts they spent are within
+        ``SPEND``'s share of it."""
+        if not isinstance(self.kind, Rolling):
+            yield [Job(i, self.budget, self.seed * 1_000_003 + i, 1.0, None) for i in self.wanted]
+            return
+        yield [Job(i, min(self.budget, first_look(self.options[i])), self.seed * 1_000_003 + i, 1.0, None)
+               for i in self.wanted]
+        allotment = self.spent() + self.budget * len(self.wanted) // SPEND
+        settled: set[int] = set()  # looked at again and given no more worlds: nothing of it is in question
+        while self.refine > 0 and self.spent() < allotment:
+            sizing = self.sizing()
+            again = to_refine({i: m for i, m in sizing.items() if i not in settled}, self.refine, most=self.budget)
+            if not again:
+                return
+            self.total += len(again)
+            worlds = {i: self.marks[i].worlds for i in again}
+            yield [Job(i, min(self.budget, 2 * worlds[i]), self.seed * 1_000_003 + i, 0.0, self.tables[i])
+                   for i in again]
+            settled.update(i for i in again if self.marks[i].worlds == worlds[i])
 
+    def sizing(self) -> dict[int, Mark]:
+        """The marks as the looks again weigh them: with their intervals as the worlds show them, where a mark
+        shows its margin as unknown (a first look's, which calls no mistake; the same difference in every
+        world, which only more worlds make sure of, and only where a rare event decides: they go where the
+        costliest are in question first)."""
+        out = {}
+        for i, mark in self.marks.items():
+            table = self.tables[i]
+            if table is not None and math.isinf(mark.margin):
+                mark = Mark(mark.index, mark.round, mark.chosen, mark.options, mark.loss, judged(table, 2)[2],
+                            mark.worlds)
+            out[i] = mark
+        return out
 
-Job = tuple[int, int, int, float, "Table | None"]  # (log position, budget, seed, precision, table so far)
+    def spent(self) -> int:
+        """The rollouts played so far."""
+        return sum(len(values) for table in self.tables.values() if table is not None for values in table)
+
+    def scored(self, job: Job, result: Scored) -> None:
+        self.marks[job.index], self.tables[job.index] = result
+        self.done += 1
+
+    def review(self, complete: bool = True) -> Review:
+        marks = (self.marks[i] for i in self.wanted) if complete else (self.marks[i] for i in sorted(self.marks))
+        return Review(self.game_id, self.seat, self.searcher, self.budget, tuple(marks), complete, self.seed)
 
 
 def review_game(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands: Sequence[Command],
                 seat: int, *, budget: int | None = None, seed: int = 0,
                 progress: Callable[[int, int], object] | None = None, stop: Callable[[], bool] | None = None,
-                game_id: str = "", refine: int = REFINE, workers: int | None = None) -> Review:
+                game_id: str = "", refine: int = REFINE, scorer: Callable[[Walk], Scorer] | None = None) -> Review:
     """``seat``'s play in the game of ``kind`` dealt from ``game_seed`` and played by ``commands``, reviewed
-    decision by decision (``score_decision``) by the kind's searcher: a first look at every decision (up to
-    twice ``FIRST_WORLDS`` worlds, and no more than ``budget``; None: the searcher's default), then looks again
-    at the ``refine`` (at most, each time) that may yet be among the five costliest, doubling the worlds each
-    time up to ``REFINE_FACTOR`` times the budget (``to_refine``). Deterministic: decision ``i`` of the log is
-    searched with seed ``seed * 1_000_003 + i`` (each look carries the one before on, in the same worlds),
-    whatever ``workers`` (processes; None: every core this process may use, 1: this process alone).
+    decision by decision (``score_decision``) by the kind's searcher: a first look at every decision
+    (``FIRST_WORLDS`` worlds an option; ``budget`` None: the searcher's default), then looks again at the
+    ``refine`` (at most, each time) whose place among the five costliest is in question (``Plan``).
+    Deterministic: the same review for the same game, ``budget`` and ``seed``, whatever scores the jobs
+    (``scorer``, made from a ``Walk`` of this game: None, that walk in this process).
     ``progress(done, total)`` is called before the first decision and after each (``total`` grows by each
-    look again as it is planned); ``stop()`` is asked before each (and while the pool works), and True raises
-    ``Stopped`` with the review so far. Raises RuleError for a log that does not replay."""
-    searcher, default = kind.searcher
-    spend = default if budget is None else budget
-    wanted = decisions(kind, seats, rules, game_seed, commands, seat)
-    marks: dict[int, Mark] = {}
-    tables: dict[int, Table | None] = {}
-    total = len(wanted)
-    done = 0
-
-    def stopped() -> Stopped:
-        return Stopped(Review(game_id, seat, searcher, spend, tuple(marks[i] for i in sorted(marks)),
-                              complete=False, seed=seed))
-
-    def scored(index: int, result: tuple[Mark, Table | None]) -> None:
-        nonlocal done
-        marks[index], tables[index] = result
-        done += 1
-        if progress is not None:
-            progress(done, total)
-
-    def looks() -> Iterator[list[Job]]:
-        """Each look's jobs, planned once the one before is scored."""
-        nonlocal total
-        most = min(spend, 2 * FIRST_WORLDS) if isinstance(kind, Rolling) else spend
-        yield [(i, most, seed * 1_000_003 + i, 1.0, None) for i in wanted]
-        while refine > 0 and isinstance(kind, Rolling) and most < spend * REFINE_FACTOR:
-            most = min(spend * REFINE_FACTOR, max(2 * most, spend))
-            again = to_refine(marks, refine)
-            if not again:
-                return
-            total += len(again)
-            yield [(i, most, seed * 1_000_003 + i, REFINE_PRECISION, tables[i]) for i in again]
-
-    count = default_workers() if workers is None else workers
-    pooled = count > 1 and len(wanted) >= POOL_FROM and GAMES.get(kind.name) is kind
+    look again as it is planned); ``stop()`` is asked before each (and between the scorer's results), and True
+    raises ``Stopped`` with the review so far. Raises RuleError for a log that does not replay."""
+    plan = Plan(kind, seats, rules, game_seed, commands, seat, budget=budget, seed=seed, refine=refine,
+                game_id=game_id)
+    walk = Walk(kind, seats, rules, game_seed, commands, seat)
+    score = scorer(walk) if scorer is not None else _in_turn(walk, stop)
     if progress is not None:
-        progress(0, total)
-    if not pooled:
-        walk = _Walk(kind, seats, rules, game_seed, commands, seat)
-        for jobs in looks():
-            for job in jobs:
-                if stop is not None and stop():
-                    raise stopped()
-                scored(job[0], walk.score(*job))
-    else:
-        _start_tracker()
-        # multiprocessing's Pool, not concurrent.futures': a review stopped (a player's escape) ends its workers
-        # at once (terminate), where an executor's shutdown lets the rollouts under way run on to their end
-        pool = multiprocessing.get_context("spawn").Pool(
-            count, initializer=_set_up, initargs=(kind.name, seats, rules, game_seed, list(commands), seat))
-        try:
-            for jobs in looks():
-                if stop is not None and stop():
-                    raise stopped()
-                pending: dict[AsyncResult[tuple[Mark, Table | None]], int] = {
-                    pool.apply_async(_score, job): job[0] for job in jobs}
-                while pending:
-                    finished = sorted((r for r in pending if r.ready()), key=pending.__getitem__)
-                    if not finished:
-                        next(iter(pending)).wait(0.2)
-                    for result in finished:
-                        scored(pending.pop(result), result.get())
-                    if pending and stop is not None and stop():
-                        raise stopped()
-        finally:
-            pool.terminate()
-            pool.join()
-    return Review(game_id, seat, searcher, spend, tuple(marks[i] for i in wanted), seed=seed)
+        progress(0, plan.total)
+    for jobs in plan.looks():
+        if stop is not None and stop():
+            raise Stopped(plan.review(complete=False))
+        for job, result in score(jobs):
+            plan.scored(job, result)
+            if progress is not None:
+                progress(plan.done, plan.total)
+            if stop is not None and stop():
+                raise Stopped(plan.review(complete=False))
+        if len(plan.marks) < len(plan.wanted) or plan.done < plan.total:  # the scorer ended early: asked to stop
+            raise Stopped(plan.review(complete=False))
+    return plan.review()
+
+
+def _in_turn(walk: Walk, stop: Callable[[], bool] | None) -> Scorer:
+    """A scorer that scores each job in this process, in turn, and ends at a ``stop``."""
+    def score(jobs: Sequence[Job]) -> Iterator[tuple[Job, Scored]]:
+        for job in jobs:
+            if stop is not None and stop():
+                return
+            yield job, walk.score(job)
+    return score

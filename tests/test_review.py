@@ -8,18 +8,24 @@ import json
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
+from tenpennies.client.reviews import review_pooled
 from tenpennies.engine.cards import Card
 from tenpennies.engine.review import (
     FIRST_WORLDS,
-    REFINE_FACTOR,
+    SURE_FROM,
+    Job,
     Mark,
     Option,
+    Plan,
     Review,
     Stopped,
+    Walk,
     decisions,
+    first_look,
     half_width,
     paired,
     review_game,
@@ -87,7 +93,7 @@ def test_a_decision_is_scored_against_a_direct_rollout() -> None:
     assert options[0] == chosen and LayOff(0, Card.parse("7H"), 0) in options
     table = TEN_PENNIES.option_rollouts(game, 0, 3)([chosen, LayOff(0, Card.parse("7H"), 0)],  # type: ignore[attr-defined]
                                                     range(mark.worlds))
-    assert [sum(v) / len(v) for v in table] == [by_command["0 discard 7H"], 0.0]
+    assert [sum(v) / len(v) for v in table] == pytest.approx([by_command["0 discard 7H"], 0.0])
     assert mark.costly and 0 < mark.margin < mark.loss  # keeping the seven is a mistake, and a sure one
 
 
@@ -123,8 +129,7 @@ def played() -> Game:
 def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None:
     calls: list[tuple[int, int]] = []
     review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1,
-                         progress=lambda done, total: calls.append((done, total)), game_id="t1", refine=0,
-                         workers=1)
+                         progress=lambda done, total: calls.append((done, total)), game_id="t1", refine=0)
     wanted = decisions(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
     assert [m.index for m in review.marks] == wanted and len(wanted) > 10
     assert calls == [(i, len(wanted)) for i in range(len(wanted) + 1)]
@@ -139,29 +144,68 @@ def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None
         assert [o.points for o in mark.options] == sorted(o.points for o in mark.options)
     costly = review.costliest(5)
     assert all(a.loss >= b.loss for a, b in zip(costly, costly[1:], strict=False))
-    assert all(m.costly == (m.loss - m.margin > 0) for m in review.marks)
+    assert all(m.costly == (m.loss - m.margin > 0) == (m.least > 0) for m in review.marks)
     assert costly == sorted((m for m in review.marks if m.costly), key=lambda m: (-m.loss, m.index))[:5]
+    assert not costly and all(m.worlds == FIRST_WORLDS for m in review.marks)  # no mistake on 8 worlds
+    assert all(math.isinf(m.margin) for m in review.marks if m.loss > 0)
     assert review.total_loss == pytest.approx(sum(m.loss for m in review.marks))
     assert review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, game_id="t1",
-                       refine=0, workers=1) == review
+                       refine=0) == review
     assert Review.from_dict(review.to_dict()) == review
 
 
-def test_the_decisions_that_may_be_costliest_are_looked_at_again_in_more_worlds(played: Game) -> None:
-    first = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=0, workers=1)
-    calls: list[tuple[int, int]] = []
-    review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=1, refine=3, workers=1,
-                         progress=lambda done, total: calls.append((done, total)))
-    again = to_refine({m.index: m for m in first.marks}, 3)
-    assert len(again) == 3
-    assert [d for d, _ in calls] == list(range(len(calls))) and calls[-1][0] == calls[-1][1] > len(first.marks)
-    assert calls[len(first.marks)] == (len(first.marks), len(first.marks))  # the first look, then the looks again
-    assert [m.index for m in review.marks] == [m.index for m in first.marks]
-    was = {m.index: m for m in first.marks}
-    looked = [m for m in review.marks if m != was[m.index]]
-    assert looked and {m.index for m in looked} >= {i for i in again if was[i].worlds < 32 and was[i].margin > 0}
-    assert all(m.worlds > was[m.index].worlds for m in looked)
-    assert all(m.worlds <= 8 * REFINE_FACTOR for m in review.marks)
+def test_the_looks_again_double_the_worlds_where_the_costliest_are_in_question(played: Game) -> None:
+    plan = Plan(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=64, seed=1, refine=4)
+    walk = Walk(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
+    looks = plan.looks()
+    first = next(looks)
+    assert [job.index for job in first] == plan.wanted
+    assert all(job.most == first_look(plan.options[job.index]) and job.table is None
+               and job.seed == 1_000_003 + job.index for job in first)
+    assert first_look(2) > first_look(4) == first_look(9) == FIRST_WORLDS  # a choice of two: more worlds
+    for job in first:
+        plan.scored(job, walk.score(job))
+    was = dict(plan.marks)
+    sizing = plan.sizing()
+    second = next(looks)
+    assert [job.index for job in second] == to_refine(sizing, 4, most=64) and len(second) == 4
+    assert all(job.most == 2 * was[job.index].worlds and job.table == plan.tables[job.index] for job in second)
+    kept = {job.index: [list(values) for values in job.table or []] for job in second}
+    for job in second:
+        plan.scored(job, walk.score(job))
+    grown = [i for i in kept if plan.marks[i].worlds > was[i].worlds]
+    assert grown and all(plan.marks[i].worlds == 2 * was[i].worlds for i in grown)
+    for i, old in kept.items():  # carried on in the same worlds: the first look's stay as they were
+        assert [values[:len(before)] for values, before in zip(plan.tables[i] or [], old, strict=True)] == old
+    for jobs in looks:
+        for job in jobs:
+            plan.scored(job, walk.score(job))
+    review = plan.review()
+    assert review == review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=64, seed=1, refine=4)
+    assert all(m.worlds <= 64 for m in review.marks) and max(m.worlds for m in review.marks) > SURE_FROM
+    assert plan.spent() <= sum(len(v) for t in plan.tables.values() for v in t or []) and plan.total > len(plan.wanted)
+
+
+def test_the_costliest_in_question_are_told_apart_first() -> None:
+    """``to_refine`` on made-up marks: the sure mistakes ranked by what they surely cost (the low end), those
+    that may yet join the first five and those of the five that may yet fall out looked at again."""
+    def mark(index: int, loss: float, margin: float, worlds: int = 16) -> Mark:
+        options = (Option("0 discard 2C", 0.0), Option("0 discard 3C", loss)) if loss else \
+            (Option("0 discard 2C", 0.0), Option("0 discard 3C", 5.0))
+        return Mark(index, 1, "0 discard 3C" if loss else "0 discard 2C", options, loss, margin, worlds)
+
+    clear = {i: mark(i, 40.0 + i, 2.0) for i in range(5)}          # five sure and far apart from the rest
+    quiet = {10 + i: mark(10 + i, 0.0, 1.0) for i in range(20)}     # the chosen one clearly best
+    assert to_refine({**clear, **quiet}, 12) == []
+    unsure = {30: mark(30, 20.0, 25.0), 31: mark(31, 3.0, 1.0)}    # may yet be among the five; surely not
+    assert to_refine({**clear, **quiet, **unsure}, 2) == [0, 30]    # it, and the fifth it may displace
+    assert to_refine({**clear, **quiet, **unsure}, 12, most=16) == []  # as many worlds as they may have
+    close = {5: mark(5, 39.0, 6.0)}                                 # a sixth close to the fifth
+    assert to_refine({**clear, **close}, 1) == [5]                  # the outsider of farthest reach first
+    assert to_refine({**clear, **close}, 3) == [0, 1, 5]            # then the lowest of the five
+    assert to_refine({**clear, **quiet}, 12) == []
+    costly = Review("g", 0, "search", 64, tuple({**clear, **close, **unsure}.values()), seed=1).costliest(5)
+    assert [m.index for m in costly] == [4, 3, 2, 1, 0]             # the sure ones, costliest first
 
 
 def test_where_more_worlds_go_and_when_a_mistake_is_sure() -> None:
@@ -211,7 +255,7 @@ def test_a_mark_is_a_mistake_only_when_sure_and_old_reviews_still_load() -> None
 def test_a_review_stops_when_asked(played: Game) -> None:
     done: list[int] = []
     with pytest.raises(Stopped) as stopped:
-        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 1, budget=4, workers=1,
+        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 1, budget=4,
                     progress=lambda n, total: done.append(n), stop=lambda: len(done) > 3)
     partial = stopped.value.review
     assert len(partial.marks) == 3 and not partial.complete
@@ -226,6 +270,56 @@ def test_a_thirty_one_game_is_reviewed() -> None:
     assert all(m.round >= 1 and m.options[0].points <= m.options[-1].points for m in review.marks)
 
 
+class Swapped:
+    """Ten Pennies as a review plays it, every game of it dealt with two cards of two other seats' hands
+    swapped: cards the reviewed seat never sees, whose seat keeps them to the end (so the game's log plays
+    on as it did)."""
+
+    def __init__(self, first: tuple[int, Card], second: tuple[int, Card]) -> None:
+        self.first, self.second = first, second
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(TEN_PENNIES, name)
+
+    def new(self, seats: int, rules: HouseRules, seed: int) -> Game:
+        game = TEN_PENNIES.new(seats, rules, seed)
+        (a, card_a), (b, card_b) = self.first, self.second
+        hand_a, hand_b = game.players[a].hand, game.players[b].hand
+        hand_a[hand_a.index(card_a)], hand_b[hand_b.index(card_b)] = card_b, card_a
+        return game
+
+
+def test_a_hidden_card_never_changes_a_whole_review() -> None:
+    """Two deals that differ only in cards seat 3 never sees give it the same review, looks again and all; the
+    same deal with those cards changing hands for the seat (as if it could see them) does not."""
+    rules = HouseRules(rounds=(1,))
+    game = play_game(Game(4, rules, 1), [BOTS["greedy"](s) for s in range(4)])
+    dealt = Game(4, rules, 1)
+    named = {word for command in game.log for word in TEN_PENNIES.format_command(command).split()}
+    kept = [[c for c in dealt.players[s].hand if c in game.players[s].hand and c.text not in named]
+            for s in range(4)]  # dealt to the seat, never shown, held to the end
+    first, second = next(((s, a), (t, b)) for s in range(3) for t in range(s + 1, 3) for a in kept[s]
+                         for b in kept[t] if a.points != b.points)
+    swapped: Any = Swapped(first, second)
+    assert swapped.new(4, rules, 1).players[first[0]].hand != dealt.players[first[0]].hand
+    reviews = [review_game(kind, 4, rules, 1, game.log, 3, budget=32, seed=5) for kind in (TEN_PENNIES, swapped)]
+    assert reviews[0] == reviews[1] and len(reviews[0].marks) > 10
+    assert max(m.worlds for m in reviews[0].marks) > SURE_FROM  # the looks again too
+    seen: Any = Swapped(first, (3, kept[3][0]))  # a card of the seat's own: its review changes
+    assert review_game(seen, 4, rules, 1, game.log, 3, budget=32, seed=5) != reviews[0]
+
+
+def test_a_walk_remembers_what_the_log_rebuilds(played: Game) -> None:
+    """A review's walk keeps the seat's memory as it goes (``Recalling``): each decision is scored as one
+    scored alone, its memory rebuilt from the game's log."""
+    walk = Walk(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
+    wanted = decisions(TEN_PENNIES, 4, played.rules, 21, played.log, 2)
+    for index in wanted[::7] + wanted[3::11]:  # forward, then back to the start and forward again
+        game = Game.replay(4, played.rules, 21, played.log[:index], trusted=True)
+        alone = score_decision(TEN_PENNIES, game, 2, played.log[index], index, budget=8, seed=index)
+        assert walk.score(Job(index, 8, index, 1.0, None))[0] == alone
+
+
 @pytest.fixture(scope="module")
 def blundering() -> Game:
     """One round at three seats, seat 2 playing at random: mistakes enough to find."""
@@ -234,7 +328,7 @@ def blundering() -> Game:
 
 
 def test_two_seeds_agree_within_their_intervals(blundering: Game) -> None:
-    reviews = [review_game(TEN_PENNIES, 3, blundering.rules, 5, blundering.log, 2, budget=16, seed=s, workers=1)
+    reviews = [review_game(TEN_PENNIES, 3, blundering.rules, 5, blundering.log, 2, budget=16, seed=s)
                for s in (1, 2)]
     assert reviews[0].seed == 1 and reviews[1].seed == 2
     assert reviews[0].marks != reviews[1].marks  # other worlds
@@ -250,17 +344,17 @@ def test_two_seeds_agree_within_their_intervals(blundering: Game) -> None:
 
 
 def test_a_review_in_a_pool_of_processes_is_the_one_made_in_one(played: Game) -> None:
-    serial = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, refine=4, workers=1)
+    serial = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=32, seed=3, refine=4)
     calls: list[tuple[int, int]] = []
-    pooled = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, refine=4, workers=2,
-                         progress=lambda done, total: calls.append((done, total)))
-    assert pooled == serial
+    pooled = review_pooled(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=32, seed=3, refine=4, workers=2,
+                           progress=lambda done, total: calls.append((done, total)))
+    assert pooled == serial and max(m.worlds for m in serial.marks) > SURE_FROM  # looked at again, too
     assert [d for d, _ in calls] == list(range(len(calls))) and calls[-1][0] == calls[-1][1]
     done: list[int] = []
     with pytest.raises(Stopped) as stopped:
-        review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3, workers=2,
-                    progress=lambda n, total: done.append(n), stop=lambda: len(done) > 5)
+        review_pooled(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=32, seed=3, workers=2,
+                      progress=lambda n, total: done.append(n), stop=lambda: len(done) > 5)
     partial = stopped.value.review
     assert not partial.complete and 5 <= len(partial.marks) < len(serial.marks)
-    assert set(partial.marks) <= {m for m in review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8,
-                                                         seed=3, refine=0, workers=1).marks}
+    assert set(partial.marks) <= {m for m in review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=32,
+                                                         seed=3, refine=0).marks}

@@ -11,11 +11,31 @@ import pytest
 
 from tenpennies.engine.cards import Card, decks_for, shoe
 from tenpennies.engine.ten_pennies import Game, HouseRules, SeatView, parse_cards
+from tenpennies.engine.ten_pennies import value as learned
 from tenpennies.engine.ten_pennies.bots import BOTS, play_game
-from tenpennies.engine.ten_pennies.commands import Command, Discard, LayOff
-from tenpennies.engine.ten_pennies.search import SearchBot, option_values, pick, seat_memory
-from tenpennies.engine.ten_pennies.strategies import fast_choice
-from tenpennies.engine.ten_pennies.worlds import SeatMemory
+from tenpennies.engine.ten_pennies.commands import (
+    Buy,
+    Command,
+    DeclineDiscard,
+    Discard,
+    Draw,
+    LayOff,
+    PassBuy,
+    TakeDiscard,
+)
+from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
+from tenpennies.engine.ten_pennies.search import (
+    SearchBot,
+    aligned,
+    option_rollouts,
+    option_values,
+    pick,
+    rollout,
+    seat_memory,
+)
+from tenpennies.engine.ten_pennies.strategies import fast_choice, meld_policy, view_table, would_buy, would_take
+from tenpennies.engine.ten_pennies.worlds import SeatMemory, sample_world
 
 from positions import position
 
@@ -122,6 +142,97 @@ def test_the_searcher_chooses_only_from_the_seats_information() -> None:
             decided += 1
         game.apply(policy.choose(view))
     assert decided == 6
+
+
+def test_an_options_worlds_draw_alike_whichever_option_is_played() -> None:
+    """``aligned``: a buy's penalty cards come from the bottom of a sampled stock, and a take leaves the card
+    its seat would have drawn to the bottom, so the seats after draw the cards they would draw after a pass or
+    a decline (a sampled stock's order is unknown to the seat: each option's worlds are as likely)."""
+    game = Game(4, HouseRules(rounds=(1,)), 5)
+    while game.phase is not Phase.PICK_UP or game.to_act()[0] != 0:
+        game.apply(fast_choice(game, game.to_act()[0]))
+    world = sample_world(game.view(0), random.Random(1))
+    stock = list(world.stock)
+    taken = world.copy()
+    aligned(taken, TakeDiscard(0))
+    assert taken.stock == stock[-1:] + stock[:-1]
+    taken.apply(TakeDiscard(0))
+    declined = world.copy()
+    aligned(declined, DeclineDiscard(0))
+    assert declined.stock == stock
+    declined.apply(DeclineDiscard(0))
+    while declined.phase is Phase.BUY:
+        declined.apply(PassBuy(declined.to_act()[0]))
+    declined.apply(Draw(0))
+    assert taken.stock[1:] == declined.stock  # the next seats draw alike
+    buying = world.copy()
+    buying.apply(DeclineDiscard(0))
+    offered = buying.to_act()[0]
+    passing = buying.copy()
+    aligned(buying, Buy(offered))
+    buying.apply(Buy(offered))
+    penalty = buying.rules.buy_penalty_cards
+    assert buying.players[offered].hand[-penalty:] == stock[:penalty][::-1]  # from the bottom
+    passing.apply(PassBuy(offered))
+    while passing.phase is Phase.BUY:
+        passing.apply(PassBuy(passing.to_act()[0]))
+    while buying.phase is Phase.BUY:
+        buying.apply(PassBuy(buying.to_act()[0]))
+    assert buying.stock == passing.stock[penalty:]  # the draws to come: the same cards in the same order
+
+
+def test_a_rollout_stops_at_its_horizon_where_the_value_was_fitted() -> None:
+    game = Game(4, HouseRules(rounds=(1, 2)), 9)
+    for _ in range(12):
+        game.apply(fast_choice(game, game.to_act()[0]))
+    seat = game.to_act()[0]
+    option = fast_choice(game, seat)
+    world = sample_world(game.view(seat), random.Random(2))
+    stopped = world.copy()
+    points = rollout(stopped, seat, option, horizon=8)
+    assert stopped.round_index == world.round_index and stopped.phase is Phase.PICK_UP
+    assert stopped.turn == world.turn + 8 and points == learned.value(stopped, seat)
+    played = world.copy()
+    assert rollout(played, seat, option) == played.players[seat].score - world.players[seat].score
+    assert played.round_index != world.round_index  # to the round's end
+    assert learned.fitted(game.rules) and not learned.fitted(HouseRules(buy_penalty_cards=1))
+    options = TEN_PENNIES.review_options(game, seat, option)
+    fitted = option_rollouts(game, seat, 3)(options, range(4))
+    assert fitted != option_rollouts(game, seat, 3, horizon=None)(options, range(4))
+    other = Game(4, HouseRules(rounds=(1, 2), buy_penalty_cards=1), 9)  # house rules the value was not fitted to
+    for _ in range(12):
+        other.apply(fast_choice(other, other.to_act()[0]))
+    seat = other.to_act()[0]
+    options = TEN_PENNIES.review_options(other, seat, fast_choice(other, seat))
+    assert option_rollouts(other, seat, 3)(options, range(4)) == \
+        option_rollouts(other, seat, 3, horizon=None)(options, range(4))
+
+
+def test_the_rollout_policy_discards_what_the_shared_policy_does() -> None:
+    """``fast_choice`` reads the game straight (its discard's key packed into one number, each hand tallied once
+    a step): wherever the shared policy read from the seat's view discards, it discards the same card, takes
+    and buys alike."""
+    compared = {"discard": 0, "take": 0, "buy": 0}
+    for seed in range(3):
+        game = Game(4, HouseRules(rounds=(1, 3, 5, 7)), seed)
+        while not game.over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            fast = fast_choice(game, seat)
+            if view.phase is Phase.MELD:
+                shared = meld_policy(view.hand, view.legal, view_table(view),
+                                     any(p.down for p in view.players if p.seat != seat), view.spec, view.rules)
+                if isinstance(shared, Discard):
+                    assert fast == shared, (seed, view.hand, fast, shared)
+                    compared["discard"] += 1
+            elif view.phase is Phase.PICK_UP:
+                assert isinstance(fast, TakeDiscard) == would_take(view)
+                compared["take"] += 1
+            elif view.phase is Phase.BUY:
+                assert isinstance(fast, Buy) == would_buy(view)
+                compared["buy"] += 1
+            game.apply(fast)
+    assert min(compared.values()) > 50, compared
 
 
 def test_option_values_refuse_what_the_seat_may_not_do() -> None:

@@ -26,13 +26,15 @@ from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
 from .narrate import Narrator, card_text
 from .rules import HouseRules
-from .search import option_rollouts
+from .search import HORIZON, option_rollouts
 from .search import option_values as search_values
 from .strategies import ranked_discards
+from .worlds import SeatMemory
 
-REVIEW_BUDGET = 48
-"""The most worlds a review plays an option of a decision in by default (``option_rollouts``; a clear
-decision takes ``review.FIRST_WORLDS``, the costliest up to ``review.REFINE_FACTOR`` times as many)."""
+REVIEW_BUDGET = 96
+"""The most worlds a review plays an option of a decision in by default (``option_rollouts``): a clear
+decision takes its first look's (``review.first_look``), those whose place among the costliest is in
+question up to this many, within the review's rollouts (``review.SPEND``)."""
 REVIEW_DISCARDS = 4
 """A review scores the chosen command and at most this many other discards (the policy's best, one per face)."""
 REVIEW_MELDS = 3
@@ -110,10 +112,19 @@ class TenPennies:
         """The searcher's (``search.option_values``)."""
         return search_values(game, seat, options, budget=budget, seed=seed)
 
-    def option_rollouts(self, game: Game, seat: int,
-                        seed: int) -> Callable[[Sequence[Command], range], list[list[float]]]:
-        """The searcher's world by world (``search.option_rollouts``): what a review's intervals are made of."""
-        return option_rollouts(game, seat, seed)
+    horizon: int | None = HORIZON
+    """The turns a review's rollout plays before the learned value takes over (None: to the round's end)."""
+
+    def option_rollouts(self, game: Game, seat: int, seed: int,
+                        memory: SeatMemory | None = None) -> Callable[[Sequence[Command], range], list[list[float]]]:
+        """The searcher's world by world (``search.option_rollouts``, to ``horizon``): what a review's intervals
+        are made of; ``memory``: what the seat remembers of the round (``recall``), else rebuilt from the log."""
+        return option_rollouts(game, seat, seed, memory, horizon=self.horizon)
+
+    def recall(self, seat: int) -> SeatMemory:
+        """What ``seat`` remembers of the round, to be shown its every view (``SeatMemory.observe``): a review
+        walking a game keeps it as it goes."""
+        return SeatMemory(seat)
 
     @property
     def searcher(self) -> tuple[str, int]:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARDS_PER_DECK, Card
+from ..cards import CARDS_PER_DECK, MAX_DECKS, Card, shoe
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
 from .game import Game, Phase, SeatView
 from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates
@@ -42,51 +42,65 @@ from .worlds import Remembering, sample_world
 # --- hand judgement ----------------------------------------------------------------------------------
 
 
-def _usable_counts(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> tuple[dict[int, int], int]:
-    """Naturals per rank that one set may hold together (one per suit under TP-4.9), and the wild count."""
+def _tally(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> tuple[list[int], int, set[int]]:
+    """Naturals per rank (a list by rank, 0 to 15) that one set may hold together (one per suit under
+    TP-4.9), the wild count, and the faces counted under TP-4.9 (rank and suit, as the id of the first deck's
+    card). A rollout's hot path: every meld step and every buy offer asks it."""
     wild_ranks = spec.wild_ranks
-    counts: dict[int, int] = {}
-    faces: set[int] = set()  # rank and suit, as the id of the first deck's card (a rollout's hot path)
+    counts = [0] * 16
+    faces: set[int] = set()
     wilds = 0
-    distinct = rules.distinct_suits
-    for card in hand:
-        rank = card.rank
-        if rank in wild_ranks:
-            wilds += 1
-            continue
-        if distinct and card.suit is not None:
-            face = card.id % CARDS_PER_DECK
-            if face in faces:
-                continue
-            faces.add(face)
-        counts[rank] = counts.get(rank, 0) + 1
-    return counts, wilds
+    if rules.distinct_suits:
+        for card in hand:
+            rank = card.rank
+            if rank in wild_ranks:
+                wilds += 1
+            elif card.suit is None:
+                counts[rank] += 1
+            else:
+                face = card.id % CARDS_PER_DECK
+                if face not in faces:
+                    faces.add(face)
+                    counts[rank] += 1
+    else:
+        for card in hand:
+            rank = card.rank
+            if rank in wild_ranks:
+                wilds += 1
+            else:
+                counts[rank] += 1
+    return counts, wilds, faces
+
+
+def _distance(counts: list[int], wilds: int, spec: RoundSpec) -> int:
+    """``contract_distance`` of a hand's ``_tally``."""
+    contract = spec.contract
+    size, cap = contract.size, spec.wild_cap
+    need = [size - n for n in sorted(counts, reverse=True)[:contract.sets] if n < size]
+    return sum(need) - min(wilds, sum(min(x, cap) for x in need))
 
 
 def contract_distance(hand: Iterable[Card], spec: RoundSpec, rules: HouseRules) -> int:
     """About how many cards the hand lacks to lay the round's contract: the best rank groups, each short
     of the contract's size, less the wild cards that may fill them (the round's cap a set)."""
-    counts, wilds = _usable_counts(hand, spec, rules)
-    contract = spec.contract
-    best = sorted(counts.values(), reverse=True)[:contract.sets]
-    best += [0] * (contract.sets - len(best))
-    need = [max(0, contract.size - n) for n in best]
-    fill = min(wilds, sum(min(x, spec.wild_cap) for x in need))
-    return sum(need) - fill
+    counts, wilds, _ = _tally(hand, spec, rules)
+    return _distance(counts, wilds, spec)
 
 
 def buy_helps(hand: Sequence[Card], card: Card, spec: RoundSpec, rules: HouseRules) -> bool:
     """The conservative buying test: a wild card while the contract is not complete, or a card that brings
     the contract nearer and leaves its set complete (sets of 3-4) or one card short (sets of 5-7)."""
+    counts, wilds, faces = _tally(hand, spec, rules)
     if card.rank in spec.wild_ranks:
-        return contract_distance(hand, spec, rules) > 0
-    with_card = [*hand, card]
-    counts, wilds = _usable_counts(with_card, spec, rules)
+        return _distance(counts, wilds, spec) > 0
+    rank = card.rank
+    joins = not (rules.distinct_suits and card.suit is not None and card.id % CARDS_PER_DECK in faces)
     size = spec.contract.size
-    short = max(0, size - counts.get(card.rank, 0) - min(spec.wild_cap, wilds))
-    if short > (0 if size <= 4 else 1):
+    if size - counts[rank] - joins - min(spec.wild_cap, wilds) > (0 if size <= 4 else 1):
         return False
-    return contract_distance(with_card, spec, rules) < contract_distance(hand, spec, rules)
+    before = _distance(counts, wilds, spec)
+    counts[rank] += joins
+    return _distance(counts, wilds, spec) < before
 
 
 TableRanks = Sequence[tuple[int | None, frozenset[str] | set[str]]]
@@ -114,9 +128,11 @@ def wants_card(hand: Sequence[Card], card: Card, down: bool, table: TableRanks, 
     return bool(alike)
 
 
-def _discard_key(card: Card, counts: dict[int, int], wild_ranks: frozenset[int],
+def _discard_key(card: Card, counts: list[int], wild_ranks: frozenset[int],
                  feeds: bool) -> tuple[bool, int, bool, int, int]:
-    return (card.rank not in wild_ranks, -counts.get(card.rank, 0), not feeds, card.points, -card.id)
+    """The shared policy's order of discards (the largest goes first): a natural card before a wild one, the
+    ranks with fewest usable naturals, a card no other seat can lay off, the most points, the lowest id."""
+    return (card.rank not in wild_ranks, -counts[card.rank], not feeds, card.points, -card.id)
 
 
 def meld_policy(hand: Sequence[Card], legal: Sequence[Command], table: TableRanks, others_down: bool,
@@ -150,7 +166,7 @@ def meld_policy(hand: Sequence[Card], legal: Sequence[Command], table: TableRank
 def ranked_discards(hand: Sequence[Card], discards: Sequence[Discard], table: TableRanks, others_down: bool,
                     spec: RoundSpec, rules: HouseRules) -> list[Discard]:
     """The listed discards, best first by the shared policy."""
-    counts, _ = _usable_counts(hand, spec, rules)
+    counts, _, _ = _tally(hand, spec, rules)
     wild_ranks = spec.wild_ranks
 
     def key(d: Discard) -> tuple[bool, int, bool, int, int]:
@@ -264,16 +280,22 @@ def fast_choice(game: Game, seat: int) -> Command:
     phase = game.phase
     player = game.players[seat]
     if phase is Phase.DRAW:
-        return Draw(seat)
+        return _DRAW[seat]
     spec, rules = game.spec, game.rules
     if phase is Phase.PICK_UP:
-        table = [(t.rank, t.suits) for t in game.table]
+        table = _table_ranks(game) if player.down else ()  # only a seat that is down lays off
         take = wants_card(player.hand, game.pile[-1], player.down, table, spec, rules)
-        return TakeDiscard(seat) if take else DeclineDiscard(seat)
+        return _TAKE[seat] if take else _DECLINE[seat]
     if phase is Phase.BUY:
         wanted = not player.down and buy_helps(player.hand, game.pile[-1], spec, rules)
-        return Buy(seat) if wanted else PassBuy(seat)
+        return _BUY[seat] if wanted else _PASS[seat]
     return _fast_meld(game, seat)
+
+
+def _table_ranks(game: Game) -> list[tuple[int | None, set[str]]]:
+    """The sets on ``game``'s table as a lay-off test reads them (``TableRanks``), read without making a copy's
+    shared table its own (``Game.table`` would: the policy only reads it)."""
+    return [(t.rank, t.suits) for t in game._table]
 
 
 def _fast_meld(game: Game, seat: int) -> Command:
@@ -283,8 +305,11 @@ def _fast_meld(game: Game, seat: int) -> Command:
     hand = player.hand
     spec, rules = game.spec, game.rules
     keep = 1 if rules.discard_to_go_out else 0
+    counts: list[int] | None = None
+    table = game._table  # read only (``_table_ranks``)
     if not player.down:
-        if contract_distance(hand, spec, rules) == 0:
+        counts, wilds, _ = _tally(hand, spec, rules)
+        if _distance(counts, wilds, spec) == 0:
             best: tuple[tuple[Card, ...], ...] | None = None
             best_points = -1
             for sets in contract_candidates(hand, spec, rules, limit=8):
@@ -303,27 +328,62 @@ def _fast_meld(game: Game, seat: int) -> Command:
                 chosen, best_points = cards, points
         if chosen is not None:
             return LaySet(seat, chosen)
-        if len(hand) - 1 >= keep and game.table:
+        if len(hand) - 1 >= keep and table:
             wild_ranks = spec.wild_ranks
             by_rank: dict[int | None, list[TableSet]] = {}
-            for target in game.table:
+            for target in table:
                 by_rank.setdefault(target.rank, []).append(target)
             for card in sorted(hand, key=_layoff_order):
-                targets = game.table if card.rank in wild_ranks else by_rank.get(card.rank, ())
+                targets = table if card.rank in wild_ranks else by_rank.get(card.rank, ())
                 for target in targets:
                     if layoff_refusal(card, target, spec, rules) is None:
                         return LayOff(seat, card, target.id)
-    counts, _ = _usable_counts(hand, spec, rules)
+    if counts is None:
+        counts = _tally(hand, spec, rules)[0]
+    return _DISCARD_OF[seat](_deadwood(hand, counts, table, _others_down((p.down for p in game.players), seat),
+                                       spec, rules))
+
+
+def _deadwood(hand: Sequence[Card], counts: list[int], table: Sequence[TableSet], others_down: bool,
+              spec: RoundSpec, rules: HouseRules) -> Card:
+    """The card the shared policy discards: the largest ``_discard_key``, each key packed into one number
+    (a natural card, fewest usable naturals of its rank, feeds nobody, most points, lowest id: each part's
+    range fits below the next's, so the numbers order as the keys do; no two cards tie, their ids differ)."""
     wild_ranks = spec.wild_ranks
-    others_down = _others_down((p.down for p in game.players), seat)
-    table = [(t.rank, t.suits) for t in game.table] if others_down else []
-    card = max(hand, key=lambda c: _discard_key(c, counts, wild_ranks,
-                                                others_down and _lays_off(c, table, spec, rules)))
-    return Discard(seat, card)
+    suits_by_rank: dict[int, list[set[str]]] = {}
+    if others_down:
+        for target in table:
+            if target.rank is not None:
+                suits_by_rank.setdefault(target.rank, []).append(target.suits)
+    wild_feeds = others_down and bool(table)
+    distinct = rules.distinct_suits
+    best, best_key = hand[0], -1
+    for card in hand:
+        rank = card.rank
+        if rank in wild_ranks:
+            key = ((64 << 1) | (not wild_feeds)) << 16
+        else:
+            suits = suits_by_rank.get(rank)
+            feeds = suits is not None and (not distinct or card.suit is None
+                                           or any(card.suit not in held for held in suits))
+            key = (((128 + 64 - counts[rank]) << 1) | (not feeds)) << 16
+        key |= (card.points << 10) | (1023 - card.id)
+        if key > best_key:
+            best, best_key = card, key
+    return best
 
 
 def _layoff_order(card: Card) -> tuple[int, int]:
     return (-card.points, card.id)
+
+
+# Commands are plain values: a rollout hands out one object per seat (or seat and card), built once.
+_DRAW = tuple(Draw(seat) for seat in range(8))
+_TAKE = tuple(TakeDiscard(seat) for seat in range(8))
+_DECLINE = tuple(DeclineDiscard(seat) for seat in range(8))
+_BUY = tuple(Buy(seat) for seat in range(8))
+_PASS = tuple(PassBuy(seat) for seat in range(8))
+_DISCARD_OF = tuple({card: Discard(seat, card) for card in shoe(MAX_DECKS)}.__getitem__ for seat in range(8))
 
 
 # --- the searching bot -------------------------------------------------------------------------------

@@ -41,6 +41,14 @@ class SeatMemory:
         self.pile: list[Card | None] = []
         self.last: SeatView | None = None
 
+    def copy(self) -> SeatMemory:
+        """What this memory holds now, to keep while it observes on."""
+        other = SeatMemory(self.seat)
+        other.known = [set(cards) for cards in self.known]
+        other.pile = list(self.pile)
+        other.last = self.last
+        return other
+
     def observe(self, view: SeatView) -> None:
         """Fold in the seat's next view (the same view twice is harmless)."""
         if view.seat != self.seat:

@@ -231,8 +231,9 @@ def play_out(game: Game, events: list[Event], seat: int, policy: Bot, max_steps:
 
 
 REVIEW_BUDGET = 64
-"""The most worlds a review plays an option of a decision in by default (``option_rollouts``; a clear
-decision takes ``review.FIRST_WORLDS``, the costliest up to ``review.REFINE_FACTOR`` times as many)."""
+"""The most worlds a review plays an option of a decision in by default (``option_rollouts``): a clear
+decision takes its first look's (``review.first_look``), those whose place among the costliest is in
+question up to this many, within the review's rollouts (``review.SPEND``)."""
 
 
 def option_values(game: Game, seat: int, options: Sequence[Command], *, budget: int, seed: int) -> list[float]:

@@ -31,16 +31,25 @@ time). The latency is from the screen taking the event off its stream: a
 screen that falls behind a full-speed stream leaves the backlog in gRPC's buffers, where no clock sees it,
 so read the rate (against the bare stream's) beside it.
 
-At full speed the screen draws each burst of events and composes a frame at the next tick of its frame
-timer (``common.FRAME_RATE``, 1000 a second; at Textual's own 60 an event waited half a frame on average for
-the next tick whatever a frame cost), leaving the stream half the last frame's time, up to 1/120 s, before
-its next redraw (``table.STREAM_SHARE``, ``STREAM_MOST``). At people's pace (the same watcher, four players
-in a process of their own each answering ``PACE`` seconds after it is asked) the screen is idle when an event
-comes and its frame is drawn at once: there the figure is what the screen's own work costs, the one a person
-at a table feels.
+At full speed the screen draws each burst of events (at most each ``table.BURST`` seconds) and Textual
+composes a frame at the next tick of the screen's frame timer: Textual's own, ``TEXTUAL_FPS`` ticks a second
+(the client's ``tui.FRAMES_PER_SECOND`` unless the variable says otherwise; each figure's heading says the rate
+it ran at), so that an event waits half a tick on average for it, whatever a frame costs. Compare with
+another rate by setting it (Textual's own default is 60):
+
+    TEXTUAL_FPS=60 python bench/tui_bench.py
+
+At people's pace (the same watcher, four players in a process of their own each answering ``PACE`` seconds
+after it is asked) the screen is idle when an event comes and its frame is drawn at once: there the figure is
+what the screen's own work costs, the one a person at a table feels.
 """
 
 from __future__ import annotations
+
+# first: the client's frame rate (``TEXTUAL_FPS``), which Textual reads once, as it is imported
+import tenpennies.client.tui  # noqa: F401
+
+# isort: split
 
 import argparse
 import asyncio
@@ -53,8 +62,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from rich.console import RenderableType
-from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
+from textual.constants import MAX_FPS
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -150,7 +159,8 @@ async def start_up(address: str, runs: int) -> None:
                 lambda: TenPenniesApp(Launch("server", address=address, name="bench", home=Path(scratch))),
                 lobby_ready(tables)))
     base = statistics.median(times["trivial"])
-    print(f"start-up, headless (App.run_test, {SIZE[0]}x{SIZE[1]}), median of {runs} interleaved runs:")
+    print(f"start-up, headless (App.run_test, {SIZE[0]}x{SIZE[1]}, frames at {MAX_FPS} a second), median of {runs} "
+          "interleaved runs:")
     print(f"  trivial app (one Static), first frame     {base * 1000:8.1f} ms   1.00x (the baseline)")
     for key, what in (("local", "local mode: hand and prompt shown"), ("lobby", "server address: lobby list shown")):
         median = statistics.median(times[key])
@@ -216,9 +226,10 @@ class TimedTableScreen(TableScreen):
 
 class Watcher(App[None]):
     """The smallest app around the table screen, with the table's style sheet (as the real app loads it).
-    Each frame the screen composes ends in ``App._display`` (Textual's own hook, private); headless, it
-    skips turning the frame into terminal output, so that is done here too (and thrown away): the frame
-    costs what it would in a terminal, less the write."""
+    Each frame the screen composes ends in ``App._display`` (Textual's own hook, private: the bench's one
+    use of a private of Textual, as a stopwatch; the client uses none); headless, it skips turning the
+    frame into terminal output, so that is done here too (and thrown away): the frame costs what it would
+    in a terminal, less the write."""
 
     CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))
 
@@ -232,7 +243,7 @@ class Watcher(App[None]):
 
     def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)
-        if isinstance(renderable, CompositorUpdate):
+        if renderable is not None and hasattr(renderable, "render_segments"):  # a composed frame's update
             renderable.render_segments(self.console)
             self.frames += 1
             self.table.painted()
@@ -355,7 +366,7 @@ async def event_to_screen(address: str, rounds: list[int]) -> None:
     await connection.close()
     samples = screen.latencies
     print(f"event to screen, headless, a spectator of 4 greedy bots at full speed (rounds {rounds}; server in "
-          f"its own process):")
+          f"its own process; frames at {MAX_FPS} a second):")
     print(f"  bare stream (no screen): {bare_count} events in {bare_took:.2f} s "
           f"({bare_count / bare_took:.0f} events/s)")
     print(f"  table screen: {screen.to_end} events to the game's end in {took:.2f} s ({screen.to_end / took:.0f} "
@@ -376,7 +387,7 @@ async def event_to_screen_paced(address: str, rounds: list[int]) -> None:
         if players.is_alive():
             players.kill()
     print(f"event to screen, headless, a spectator of 4 players at people's pace (each decision {PACE * 1000:.0f} ms; "
-          f"rounds {rounds}; players and server each in a process of their own):")
+          f"rounds {rounds}; players and server each in a process of their own; frames at {MAX_FPS} a second):")
     print(f"  table screen: {len(screen.latencies)} events in {took:.2f} s, {app.frames} frames")
     latency_lines(screen)
 

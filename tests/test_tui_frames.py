@@ -8,11 +8,12 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.visual import Visual, visualize
+from textual.widgets import RichLog
 
 from tenpennies.client.plots import running_figures
 from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.line import Rows, row_cells
-from tenpennies.client.tui.log import MAX_LINES, TableLog
+from tenpennies.client.tui.log import MAX_LINES, MIN_WIDTH, TableLog
 from tenpennies.client.tui.plot import ScorePlot
 
 from tuikit import until
@@ -67,61 +68,63 @@ class EarlyLogApp(App[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sized_before: bool | None = None
-        self.deferred = -1  # RichLog's deferred writes once they were released
+        self.room_before = -1  # the log's width as the lines were released
+        self.rows_before = -1  # its rows once they were released
 
     def compose(self) -> ComposeResult:
         yield TableLog(id="log")
 
     def on_mount(self) -> None:
         log = self.query_one(TableLog)
-        self.sized_before = log._size_known
+        self.room_before = log.room
         for n in range(3):
             log.add(f"early {n}")
         log.release()
-        self.deferred = len(log._deferred_renders)
+        self.rows_before = len(log.lines)
 
 
 async def test_lines_released_before_the_log_has_a_width_are_written_once_it_has_one() -> None:
-    """They wait in the log's own queue, not in RichLog's deferred writes (each written again as the log
-    first resizes, each asking for a new layout): shown once the log is laid out, in order."""
+    """They wait in the log's queue (made into rows at a width of 0 they would be wrapped wrong, and each
+    would ask for a new layout): written once the log is laid out, once each, in order."""
     app = EarlyLogApp()
     async with app.run_test(size=(40, 10)) as pilot:
         log = app.query_one(TableLog)
         await until(pilot, lambda: "early 2" in shown(log), "the early lines shown")
-        assert app.sized_before is False  # released before the log had its width
-        assert app.deferred == 0  # kept by the log, not handed to RichLog to be written again as it resizes
+        assert app.room_before == 0  # released before the log had its width
+        assert app.rows_before == 0  # kept queued, not written at no width
         assert shown(log)[:3] == ["early 0", "early 1", "early 2"]
-        assert not log._deferred_renders and len(log.lines) == 3
+        assert len(log.lines) == 3
 
 
 class TwoLogsApp(App[None]):
-    CSS = "TableLog { height: 6; }"
+    CSS = "TableLog, RichLog { height: 6; }"
 
     def compose(self) -> ComposeResult:
-        yield TableLog(id="fast")
-        yield TableLog(id="slow")
+        yield TableLog(id="ours")
+        yield RichLog(id="textuals", wrap=True, min_width=MIN_WIDTH, max_lines=MAX_LINES)
 
 
-async def test_a_line_written_the_quick_way_has_the_cells_richlog_would_make_of_it() -> None:
-    """``add_line`` makes the cells of a line that fits itself; ``RichLog.write`` (which it stands for, and
-    which still writes what does not fit) must make the same, style for style: the same log, both ways."""
+async def test_a_line_written_to_the_log_has_the_cells_richlog_would_make_of_it() -> None:
+    """The log makes a line's rows itself (the quick way where it fits, wrapped where it does not); Textual's
+    ``RichLog.write`` must make the same, style for style: the same lines, both ways."""
     lines = [Text("Round 2 (2 of 7) · 1 set of 3 and 1 run of 4", style="bold"),
              Text("greedy bot 1 took the 7♠ ¹ and laid 7♥ 7♦ JK", style="dim"),
              Text.assemble(("You", "bold"), " drew; discarded the ", ("Q♣", "red on white"), "."),
              Text(""), Text("a line too long for the log, which wraps it at its width, twice over at least " * 2),
-             Text("盤 wide cells: 10 pennies left")]
+             Text("two\nlines, and\ta tab"), Text("盤 wide cells: 10 pennies left")]
     app = TwoLogsApp()
     async with app.run_test(size=(60, 16)) as pilot:
-        fast, slow = app.query_one("#fast", TableLog), app.query_one("#slow", TableLog)
-        await until(pilot, lambda: fast._size_known and slow._size_known, "the logs' sizes")
+        ours, textuals = app.query_one(TableLog), app.query_one(RichLog)
+        await until(pilot, lambda: ours.room > 0 and textuals.scrollable_content_region.width > 0, "the logs' sizes")
+        assert ours.room == textuals.scrollable_content_region.width
         for line in lines:
-            fast.add_line(line, scroll_end=True)
-            slow.write(line)
-        assert len(fast.lines) == len(slow.lines) > len(lines)  # the long line wrapped (both ways: ``write``)
-        for made, written in zip(fast.lines, slow.lines, strict=True):
+            ours.add(line)
+            ours.release()
+            textuals.write(line)
+        assert len(ours.lines) == len(textuals.lines) > len(lines)  # the long lines wrapped
+        for made, written in zip(ours.lines, textuals.lines, strict=True):
             assert list(made) == list(written) and made.cell_length == written.cell_length
-        assert fast.virtual_size == slow.virtual_size
+        assert ours.virtual_size == textuals.virtual_size
 
 
 class RowsApp(App[None]):

@@ -12,12 +12,13 @@ from replays import played
 from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import DataTable, RichLog, Static
+from textual.widgets import DataTable, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.help import GameEndScreen, HelpScreen
 from tenpennies.client.tui.lobby import LobbyScreen
+from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.plot import ScorePlot
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.engine.games import kind
@@ -33,7 +34,7 @@ ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=6)
 
 
 def log_lines(screen: TableScreen) -> list[str]:
-    return [strip.text.rstrip() for strip in screen.query_one("#log", RichLog).lines]
+    return [strip.text.rstrip() for strip in screen.query_one("#log", TableLog).lines]
 
 
 async def waiting_table(connection: Connection, seats: int = 3) -> tuple[HostedTable, SeatSession]:
@@ -161,9 +162,10 @@ async def test_the_logs_lines_wrap_where_they_are_seen_whole(connection: Connect
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
         await until(pilot, lambda: log_lines(screen), "the first line")
-        log = screen.query_one("#log", RichLog)
+        log = screen.query_one("#log", TableLog)
         for _ in range(30):  # enough to scroll
-            log.write(Text("x" * 70 + " greedy bot 1 won the round"))
+            log.add(Text("x" * 70 + " greedy bot 1 won the round"))
+        log.release()
         await pilot.pause()
         seen = log.scrollable_content_region.width
         assert max(len(line) for line in log_lines(screen)) <= seen

@@ -11,7 +11,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
@@ -57,7 +57,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.mapping import command_to_pb
 
 from positions import position
-from tuikit import TableApp, game_of, screen_of, text_of, until
+from tuikit import TableApp, game_of, painted_rows, screen_of, settled, text_of, until
 
 SIZE = (80, 24)
 ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
@@ -491,7 +491,7 @@ async def test_an_end_shown_again_before_its_push_is_pushed_once(connection: Con
 
 async def test_a_resized_terminal_lays_the_table_and_a_dialog_over_it_out_again(connection: Connection) -> None:
     """A screen skips only the Resize its own first layout sends it, at the size it was laid out at
-    (``QuickFrames``): a real resize still lays the table out again, and a dialog over it, and the table
+    (``OneLayout``): a real resize still lays the table out again, and a dialog over it, and the table
     under the dialog."""
     _, me = await table(connection)
     app = TableApp(lambda: TableScreen(connection, me))
@@ -593,6 +593,69 @@ async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_close
         assert shown.endswith(screen.tv.log[-1].replace(" ", "")), (screen.tv.log[-1], shown)
 
 
+async def scripted_table(connection: Connection) -> tuple[HostedTable, list[Scripted]]:
+    """A started table of two seats, each played by the test (``Scripted``): nothing moves unless it says."""
+    hosted = await connection.create_table("pilot", 2, ONE_ROUND, seed=5, decision_seconds=0, takeover_seconds=0)
+    seats = [Scripted(await connection.join(hosted.table_id, name)) for name in ("Ann", "Bob")]
+    await connection.start(hosted.table_id, hosted.host_token)
+    return hosted, seats
+
+
+async def test_a_move_drawn_during_a_batch_update_is_on_the_screen_once_it_ends(connection: Connection) -> None:
+    """Textual composes no frame while the app holds a batch update (``App.batch_update``, which Textual
+    itself takes to mount and remove widgets), and a screen whose frame was put off then composes it only
+    when something next comes to it. A move the table drew meanwhile, and then nothing more (no event, no
+    key: the next seat to play is away), must be on the screen all the same: once the batch ends, by the
+    clock alone."""
+    hosted, seats = await scripted_table(connection)
+    watching = [asyncio.create_task(seat.watch()) for seat in seats]
+    app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None and any(seat.legal() for seat in seats), "the game")
+            log = screen.query_one(TableLog)
+            rows = painted_rows(log)
+            mover = next(seat for seat in seats if seat.legal())
+            with app.batch_update():
+                await mover.step()
+                await settled(app, lambda: screen.tv.sequence >= mover.view.sequence and screen.view is screen.tv.view,
+                              "the move drawn")
+                await asyncio.sleep(0.1)  # the frames' time: each put off by the batch
+                line = log.lines[-1].text.rstrip()
+                assert line not in rows, "a frame was composed during the batch: this test no longer tests that"
+            await settled(app, lambda: line in rows, f"the move's line {line!r} on the screen", timeout=3)
+    finally:
+        for task in watching:
+            task.cancel()
+
+
+async def test_a_move_that_came_behind_a_dialog_shows_under_it_and_then_nothing_more(connection: Connection) -> None:
+    """A move that comes while a dialog is over the table is drawn under it (dimmed, at the table's pace
+    behind a dialog, ``DIMMED``), and then nothing more comes: it shows under the dialog all the same, by the
+    clock alone. (Once the dialog closes, the table is drawn whole again.)"""
+    hosted, seats = await scripted_table(connection)
+    watching = [asyncio.create_task(seat.watch()) for seat in seats]
+    app = TableApp(lambda: TableScreen(connection, connection.spectate(hosted.table_id)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.view is not None and any(seat.legal() for seat in seats), "the game")
+            screen.action_help()
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help over the table")
+            log = screen.query_one(TableLog)
+            rows = painted_rows(log)
+            mover = next(seat for seat in seats if seat.legal())
+            await mover.step()
+            await settled(app, lambda: screen.tv.sequence >= mover.view.sequence and screen.view is screen.tv.view,
+                          "the move drawn behind the dialog")
+            line = log.lines[-1].text.rstrip()
+            await settled(app, lambda: line in rows, f"the move's line {line!r} under the dialog", timeout=3)
+    finally:
+        for task in watching:
+            task.cancel()
+
+
 # --- watching, waiting, help, leaving ----------------------------------------------------------------
 
 async def test_a_spectator_sees_the_table_without_a_hand(connection: Connection) -> None:
@@ -612,7 +675,7 @@ async def test_a_spectator_sees_the_table_without_a_hand(connection: Connection)
         assert "Watching" not in text_of(screen, "#prompt")
         assert screen.query_one("#prompt").size.height == 1
         # the log scrolls, to its last line, with no scrollbar drawn beside it (its glyphs read as stray marks)
-        log = screen.query_one("#log", RichLog)
+        log = screen.query_one("#log", TableLog)
         assert log.styles.scrollbar_visibility == "hidden" and log.show_vertical_scrollbar and log.max_scroll_y > 0
         await until(pilot, lambda: log.scroll_y == log.max_scroll_y, "the log at its end")
 

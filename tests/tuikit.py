@@ -12,6 +12,8 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tenpennies.client.tui import table as table_module
@@ -59,6 +61,31 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, 
     while not condition():
         assert loop.time() < give_up, f"timed out waiting for {what}\n{stood(pilot.app)}"
         await pilot.pause(0.02)
+
+
+async def settled(app: App[Any], condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    """Let the app run until ``condition()`` holds, by the clock alone: nothing is sent to the app meanwhile.
+    (``until`` pauses the Pilot, which sends each widget of the screen a message and composes the screen's
+    frame itself: a frame the app would never compose on its own is composed then.)"""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while not condition():
+        assert loop.time() < give_up, f"timed out waiting for {what}\n{stood(app)}"
+        await asyncio.sleep(0.01)
+
+
+def painted_rows(widget: Widget) -> list[str]:
+    """The text of every row the widget is asked to draw from now on (a line-API widget's ``render_line``,
+    which Textual calls as it composes a frame with the widget's changes in it), each as it was drawn."""
+    rows: list[str] = []
+    render_line = widget.render_line
+
+    def drawing(y: int) -> Strip:
+        strip = render_line(y)
+        rows.append(strip.text.rstrip())
+        return strip
+    widget.render_line = drawing  # type: ignore[method-assign]
+    return rows
 
 
 def stood(app: App[Any], tasks: int = 30, frames: int = 5) -> str:

@@ -1,63 +1,39 @@
 """What the lobby, the table screen and its dialogs use: the reconnect backoff, a table's filled seats, a
-sentence, a count of pennies, and their quick frames (``QuickFrames``, ``LiveScreen``)."""
+sentence, a count of pennies, and their screens' first frames (``OneLayout``, ``LiveScreen``)."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
 from textual import events, on
-from textual.geometry import Size
 from textual.screen import Screen
-from textual.timer import Timer
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
 WIDE = 110  # columns from which the table's log sits beside the seats (and its dialogs keep to their side)
-FRAME_RATE = 1000  # the ticks a second of a live screen's frame timer (Textual's own is 60; ``LiveScreen``)
 
 
 R = TypeVar("R")
 
 
-class QuickFrames(Screen[R]):
-    """A screen whose frames are composed on a timer of ``FRAME_RATE`` ticks a second rather than Textual's
-    60: a screen that follows a stream (``LiveScreen``), and a dialog over the table (a round's end pushed
-    just after a frame waited most of a frame for its first).
+class OneLayout(Screen[R]):
+    """A screen laid out once for its first frame, not twice: a screen's first layout sends the screen a
+    Resize to the size it was just laid out at, and Textual's handler of it laid the whole screen out and
+    drew it again for nothing (a few ms of a local game's start, after its first frame). That Resize is
+    handled here, on the screen on top only (``is_active``: the App sends one Resize to every screen it
+    shows, and a handled one would be handled for the screens under it too), by ``prevent_default``: a Resize
+    to any other size is laid out as ever. A dialog over the table is one (a round's end, its first frame
+    the one the player waits for), and so is a screen that follows a stream (``LiveScreen``)."""
 
-    A screen with something to draw waits for its frame timer's next tick (``_update_timer``, a private of
-    Textual's, pinned in pyproject), and under a steady stream of changes the ticks come on its grid: at 60
-    a change drawn just after a frame waited 8 ms on average for the next one, at 240 2 ms (a quarter of the
-    median event to screen at full speed, once a table's frames took 2-4 ms), and a lobby whose list came
-    just after a frame showed it up to 16 ms late. An idle screen draws at once whatever the rate; a busy one
-    draws no more often than it is changed, and a paused timer does not tick. (Textual's ``TEXTUAL_FPS``
-    sets it for every screen, but only if set before textual is imported.)"""
-
-    _frames: Timer | None = None
-
-    @property
-    def _update_timer(self) -> Timer:
-        if self._frames is None:
-            self._frames = self.set_interval(1 / FRAME_RATE, self._frame, name="screen_update", pause=True)
-        return self._frames
-
-    def _frame(self) -> None:
-        """Compose a frame: Textual's own update."""
-        self._on_timer_update()
-
-    def _screen_resized(self, size: Size) -> None:
-        """Lay the screen out at ``size`` (Textual's, a private, pinned in pyproject), unless it was laid out
-        at that size already. A screen's first layout sends the screen a Resize to the size it was just laid
-        out at, and Textual's handler laid the whole screen out and drew it again for nothing: a few ms of a
-        local game's start, after its first frame. (Skipped here rather than by ``prevent_default`` on the
-        Resize: the app sends one Resize to every screen on the stack, and a handled one would be handled for
-        the screens under a dialog too.)"""
-        if size != self.outer_size:
-            super()._screen_resized(size)
+    @on(events.Resize)
+    def _laid_out_already(self, event: events.Resize) -> None:
+        if self.is_active and event.size == self.outer_size:
+            event.prevent_default()
 
 
-class LiveScreen(QuickFrames[None]):
+class LiveScreen(OneLayout[None]):
     """A screen that follows a stream: the lobby's tables, a table's game. The first time it shows, its
     widgets are not styled again (``on_screen_resume``). (Not so for a dialog: a modal screen's own styles,
     the see-through background among them, are worked out as it is pushed.)"""

@@ -23,7 +23,7 @@ from tenpennies.wire import mapping
 
 from ..plots import running_scores
 from .cards import CardStyle
-from .common import WIDE, QuickFrames, pennies
+from .common import WIDE, OneLayout, pennies
 from .footer import KeysFooter
 from .plot import ScorePlot
 
@@ -117,11 +117,11 @@ class Dialog(ModalScreen[R]):
         box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1), animate=False)
 
 
-class Dismissable(Dialog[None], QuickFrames[None]):
+class Dismissable(Dialog[None], OneLayout[None]):
     """A dialog that any key (or a click) closes; the keys its footer shows do what the footer says: esc
     closes, ``q`` quits, over it as anywhere (a modal screen hides the app's own bindings, but for those with
-    priority). Its frames are quick (``QuickFrames``: second, as Textual takes a class's default styles along
-    its first bases only, and a modal's see-through background is among them)."""
+    priority). It is laid out once for its first frame (``OneLayout``: second, as Textual takes a class's
+    default styles along its first bases only, and a modal's see-through background is among them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"),
                                              Binding("q", "app.quit", "Quit")]

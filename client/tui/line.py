@@ -1,5 +1,6 @@
 """A line of the table screen (the header, the status line, the prompt...): it keeps the text it drew and
-redraws only when it is handed a different one, and asks for a new layout only when its height changes."""
+redraws only when it is handed a different one (Textual's ``reactive``), and asks for a new layout only when its
+height changes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
@@ -53,59 +55,91 @@ def row_cells(widget: Widget, row: Text, width: int) -> Strip | None:
     return Strip(segments, row.cell_len)
 
 
+class Shown:
+    """What a line or a region of rows shows: equal to another that draws alike (``same``, row for row), so
+    that Textual's ``reactive`` tells a change (a Rich ``Text``'s own equality leaves its style out: a prompt
+    turned red would not be drawn again)."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, *texts: RenderableType | None) -> None:
+        self.texts = texts
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Shown):
+            return NotImplemented
+        return len(self.texts) == len(other.texts) and all(same(a, b) for a, b in zip(self.texts, other.texts,
+                                                                                       strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # (compared, never a key)
+
+
 class Line(Static):
-    """One region of text, redrawn only on a change."""
+    """One region of text, redrawn only on a change (``shown``, a reactive: its watcher draws)."""
+
+    shown: reactive[Shown] = reactive(Shown(None), repaint=False, init=False)
 
     def __init__(self, text: RenderableType | None = None, *, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(text if text is not None else "", id=id, classes=classes)
-        self.text: RenderableType | None = text
+        self.set_reactive(Line.shown, Shown(text))
         self._height = -1  # lines at the width last drawn (-1: not yet measured)
 
-    def show(self, text: RenderableType) -> bool:
-        """Draw ``text`` if it differs from what is drawn; True when it did."""
-        if same(text, self.text):
-            return False
-        self.text = text
-        self.update(text, layout=False)
+    @property
+    def text(self) -> RenderableType | None:
+        """The text drawn."""
+        return self.shown.texts[0]
+
+    def show(self, text: RenderableType) -> None:
+        """Draw ``text`` if it differs from what is drawn."""
+        self.shown = Shown(text)
+
+    def watch_shown(self, shown: Shown) -> None:
+        """Draw the new text, and ask for a new layout only if it takes another number of lines."""
+        (text,) = shown.texts
+        self.update(text if text is not None else "", layout=False)
         width = self.content_size.width
         if not width or self.styles.height is not None and self.styles.height.is_cells:
             if not width:
                 self.refresh(layout=True)  # not laid out yet: nothing to compare with
-            return True
-        height = lines(text, width)
+            return
+        height = lines(text, width) if text is not None else 1
         if height is None:
             height = self.get_content_height(Size(0, 0), Size(0, 0), width)
         if height != self._height or height != self.content_size.height:
             self._height = height
             self.refresh(layout=True)
-        return True
 
 
 class Rows(Static):
     """A region of rows of text, one line each (none wraps): a row is made into cells only when it changes,
     and only the rows that changed are drawn again (the rest of the region, and the frame around it, are
-    left as they were); a new layout only when the number of rows changes. ``render`` gives the rows as
-    one text, as a ``Static`` would show them."""
+    left as they were); a new layout only when the number of rows changes (``shown``, a reactive: its
+    watcher draws). ``render`` gives the rows as one text, as a ``Static`` would show them."""
+
+    shown: reactive[Shown] = reactive(Shown(), repaint=False, init=False)
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.rows: tuple[Text, ...] = ()
         self._strips: dict[int, Strip] = {}  # each row as drawn, at ``_strip_width``
         self._strip_width = -1
 
-    def show_rows(self, rows: tuple[Text, ...]) -> bool:
-        """Draw these rows where they differ from those drawn; True when any did."""
-        old = self.rows
-        if len(rows) != len(old):
-            self.rows = rows
+    @property
+    def rows(self) -> tuple[Text, ...]:
+        """The rows drawn."""
+        return self.shown.texts  # type: ignore[return-value]  # (``show_rows`` sets only texts)
+
+    def show_rows(self, rows: tuple[Text, ...]) -> None:
+        """Draw these rows where they differ from those drawn (``shown``, a reactive: its watcher draws)."""
+        self.shown = Shown(*rows)
+
+    def watch_shown(self, old: Shown, new: Shown) -> None:
+        """Draw the rows that changed; a new layout only when the number of rows did."""
+        if len(new.texts) != len(old.texts):
             self._strips.clear()
             self.refresh(layout=True)
-            return True
-        changed = [y for y, (a, b) in enumerate(zip(old, rows, strict=True)) if not same(a, b)]
-        if not changed:
-            return False
-        self.rows = rows
+            return
+        changed = [y for y, (a, b) in enumerate(zip(old.texts, new.texts, strict=True)) if not same(a, b)]
         width = self.size.width
         for y in changed:
             self._strips.pop(y, None)
@@ -113,7 +147,6 @@ class Rows(Static):
             self.refresh(*(Region(0, y, width, 1) for y in changed))
         else:
             self.refresh()
-        return True
 
     def render(self) -> Text:
         return Text("\n").join(self.rows)

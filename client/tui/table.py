@@ -29,8 +29,10 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.constants import MAX_FPS
 from textual.containers import Container, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -64,8 +66,8 @@ LIVE_MS = 2000  # an event older than this (ms) is the table's history, told at 
 BURST = 1 / 240  # the least time between two redraws of a stream running ahead (a quarter of a 60 Hz frame)
 DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
-STREAM_SHARE = 0.5  # after a frame, the stream has at least this part of the frame's time before the next redraw
-STREAM_MOST = 1 / 120  # ... but no more than this (a frame made slow by a loaded machine would slow every event)
+LOOK = 1 / 10    # after a redraw, the screen is asked this often whether it has a frame left to compose ...
+LOOK_FOR = 5.0   # ... for this long after the last one (``look_again``)
 
 
 class Middle(Container):
@@ -161,33 +163,40 @@ class TableScreen(LiveScreen):
         self._others_moved = True            # another seat moved since this seat's last decision was drawn
         self._ticking = True                 # the 1 s tick runs (a clock or a countdown is shown)
         self._swapping = False               # the game's widget is being swapped for the table's game's
-        self._frame_cost = 0.0               # what the last frame took (s)
-        self._frame_end = 0.0                # when it ended (time.monotonic)
         self._after_frame: list[Callable[[], object]] = []  # to run once the next frame is composed
-
-    def _frame(self) -> None:
-        """Compose a frame (``LiveScreen``'s, on its quick timer), timed: a stream running ahead is left part
-        of the frames' time before its next redraw (``stale``)."""
-        start = time.monotonic()
-        self._on_timer_update()
-        self._frame_end = time.monotonic()
-        self._frame_cost = self._frame_end - start
-        if self._after_frame:
-            self._run_after_frame()
+        self._looks: Timer | None = None     # ``look_again``'s timer (made as the screen mounts)
 
     def after_frame(self, callback: Callable[[], object]) -> None:
         """Run ``callback`` once this screen's next frame is composed (what was drawn is then on the
-        screen), or a 60th of a second from now if none comes (nothing left to draw). For a dialog over the
-        table: the moves that led to it show on the table first; pushed at once, they waited for the
-        dialog's first frame (its composing, 30-60 ms with the score chart), the worst waits of a table."""
+        screen). For a dialog over the table: the moves that led to it show on the table first; pushed at
+        once, they waited for the dialog's first frame (its composing, 30-60 ms with the score chart), the
+        worst waits of a table. (A frame's time from now, then once the screen has refreshed: Textual's
+        ``call_after_refresh`` alone runs as soon as the screen is idle, which is often before the regions'
+        changes have reached it; the dialog then went first.) Meanwhile the table draws nothing new (``_due``)."""
         self._after_frame.append(callback)
-        self.set_timer(1 / 60, self._run_after_frame)
+        if len(self._after_frame) == 1:
+            self.set_timer(1 / MAX_FPS, lambda: self.call_after_refresh(self._run_after_frame))
 
     def _run_after_frame(self) -> None:
         callbacks, self._after_frame = self._after_frame, []
         for callback in callbacks:
             if self.is_attached:
                 callback()
+        if self._stale:  # what came meanwhile (``_due``)
+            self.redraw()
+
+    def look_again(self) -> None:
+        """Ask the screen whether it has a frame left to compose (``check_idle``: Textual's screen composes
+        one when it is next idle, if anything it shows changed), every ``LOOK`` seconds for ``LOOK_FOR``
+        seconds after the last redraw; then the timer stops (an idle table wakes nobody).
+
+        A screen puts a frame off while the app holds a batch update (``App.batch_update``, which Textual
+        takes to mount and remove widgets) or while the screen is hidden, and composes it only when a message
+        next comes to the screen: what the table drew meanwhile, and then nothing more (the next seat to
+        play is away), stayed off the screen for good. Asked again, it is composed once the batch is over."""
+        self.check_idle()
+        if time.monotonic() - self._drawn_at > LOOK_FOR and self._looks is not None:
+            self._looks.pause()
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -208,6 +217,7 @@ class TableScreen(LiveScreen):
         # from the cyclic collector, whose full passes over it otherwise stall a fast table for 40-70 ms.
         gc.freeze()
         self._tick = self.set_interval(1.0, self.tick)
+        self._looks = self.set_interval(LOOK, self.look_again, pause=True)
         self.call_after_refresh(self.redraw)  # once the game's widget has composed its own regions
         self.call_after_refresh(load_charts)  # for the round's end, once the table is first shown
         opened = bool(self._taken)  # read before the screen was shown (``open_stream``)
@@ -311,25 +321,24 @@ class TableScreen(LiveScreen):
 
     def stale(self) -> None:
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
-        than each ``BURST`` seconds (``DIMMED`` behind a dialog), nor sooner after the last frame than
-        ``STREAM_SHARE`` of the time that frame took (``STREAM_MOST`` at most): when the stream runs ahead,
-        the events of a burst are drawn at once, and the frames (one follows each redraw within a tick of
-        ``FRAME_RATE``) leave the stream a third of the time or more, unless a loaded machine makes them
-        slower than ``STREAM_MOST`` twice over."""
+        than each ``BURST`` seconds (``DIMMED`` behind a dialog): when the stream runs ahead, the events of a
+        burst are drawn at once, and Textual composes the frame (at its next tick, ``TEXTUAL_FPS`` a second)."""
         if not self._stale:
             self._stale = True
             self._asked += 1
             asked = self._asked
-            wait = max(self._drawn_at + (BURST if self.on_top else DIMMED),
-                       self._frame_end + min(STREAM_SHARE * self._frame_cost, STREAM_MOST)) - time.monotonic()
+            wait = self._drawn_at + (BURST if self.on_top else DIMMED) - time.monotonic()
             if wait > 0:
                 self.set_timer(wait, lambda: self._due(asked))
             else:
                 self.call_later(self._due, asked)
 
     def _due(self, asked: int) -> None:
-        """The redraw ``stale`` asked for, unless another drew since (a round's end draws at once)."""
-        if self._stale and asked == self._asked:
+        """The redraw ``stale`` asked for, unless another drew since (a round's end draws at once), or a
+        dialog is on its way over the table (``after_frame``): then once it is up (``_run_after_frame``), so
+        that what came after the round's end (the next round's first decision) is drawn after its dialog, and
+        a key meant for the dialog is not taken by the table, nor one meant for the table by the dialog."""
+        if self._stale and asked == self._asked and not self._after_frame:
             self.redraw()
 
     def log_snapshot(self, again: bool) -> None:
@@ -465,6 +474,8 @@ class TableScreen(LiveScreen):
             self._stale = True
             return
         self._drawn_at = time.monotonic()
+        if self._looks is not None:
+            self._looks.resume()  # the screen asked again for a while (``look_again``)
         if self.drawn_view is None and self.tv.view is not None and self.session.seat is not None \
                 and not self.prefs.seen_guide(self.tv.game) and self.guide and self.on_top:
             self.call_later(self.show_guide)  # a player's first game: the guide to a turn, once

@@ -222,10 +222,12 @@ async def test_a_tournament_places_its_games_on_every_machine_and_ends_as_in_one
     """The tournament runs on machine a; its games are played on a, b and c in turn (each game's table in
     that machine's store), the bots enter at a's address, and the standings are the headless runner's."""
     config = write_config(tmp_path)
-    others = [Front(Options(port=0, db=str(tmp_path / f"{name}.db"), cluster=nats_url)) for name in "bc"]
+    others = [Front(Options(port=0, db=str(tmp_path / f"{name}.db"), cluster=nats_url, address_rate=0))
+              for name in "bc"]
     for front in others:
         await front.start()
-    runner = Front(Options(port=0, db=str(tmp_path / "a.db"), cluster=nats_url, tournament=str(config)))
+    runner = Front(Options(port=0, db=str(tmp_path / "a.db"), cluster=nats_url, tournament=str(config),
+                          address_rate=0))
     await runner.start()
     try:
         standings = await played(runner)

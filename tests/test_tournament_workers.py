@@ -44,13 +44,13 @@ def write_config(tmp_path: Path) -> Path:
 
 
 async def one_process(db: Path, config: Path) -> Server:
-    server = Server(Options(port=0, db=str(db), tournament=str(config)))
+    server = Server(Options(port=0, db=str(db), tournament=str(config), address_rate=0))
     await server.start()
     return server
 
 
 async def two_workers(db: Path, config: Path) -> Front:
-    front = Front(Options(port=0, db=str(db), tournament=str(config), workers=2))
+    front = Front(Options(port=0, db=str(db), tournament=str(config), workers=2, address_rate=0))
     await front.start()
     return front
 

@@ -3,6 +3,16 @@ empty store in the same run (ratios travel between machines; raw figures do not)
 
     python bench/restart_bench.py                 # 1,000 tables of 4 seats, each played half way
     python bench/restart_bench.py --tables 100    # quicker
+    python bench/restart_bench.py --kill          # SIGKILL under 300 busy tables -> SERVING, default flags
+    python bench/restart_bench.py --kill --kills 10 --tables 300 --server-tree /tmp/before/server   # an A/B
+
+--kill: `tenpennies serve` with its default flags, 300 people's tables of 4 seats played at human pace (a
+command a second each, up their seats' Play streams, by a load process of its own on the same machine). After
+--busy seconds of play the server is killed (SIGKILL) and started again on the same file and port at once; the
+figure is the time from the kill until health says SERVING, each of --kills times (median and max), against a
+start on an empty store measured between the kills. The players come back to their tables after each restart.
+The tables are made (and their games started) by a server with --address-rate 0 first, then stopped (SIGTERM):
+a client at one address making 300 tables at once is more than the default budget lets it.
 
 The database is built through Store.record, one record per command (its events and, every 64 commands,
 the game state), as the server writes them, with real games of greedy bots. Then, each timed on a store
@@ -19,6 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -94,11 +106,188 @@ def best(values: list[float]) -> float:
     return min(values)
 
 
+# --- SIGKILL under busy tables (--kill) -----------------------------------------------------------------
+
+SERVER_TREE = "TENPENNIES_SERVER_TREE"
+LAUNCHER = f"""
+import importlib.util, os, runpy, sys
+import tenpennies
+tree = os.environ[{SERVER_TREE!r}]
+spec = importlib.util.spec_from_file_location("tenpennies.server", os.path.join(tree, "__init__.py"),
+                                              submodule_search_locations=[tree])
+module = importlib.util.module_from_spec(spec)
+sys.modules["tenpennies.server"] = module
+spec.loader.exec_module(module)
+runpy.run_module("tenpennies.client.cli", run_name="__main__")
+"""
+
+
+def spawn(db: Path, port: int, *flags: str, tree: str | None = None) -> subprocess.Popen[bytes]:
+    """`tenpennies serve` on ``port`` with the SQLite file ``db``, its other flags the defaults but ``flags``;
+    ``tree``: the directory of another tree's ``tenpennies.server`` to run (an A/B in one session)."""
+    entry = ["-c", LAUNCHER] if tree else ["-m", "tenpennies.client.cli"]
+    env = {**os.environ, **({SERVER_TREE: tree} if tree else {})}
+    return subprocess.Popen([sys.executable, *entry, "serve", "--port", str(port), "--db", str(db), *flags],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+
+def serving(port: int, give_up: float = 60.0) -> float:
+    """Ask health every 5 ms until it says SERVING; the moment it did (perf_counter)."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    deadline = time.perf_counter() + give_up
+    # (a channel's default backoff after a refused connection is a second: it would be the figure)
+    quick = [("grpc.initial_reconnect_backoff_ms", 5), ("grpc.min_reconnect_backoff_ms", 5),
+             ("grpc.max_reconnect_backoff_ms", 20)]
+    with grpc.insecure_channel(f"127.0.0.1:{port}", options=quick) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        while time.perf_counter() < deadline:
+            try:
+                if health.Check(health_pb2.HealthCheckRequest(), timeout=1).status == \
+                        health_pb2.HealthCheckResponse.SERVING:
+                    return time.perf_counter()
+            except grpc.RpcError:
+                pass
+            time.sleep(0.005)
+    raise RuntimeError(f"no SERVING within {give_up} s")
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def players(port: int, tables: Path, count: int) -> subprocess.Popen[str]:
+    """The load process: it makes ``count`` tables (when ``tables`` does not exist yet, then writes it) or comes
+    back to those in ``tables``, then plays them at human pace until killed; returned once it says "ready"."""
+    process = subprocess.Popen([sys.executable, __file__, "players", str(port), str(tables), str(count)],
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    if line != "ready":
+        process.kill()
+        raise RuntimeError(f"the players did not start: {line!r}")
+    return process
+
+
+async def play(port: int, tables_file: Path, count: int) -> None:
+    import json
+    import random
+
+    import grpc
+    from fairness_bench import OWN, Visitor
+
+    from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+
+    from server_bench import LoadTable, started_tables
+    links = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN, interceptors=[Visitor(f"p{n}")])
+             for n in range(16)]  # each a visitor: the address's share of open tables holds 300
+
+    async def follow(table: LoadTable, seat: int) -> None:
+        """The seat's Play stream, opened again when the server refused it for the moment (a budget spent)."""
+        while True:
+            try:
+                await table._follow(seat)
+                return
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED,
+                                        grpc.StatusCode.INTERNAL):
+                    return  # the server is gone
+                await asyncio.sleep(0.1 + 0.4 * random.random())
+    if not tables_file.exists():
+        tables, watchers = await started_tables(links, count, max_turns=100_000)
+        tables_file.write_text(json.dumps([[t.id, t.host, t.tokens] for t in tables]))
+    else:
+        stubs = [pb_grpc.TenPenniesServiceStub(c) for c in links]
+        tables = [LoadTable(stubs[i % len(stubs)], table_id, host, tokens)
+                  for i, (table_id, host, tokens) in enumerate(json.loads(tables_file.read_text()))]
+        watchers = [asyncio.ensure_future(follow(t, s)) for t in tables for s in range(4)]
+        while sum(len(t.calls) for t in tables) < 4 * len(tables):  # every seat's stream open again
+            await asyncio.sleep(0.05)
+    print("ready", flush=True)
+
+    async def drive(table: LoadTable, rng: random.Random) -> None:
+        await asyncio.sleep(rng.random())
+        while True:
+            next_at = time.perf_counter() + 0.8 + 0.4 * rng.random()
+            try:
+                await table.act(rng, measure=False)
+            except (grpc.aio.AioRpcError, grpc.aio.UsageError, KeyError, asyncio.InvalidStateError):
+                pass  # (the server went away under it: this process is killed next)
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+    await asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)), *watchers)
+
+
+def kill_main(count: int, kills: int, busy: float, tree: str | None) -> None:
+    import signal
+    import statistics
+    with tempfile.TemporaryDirectory() as tmp:
+        db, empty, tables = Path(tmp) / "busy.db", Path(tmp) / "empty.db", Path(tmp) / "tables.json"
+        port = free_port()
+        loads = [os.getloadavg()[0]]
+        server = spawn(db, port, "--address-rate", "0", tree=tree)  # (making 300 tables at once: past a budget)
+        load: subprocess.Popen[str] | None = None
+        killed: list[float] = []
+        started: list[float] = []
+        try:
+            serving(port)
+            load = players(port, tables, count)
+            load.kill()
+            load.wait()
+            server.terminate()
+            server.wait()
+            server = spawn(db, port, tree=tree)
+            serving(port)
+            load = players(port, tables, count)
+            for _ in range(kills):
+                time.sleep(busy)
+                os.kill(server.pid, signal.SIGKILL)
+                at = time.perf_counter()
+                server.wait()
+                server = spawn(db, port, tree=tree)
+                killed.append(serving(port) - at)
+                load.kill()
+                load.wait()
+                loads.append(os.getloadavg()[0])
+                server.terminate()  # a start on an empty store, between the kills, for the unit
+                server.wait()
+                empty.unlink(missing_ok=True)
+                at = time.perf_counter()
+                server = spawn(empty, port, tree=tree)
+                started.append(serving(port) - at)
+                server.terminate()
+                server.wait()
+                server = spawn(db, port, tree=tree)
+                serving(port)
+                load = players(port, tables, count)
+        finally:
+            if load is not None:
+                load.kill()
+                load.wait()
+            server.kill()
+            server.wait()
+    print(f"SIGKILL under {count} busy tables (people's, at human pace) -> SERVING, default flags"
+          f"{f' (server from {tree})' if tree else ''}: median {statistics.median(killed):.2f} s, max "
+          f"{max(killed):.2f} s over {kills} kills ({', '.join(f'{x:.2f}' for x in killed)}); a start on an empty "
+          f"store {statistics.median(started):.2f} s median ({', '.join(f'{x:.2f}' for x in started)}); load "
+          f"average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--tables", type=int, default=1000, help="stored tables (with --kill: busy ones, 300)")
     parser.add_argument("--runs", type=int, default=5, help="each figure is the fastest of this many")
+    parser.add_argument("--kill", action="store_true", help="SIGKILL under busy tables -> SERVING (see above)")
+    parser.add_argument("--kills", type=int, default=5, help="with --kill: how many times")
+    parser.add_argument("--busy", type=float, default=5.0, help="with --kill: seconds of play before each kill")
+    parser.add_argument("--server-tree", help="with --kill: run tenpennies.server from this directory (an A/B)")
     args = parser.parse_args()
+    if args.kill:
+        kill_main(300 if args.tables == 1000 else args.tables, args.kills, args.busy, args.server_tree)
+        return
 
     full_game = Game(SEATS, HouseRules(), seed=0)
     bots = [GreedyBot() for _ in range(SEATS)]
@@ -164,4 +353,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if len(sys.argv) > 1 and sys.argv[1] == "players":
+        asyncio.run(play(int(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4])))
+    else:
+        asyncio.run(main())

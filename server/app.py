@@ -26,7 +26,7 @@ from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
 from .certs import ServerCertificate, server_certificate, tls_directory
 from .forwarded import ForwardedPeer
 from .lobby import Lobby
-from .service import RateLimiter, RejectMalformed, TenPenniesServicer
+from .service import Admission, FairShare, RateLimiter, RejectMalformed, TenPenniesServicer, request_cost
 from .store import Store
 from .tournament import LobbyGames, Tournament, TournamentConfig, games_service
 
@@ -135,9 +135,13 @@ class Server(Listener):
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
         self.tournament = Tournament(config, LobbyGames(self.lobby), self.store) if config else None
-        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(options.behind_front), RejectMalformed()],
-                                    options=SERVER_OPTIONS)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
+        # requests taken fairly among clients: in turns, bounds on one address's at once and waiting (none with no
+        # limit per address: --address-rate 0), budgets charged and refusals made before a request is parsed
+        self.admission = Admission() if options.address_rate else Admission(per_client=0, waiting=0)
+        fair = FairShare(self.admission, self.limiter, lambda method: request_cost(method, len(self.lobby.tables)))
+        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(options.behind_front), fair, RejectMalformed()],
+                                    options=SERVER_OPTIONS)
         self._housekeeping: asyncio.Task[None] | None = None
         self._held_most = 0  # the most tables held in memory since memory was last given back (housekeeping)
 
@@ -148,7 +152,7 @@ class Server(Listener):
         if self.tournament is not None:
             await self.tournament.load()
         pb_grpc.add_TenPenniesServiceServicer_to_server(
-            TenPenniesServicer(self.lobby, self.limiter, self.tournament), self.grpc)
+            TenPenniesServicer(self.lobby, self.limiter, self.tournament, self.admission), self.grpc)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, self.grpc)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc)

@@ -1,4 +1,25 @@
-"""The gRPC servicer: translate requests to table calls and table errors to status codes. Nothing else."""
+"""The gRPC servicer: translate requests to table calls and table errors to status codes; and the fair share of
+the server each client gets.
+
+Fair by construction (``FairShare``, ``Admission``): every request of the game's service takes its turn before it
+is parsed. The server works on at most ``IN_FLIGHT_PER_CLIENT`` requests of one client address at once (8); the
+client's others wait in its own queue, at most ``WAITING_PER_CLIENT`` of them (1024), so that a client that sends
+many at once waits behind its own requests while another client's is taken at once. When the server works on
+``IN_FLIGHT`` requests of all clients (64), the next are taken from the clients' queues in turn, one of each
+(round robin). A request's turn lasts until it is answered; a stream's until it is set up (a Play stream's
+commands each take a turn of their own, as SendCommand does); waiting for a password's hash or the pause after a
+wrong one holds the client's place but not the server's. With no limit per address (``--address-rate 0``: one
+address may stand for many people) only the turns among all clients remain.
+
+A request refused for its client is refused before it is parsed, and spends nothing of the client's budget:
+
+- its client has ``WAITING_PER_CLIENT`` requests waiting already: RESOURCE_EXHAUSTED, ``BUSY`` ("too many requests
+  from this client at once: wait for answers before sending more");
+- its client's budget is spent (``RateLimiter``): RESOURCE_EXHAUSTED, ``TOO_MANY`` ("too many requests from this
+  client: slow down").
+
+Both carry the trailing ``tp-refusal: 1`` (``REFUSAL``), as every refusal the server words itself does. A Play
+stream's command refused so gets a PlayResult with the same code and words."""
 
 from __future__ import annotations
 
@@ -8,6 +29,7 @@ import logging
 import math
 import re
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -24,7 +46,7 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
-from .handlers import wrapped
+from .handlers import TURN, gated, settled, wrapped
 from .lobby import Lobby
 from .store import StoreError
 from .table import (
@@ -177,6 +199,203 @@ reader thread from the others."""
 
 
 TOO_MANY = "too many requests from this client: slow down"
+BUSY = "too many requests from this client at once: wait for answers before sending more"
+
+IN_FLIGHT_PER_CLIENT = 8
+"""Requests of one client address the server works on at once (``Admission``); its others wait in its own queue."""
+WAITING_PER_CLIENT = 1024
+"""Requests of one client address that may wait for their turn; one more is refused at once (``BUSY``). Room for
+the people behind one address coming back all at once after a restart (160 seats' streams, each setting up in
+turn); a flooder fills it only as fast as its budget lets it (it is charged as a request comes in)."""
+IN_FLIGHT = 64
+"""Requests of all clients the server works on at once; beyond, the clients' next requests are taken in turn."""
+
+
+class Ticket:
+    """One request's turn (``Admission``; a ``handlers.Turn``)."""
+
+    __slots__ = ("_admission", "client", "_counted")
+
+    def __init__(self, admission: Admission, client: str) -> None:
+        self._admission: Admission | None = admission
+        self.client = client
+        self._counted = True  # among all clients' work (``Admission.running``)
+
+    def release(self) -> None:
+        admission, self._admission = self._admission, None
+        if admission is not None:
+            admission.release(self.client, self._counted)
+
+    def aside(self) -> None:
+        if self._admission is not None and self._counted:
+            self._counted = False
+            self._admission.aside()
+
+
+class Admission:
+    """Fair scheduling of requests among clients (keyed by address): the server works on at most ``per_client``
+    requests of one client at once and ``slots`` of all clients together; a request beyond either waits in its
+    client's own queue of at most ``waiting``, and one more is refused (``full``); 0: no such bound. The
+    queues are served in turn (round robin), one request of each client that has one waiting, so that a
+    client that sends many requests at once waits behind its own while another's single request is taken
+    as soon as a slot is free. A request's turn is held until it is answered (a stream's: until it is set up).
+
+    ``running`` and ``waiting`` tell what is under way, for the curious (tests count with them)."""
+
+    def __init__(self, per_client: int = IN_FLIGHT_PER_CLIENT, waiting: int = WAITING_PER_CLIENT,
+                 slots: int = IN_FLIGHT) -> None:
+        self.per_client = per_client or math.inf
+        self.waiting_max = waiting or math.inf
+        self.slots = slots or math.inf
+        self.running = 0
+        self.in_flight: dict[str, int] = {}
+        # each waiting client's turns to come, in order; one whose request gave up stays there (done) until it
+        # comes up, so that giving up costs the same however long the queue: ``_waiting`` counts the live ones
+        self._queues: dict[str, deque[asyncio.Future[Ticket]]] = {}
+        self._waiting: dict[str, int] = {}
+        self._turns: deque[str] = deque()  # clients with a request waiting only for a free slot, in turn
+        self._in_turns: set[str] = set()
+
+    def waiting(self, client: str) -> int:
+        return self._waiting.get(client, 0)
+
+    def full(self, client: str) -> bool:
+        """Whether ``client`` has as many requests waiting as it may: one more is refused."""
+        return self._waiting.get(client, 0) >= self.waiting_max
+
+    def now(self, client: str) -> Ticket | None:
+        """A turn at once if there is room and the client has none waiting before it; else None."""
+        if self.running >= self.slots or client in self._waiting or self.in_flight.get(client, 0) >= self.per_client:
+            return None
+        return self._take(client)
+
+    async def enter(self, client: str) -> Ticket | None:
+        """The client's next turn (at once, or waited for), or None if its queue is ``full``."""
+        if self.full(client):
+            return None
+        return self.now(client) or await self.wait(client)
+
+    async def wait(self, client: str) -> Ticket:
+        """The client's next turn, waited for in its queue (the caller saw that it is not ``full``)."""
+        turn: asyncio.Future[Ticket] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(client)
+        if queue is None:
+            queue = self._queues[client] = deque()
+        queue.append(turn)
+        self._waiting[client] = self._waiting.get(client, 0) + 1
+        if self.in_flight.get(client, 0) < self.per_client:
+            self._ready(client)
+        self._next()
+        try:
+            return await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given its turn as it was cancelled: pass it on
+                turn.result().release()
+            else:
+                self._gave_up(client)
+            raise
+
+    def aside(self) -> None:
+        """A request gives back its place among all clients' work, keeping its client's (``Ticket.aside``)."""
+        self.running -= 1
+        self._next()
+
+    def release(self, client: str, counted: bool = True) -> None:
+        self.running -= counted
+        left = self.in_flight[client] - 1
+        if left:
+            self.in_flight[client] = left
+        else:
+            del self.in_flight[client]
+        if client in self._waiting:
+            self._ready(client)
+        self._next()
+
+    def _take(self, client: str) -> Ticket:
+        self.running += 1
+        self.in_flight[client] = self.in_flight.get(client, 0) + 1
+        return Ticket(self, client)
+
+    def _ready(self, client: str) -> None:
+        if client not in self._in_turns:
+            self._in_turns.add(client)
+            self._turns.append(client)
+
+    def _gave_up(self, client: str) -> None:
+        """One of the client's waiting requests gave up (its turn, cancelled, is passed over when it comes up)."""
+        left = self._waiting[client] - 1
+        if left:
+            self._waiting[client] = left
+        else:  # (none alive: the queue goes, with the turns of those that gave up)
+            del self._waiting[client]
+            del self._queues[client]
+
+    def _next(self) -> None:
+        """Give the free slots to the clients waiting, one request of each in turn."""
+        while self.running < self.slots and self._turns:
+            client = self._turns.popleft()
+            self._in_turns.discard(client)
+            if client not in self._waiting or self.in_flight.get(client, 0) >= self.per_client:
+                continue  # (nothing waits; or it is at its own bound: its release puts it in turn again)
+            queue = self._queues[client]
+            while queue and queue[0].done():  # (its request gave up)
+                queue.popleft()
+            if not queue:  # (all gave up; their tasks, not yet told, will count them out)
+                continue
+            turn = queue.popleft()
+            left = self._waiting[client] - 1
+            if left:
+                self._waiting[client] = left
+                self._ready(client)
+            else:
+                del self._waiting[client]
+                del self._queues[client]
+            turn.set_result(self._take(client))
+
+
+def charged() -> bool:
+    """Whether this call's cost was charged to its client's budget as it came in (``FairShare``)."""
+    return TURN.get() is not None
+
+
+class FairShare(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
+    """Every request of the game's service takes its turn (``Admission``) before it is parsed or served: refused
+    at once, before any parsing, when its client has ``WAITING_PER_CLIENT`` requests waiting already
+    (RESOURCE_EXHAUSTED, ``BUSY``) or when its budget is spent (RESOURCE_EXHAUSTED, ``TOO_MANY``), the request's
+    cost charged here (``cost``: by the method's name) and not again by the handler (``charged``). Both
+    refusals spend nothing of the budget and carry ``REFUSAL``. Runs after ``ForwardedPeer``, so that a worker
+    behind a front takes turns by the front's clients. Each method's handler is made once."""
+
+    def __init__(self, admission: Admission, limiter: RateLimiter, cost: Callable[[str], float],
+                 service: str = "/tenpennies.v1.TenPenniesService/") -> None:
+        self.admission = admission
+        self.limiter = limiter
+        self.cost = cost
+        self.service = service
+        self._handlers: dict[str, Any] = {}
+
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        made = self._handlers.get(details.method)
+        if made is not None:
+            return made
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith(self.service):
+            return handler
+        made = self._handlers[details.method] = gated(handler, functools.partial(self._turn, details.method[
+            len(self.service):]))
+        return made
+
+    async def _turn(self, method: str, context: Any) -> Ticket | None:
+        peer = context.peer()
+        client = client_address(peer)
+        admission = self.admission
+        if admission.full(client):
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, BUSY)
+            return None
+        if not self.limiter.allow(peer, self.cost(method)):
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+            return None
+        return admission.now(client) or await admission.wait(client)
 
 
 @functools.lru_cache(maxsize=4096)  # (asked on every request: a client's peer comes back again and again)
@@ -271,7 +490,7 @@ def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Ca
     def wrap(method: Any) -> Any:
         @functools.wraps(method)
         async def handler(self: TournamentServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
-            if not self.limiter.allow(context.peer(), self._cost(method.__name__)):
+            if not charged() and not self.limiter.allow(context.peer(), self._cost(method.__name__)):
                 _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
                 return None
             try:
@@ -372,7 +591,7 @@ class TournamentServicer:
     async def WaitForSeat(self, request: pb.WaitForSeatRequest, context: Any
                           ) -> AsyncIterator[pb.WaitForSeatResponse]:
         """The seats of the bot's games being played, then each new seat as it is given."""
-        if not self.limiter.allow(context.peer()):
+        if not charged() and not self.limiter.allow(context.peer()):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return
         try:
@@ -381,6 +600,7 @@ class TournamentServicer:
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
+        settled()  # (its first seat may be long in coming)
 
         def seating(s: Seating) -> pb.WaitForSeatResponse:
             return pb.WaitForSeatResponse(table_id=s.table_id, seat=s.seat, token=request.bot_token,
@@ -402,17 +622,39 @@ class TournamentServicer:
             tournament.disconnect(link)
 
 
+def request_cost(method: str, tables: int) -> float:
+    """What a request costs a client's budget, by its method's name: most 1, a list of the lobby by the
+    ``tables`` in it, a game's record ``RECORD_COST``."""
+    if method == "GetGameRecord":
+        return RECORD_COST
+    return list_cost(tables) if method in ("ListTables", "WatchTables") else 1.0
+
+
+class _NoTurn:
+    """The turn of a server that takes no turns (no ``Admission``)."""
+
+    def release(self) -> None:
+        pass
+
+
 class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
-    def __init__(self, lobby: Lobby, limiter: RateLimiter, tournament: Tournament | None = None) -> None:
+    """The game's RPCs. With an ``admission``, a Play stream's commands each take their turn among the
+    requests of all clients, as a SendCommand does (``FairShare``)."""
+
+    def __init__(self, lobby: Lobby, limiter: RateLimiter, tournament: Tournament | None = None,
+                 admission: Admission | None = None) -> None:
         super().__init__(limiter, tournament)
         self.lobby = lobby
+        self.admission = admission
 
     def _cost(self, method: str) -> float:
-        """What a request costs a client's budget: most 1, a list of the lobby by the tables in it, a game's
-        record ``RECORD_COST``."""
-        if method == "GetGameRecord":
-            return RECORD_COST
-        return list_cost(len(self.lobby.tables)) if method in ("ListTables", "WatchTables") else 1.0
+        return request_cost(method, len(self.lobby.tables))
+
+    async def _enter(self, peer: str) -> Ticket | _NoTurn | None:
+        """A turn for work a stream asks of the server (``Admission``); None: its client has too many waiting."""
+        if self.admission is None:
+            return _NoTurn()
+        return await self.admission.enter(client_address(peer))
 
     @_rpc(rule_code=grpc.StatusCode.INVALID_ARGUMENT)
     async def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.CreateTableResponse:
@@ -435,7 +677,7 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
     async def WatchTables(self, request: pb.WatchTablesRequest, context: Any
                           ) -> AsyncIterator[pb.WatchTablesResponse]:
         """Every table, then the changes as they come."""
-        if not self.limiter.allow(context.peer(), self._cost("WatchTables")):
+        if not charged() and not self.limiter.allow(context.peer(), self._cost("WatchTables")):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return
         try:
@@ -526,7 +768,7 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
                         ) -> AsyncIterator[pb.SubscribeResponse | bytes]:  # (bytes go out as they are)
         """The snapshot; then, when resuming, the events after ``from_sequence`` that it reflects, a page
         at a time; then the live events."""
-        if not self.limiter.allow(context.peer()):
+        if not charged() and not self.limiter.allow(context.peer()):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return
         try:
@@ -551,16 +793,23 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
                    ) -> AsyncIterator[pb.PlayResponse | bytes]:  # (bytes go out as they are)
         """A seat's stream with its commands on it: opened by the first request as Subscribe is by its one
         (the snapshot, the events after ``from_sequence``, then live), while each command that comes up is
-        applied as SendCommand applies it, in the order sent, its result queued with the events it caused."""
+        applied as SendCommand applies it, in the order sent, its result queued with the events it caused. No turn
+        (``Admission``) is held while the stream waits for the client: its setting up takes one once its first
+        message is in, and each command one of its own."""
         peer = context.peer()
-        if not self.limiter.allow(peer):
+        if not charged() and not self.limiter.allow(peer):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return
+        settled()  # the client's first message may be long in coming: no turn is held meanwhile
         first = await anext(aiter(requests), None)
         if first is None:
             return
         if first is _MALFORMED:
             _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
+            return
+        turn = await self._enter(peer)  # the stream's setting up, in its turn
+        if turn is None:
+            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, BUSY)
             return
         try:
             table = await self.lobby.get(first.table_id)
@@ -570,6 +819,8 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
         except _REFUSED as error:
             _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
             return
+        finally:
+            turn.release()
         commands = asyncio.ensure_future(self._play_commands(table, subscriber, first, requests, peer))
         try:
             yield pb.PlayResponse(snapshot=snapshot)
@@ -585,7 +836,8 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
     async def _play_commands(self, table: Table, subscriber: Subscriber, first: pb.PlayRequest,
                              requests: AsyncIterator[Any], peer: str) -> None:
         """Apply the commands that come up a Play stream, one at a time, each charged to the client's
-        budget like a SendCommand; each one's result goes on the stream."""
+        budget and taking its turn like a SendCommand (refused as ``BUSY`` when the client has too many requests
+        waiting); each one's result goes on the stream."""
         request: Any = first
         iterator = aiter(requests)
         while True:
@@ -594,7 +846,9 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
                     table.tell(subscriber, _result(0, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED))
             elif request.HasField("command") or request is not first:
                 command_id = request.id
-                if not self.limiter.allow(peer):
+                if self.admission is not None and self.admission.full(client_address(peer)):
+                    table.tell(subscriber, _result(command_id, grpc.StatusCode.RESOURCE_EXHAUSTED, BUSY))
+                elif not self.limiter.allow(peer):
                     table.tell(subscriber, _result(command_id, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY))
                 elif request.table_id and request.table_id != first.table_id:
                     table.tell(subscriber, _result(command_id, grpc.StatusCode.INVALID_ARGUMENT,
@@ -603,7 +857,12 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
                     table.tell(subscriber, _result(command_id, grpc.StatusCode.INVALID_ARGUMENT,
                                                    "say a command (command)"))
                 else:
-                    await self._play_one(table, subscriber, first.token, request)
+                    turn = await self._enter(peer)  # (not full: nothing came in between)
+                    try:
+                        await self._play_one(table, subscriber, first.token, request)
+                    finally:
+                        if turn is not None:
+                            turn.release()
             try:
                 request = await anext(iterator, None)
             except (grpc.RpcError, grpc.aio.AbortError, grpc.aio.UsageError):  # the call is going away

@@ -19,11 +19,14 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import os
 import secrets
+import threading
 import time
 import unicodedata
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
@@ -38,6 +41,7 @@ from tenpennies.wire.games import WireGame, wire
 from tenpennies.wire.record import GameRecord
 from tenpennies.wire.words import DECISION_SECONDS, SEAT_KINDS, TABLE_STATUSES, TAKEOVER_SECONDS
 
+from .handlers import aside
 from .store import EventRow, SeatRow, Store, StoreError, TableRow
 
 SUBSCRIBER_QUEUE = 1024   # batches of events a subscriber may have waiting before it is dropped
@@ -371,6 +375,7 @@ class PasswordChecks:
         ``pause_after(result)`` seconds more, even if the caller gave up meanwhile."""
         if self._held.get(client, 0) >= PASSWORD_QUEUE or sum(self._held.values()) >= PASSWORD_CHECKS:
             raise Full("too many tries at a password at once: try again in a moment")
+        aside()  # waiting for a hash, and the pause after a wrong guess, hold no place among all clients' work
         self._held[client] = self._held.get(client, 0) + 1
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if client not in self._queues:
@@ -386,7 +391,7 @@ class PasswordChecks:
                 self._next()
             self._release(client)
             raise
-        job = asyncio.ensure_future(asyncio.to_thread(work, *args))
+        job = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(_hashers(self.hashers), work, *args))
 
         def done(finished: asyncio.Future[T]) -> None:
             self._running -= 1
@@ -424,6 +429,31 @@ class PasswordChecks:
             self._running += 1
             self.peak = max(self.peak, self._running)
             turn.set_result(None)
+
+
+_HASHERS: dict[int, ThreadPoolExecutor] = {}
+
+
+HASHER_NICE = 10
+"""The CPU priority of the threads that hash passwords (a nice value: 0 is the process's own, 19 the lowest)."""
+
+
+def _hashers(count: int) -> ThreadPoolExecutor:
+    """The threads that hash passwords (``count`` of them), each at a low CPU priority (``HASHER_NICE``): a hash is
+    slow on purpose (a core for a tenth of a second), and a client guessing at a password keeps one going all the
+    time; the game's own work (the event loop, the store, the players' own processes on the machine) comes first
+    when the cores are busy, and a hash still gets about a tenth of a busy core (a second, not a tenth of one)."""
+    pool = _HASHERS.get(count)
+    if pool is None:
+        pool = _HASHERS[count] = ThreadPoolExecutor(count, thread_name_prefix="password", initializer=_low_priority)
+    return pool
+
+
+def _low_priority() -> None:
+    try:  # (Linux: a thread's nice value is its own)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHER_NICE)
+    except (AttributeError, OSError):
+        pass
 
 
 def now_ms() -> int:

@@ -36,6 +36,7 @@ from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.server import app
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
+from tenpennies.server.service import BUSY, IN_FLIGHT_PER_CLIENT, Admission
 from tenpennies.server.table import RECENT_BYTES, Full, Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import VISITOR_VARIABLE
@@ -228,6 +229,197 @@ async def _until(condition: Any, what: str, seconds: float = 30) -> None:
     while not condition():
         assert loop.time() < give_up, f"never happened: {what}"
         await asyncio.sleep(0.02)
+
+
+# --- requests taken in turns ------------------------------------------------------------------------------
+
+FLOODER = "ipv4:127.0.0.1"
+GARBAGE = b"\xff\xff\xff\xff"  # no message starts so: an invalid field tag
+
+
+class Held:
+    """Every table lookup in the order it came in (``entered``); those of ids starting "hold" wait there until let
+    go: the requests that got their turn hold it (a server busy with them)."""
+
+    def __init__(self, server: Server, monkeypatch: pytest.MonkeyPatch, hold: str = "hold") -> None:
+        self.entered: list[str] = []
+        self.gates: dict[str, asyncio.Event] = {}
+        self.open = False
+        real = server.lobby.get
+
+        async def get(table_id: str) -> Any:
+            self.entered.append(table_id)
+            if table_id.startswith(hold) and not self.open:
+                await self.gates.setdefault(table_id, asyncio.Event()).wait()
+            return await real(table_id)
+        monkeypatch.setattr(server.lobby, "get", get)
+
+    def let_go(self, table_id: str | None = None) -> None:
+        """Let one held lookup go on (None: all, and any to come)."""
+        if table_id is None:
+            self.open = True
+        for name, gate in self.gates.items():
+            if table_id in (None, name):
+                gate.set()
+
+
+def _waiting(server: Server, client: str) -> int:
+    admission = getattr(server, "admission", None)  # (a server that takes no turns: nothing waits)
+    return admission.waiting(client) if admission is not None else 0
+
+
+def _lookups(channel: grpc.aio.Channel, names: list[str]) -> list[asyncio.Future[grpc.StatusCode]]:
+    return [asyncio.ensure_future(_code(stub(channel).GetSnapshot(pb.GetSnapshotRequest(table_id=name))))
+            for name in names]
+
+
+async def test_a_flooders_requests_wait_behind_its_own_and_another_clients_request_is_taken_before_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await running_server(tmp_path / "turns.db", host="[::]", advertise=False)
+    held = Held(server, monkeypatch)
+    flooder = [open_channel(f"127.0.0.1:{server.port}", options=OWN) for _ in range(8)]  # one client, 8 connections
+    other = open_channel(f"[::1]:{server.port}", options=OWN)                            # another client
+    try:
+        calls = [call for n, channel in enumerate(flooder) for call in _lookups(channel, [f"hold {n}.{k}"
+                                                                                          for k in range(5)])]
+        await _until(lambda: len(held.entered) + _waiting(server, FLOODER) == 40, "the flooder's 40 requests are in")
+        assert len(held.entered) == IN_FLIGHT_PER_CLIENT  # the server works on 8 of them; 32 wait their turn
+        assert await _code(stub(other).GetSnapshot(pb.GetSnapshotRequest(table_id="other"))) == \
+            grpc.StatusCode.NOT_FOUND  # answered while all 8 are held
+        assert held.entered[IN_FLIGHT_PER_CLIENT:] == ["other"]  # before any of the 32 that came before it
+        held.let_go()
+        assert set(await asyncio.gather(*calls)) == {grpc.StatusCode.NOT_FOUND}
+        assert len(held.entered) == 41
+    finally:
+        for channel in [*flooder, other]:
+            await channel.close()
+        await server.stop(0)
+
+
+async def test_the_people_behind_one_address_coming_back_at_once_all_get_their_streams(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """160 seats' streams opened at once from one address (a restart, 40 tables behind one NAT), all of them in
+    before the first is served: each sets up in its turn, none is refused for waiting."""
+    server = await running_server(tmp_path / "back.db", tables_per_address=40)
+    channel = open_channel(f"127.0.0.1:{server.port}")
+    service = stub(channel)
+    try:
+        tables = []
+        for n in range(40):
+            created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name=f"t{n}", seats=4))
+            tables.append(created.table.table_id)
+        tokens = [(table_id, (await service.JoinTable(pb.JoinTableRequest(table_id=table_id, name=f"p{seat}"))).token)
+                  for table_id in tables for seat in range(4)]
+        held = Held(server, monkeypatch, hold="")  # every lookup waits until let go
+        streams = [service.Subscribe(pb.SubscribeRequest(table_id=table_id, token=token))
+                   for table_id, token in tokens]
+        reading = asyncio.gather(*(stream.read() for stream in streams))
+        await _until(lambda: len(held.entered) + _waiting(server, FLOODER) == 160, "all 160 are in")
+        held.let_go()
+        firsts = await reading
+        assert all(first.HasField("snapshot") for first in firsts)
+        for stream in streams:
+            stream.cancel()
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+async def test_beyond_its_queue_a_flooders_request_is_refused_unread_and_spends_no_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await running_server(tmp_path / "queue.db", host="[::]", advertise=False)
+    server.admission.waiting_max = 40  # (a client may have WAITING_PER_CLIENT waiting: fewer here, the same rule)
+    held = Held(server, monkeypatch)
+    charged: list[str] = []
+    allow = server.limiter.allow
+
+    def counted(peer: str, cost: float = 1.0) -> bool:
+        charged.append(peer)
+        return allow(peer, cost)
+    monkeypatch.setattr(server.limiter, "allow", counted)
+    channel = open_channel(f"127.0.0.1:{server.port}", options=OWN)
+    raw = channel.unary_unary("/tenpennies.v1.TenPenniesService/GetSnapshot")  # bytes as they are
+    queued = IN_FLIGHT_PER_CLIENT + 40
+    try:
+        calls = _lookups(channel, [f"hold {n}" for n in range(queued)])
+        await _until(lambda: len(held.entered) + _waiting(server, FLOODER) == queued, "the flooder's requests are in")
+        assert len(charged) == queued
+        for call in (stub(channel).GetSnapshot(pb.GetSnapshotRequest(table_id="one more")), raw(GARBAGE)):
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await call  # refused before it is read: bytes that do not even parse are refused alike
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and refused.value.details() == BUSY
+            assert ("tp-refusal", "1") in tuple(refused.value.trailing_metadata() or ())
+        assert len(charged) == queued  # the refusals spent nothing
+        assert "one more" not in held.entered
+        held.let_go()
+        assert set(await asyncio.gather(*calls)) == {grpc.StatusCode.NOT_FOUND}
+        with pytest.raises(grpc.aio.AioRpcError) as malformed:  # once let in, it is read: and does not parse
+            await raw(GARBAGE)
+        assert malformed.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+async def test_when_the_server_is_busy_the_clients_waiting_are_served_in_turn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await running_server(tmp_path / "round.db", host="[::]", advertise=False)
+    server.admission.slots = 2  # the server works on two requests at once: a third waits, whoever's it is
+    held = Held(server, monkeypatch)
+    flooder = open_channel(f"127.0.0.1:{server.port}", options=OWN)
+    other = open_channel(f"[::1]:{server.port}", options=OWN)
+    try:
+        calls = _lookups(flooder, [f"hold a{n}" for n in range(6)])
+        await _until(lambda: len(held.entered) == 2 and _waiting(server, FLOODER) == 4, "two served, four waiting")
+        calls += _lookups(other, ["hold b"])
+        await _until(lambda: _waiting(server, "ipv6:%5B::1%5D") == 1, "the other client's request waits")
+        for served in range(2, 7):  # one slot freed at a time: the next request comes in, from each client in turn
+            held.let_go(next(name for name in held.entered if not held.gates[name].is_set()))
+            await _until(lambda served=served: len(held.entered) == served + 1, "the next request is taken")
+        # the flooder's turn came first (its queue was first in turn), then the other's, before 3 more of the flooder's
+        assert held.entered[2].startswith("hold a") and held.entered[3] == "hold b"
+        held.let_go()
+        assert set(await asyncio.gather(*calls)) == {grpc.StatusCode.NOT_FOUND}
+    finally:
+        for channel in (flooder, other):
+            await channel.close()
+        await server.stop(0)
+
+
+async def test_a_turn_given_as_its_request_gave_up_passes_on_and_a_wait_elsewhere_gives_back_the_servers_slot() -> None:
+    admission = Admission(per_client=1, waiting=4, slots=1)
+    first = admission.now("a")
+    assert first is not None and admission.now("a") is None
+    gave_up = asyncio.ensure_future(admission.wait("a"))
+    patient = asyncio.ensure_future(admission.wait("a"))
+    await asyncio.sleep(0)
+    assert admission.waiting("a") == 2
+    gave_up.cancel()  # (its task not yet told)
+    first.release()   # the turn passes to the one still waiting, not to the one that gave up
+    with pytest.raises(asyncio.CancelledError):
+        await gave_up
+    ticket = await patient
+    assert admission.running == 1 and admission.in_flight == {"a": 1} and not admission.waiting("a")
+    assert admission.now("b") is None  # the server's one slot is taken
+    ticket.aside()  # its request waits for something else (a password's hash): the server's slot is free again
+    other = admission.now("b")
+    assert other is not None
+    for turn in (ticket, other, ticket):  # (ending a turn twice changes nothing)
+        turn.release()
+    assert admission.running == 0 and not admission.in_flight
+    first = admission.now("a")  # every request waiting gives up at once, and the turn comes up before they know
+    assert first is not None
+    waiting = [asyncio.ensure_future(admission.wait("a")) for _ in range(3)]
+    await asyncio.sleep(0)
+    for task in waiting:
+        task.cancel()
+    first.release()
+    assert [isinstance(outcome, asyncio.CancelledError)
+            for outcome in await asyncio.gather(*waiting, return_exceptions=True)] == [True] * 3
+    assert admission.running == 0 and not admission.in_flight and not admission.waiting("a")
+    again = admission.now("a")  # (and the client is taken at once again)
+    assert again is not None
+    again.release()
 
 
 # --- joins cut short -------------------------------------------------------------------------------------

@@ -90,8 +90,8 @@ trailing metadata carries tp-refusal = "1" (below).
                       password for a private table, a seed on a server that takes none (CreateTableRequest.seed).
   OUT_OF_RANGE        from_sequence past the table's last event.
   RESOURCE_EXHAUSTED  a limit of the server's or the client's budget: requests a second (per connection and
-                      per address), open tables per address, streams per seat or per table, a stream that fell
-                      behind. Retry later (back off); nothing was done. A request over 64 KiB is refused so by
+                      per address), requests of one address waiting at once, open tables per address, streams
+                      per seat or per table, a stream that fell behind. Retry later (back off); nothing was done. A request over 64 KiB is refused so by
                       gRPC itself, before the server reads it (without tp-refusal).
   DEADLINE_EXCEEDED   JoinTable with too little of its deadline left to hand over a seat: none was taken.
   UNAVAILABLE         the server could not store the change, or look up a decision named (nothing changed: try
@@ -124,7 +124,9 @@ paragraph separator or a direction override (U+202A-U+202E, U+2066-U+2069) is re
 changed; in a name other white space becomes a space, runs of it one, and the ends are trimmed. Passwords
 are at most 128 characters (INVALID_ARGUMENT past any of these). A command
 names at most 64 cards. Requests: 1000 a second per connection and 500 per client address by default
-(burst twice that; a lobby list costs 1 more per 20 tables), 20 open tables per address, 5000 per server,
+(burst twice that; a lobby list costs 1 more per 20 tables); an address's requests are worked on 8 at a time,
+the rest wait their turn, and past 1024 waiting a request is refused unread ("too many requests from this
+client at once"); 20 open tables per address, 5000 per server,
 4 streams per seat token, 200 spectator streams per table (RESOURCE_EXHAUSTED past any of them; a
 stream's place is free again as soon as the server sees it end). Timers (TableSettings) are 0 to 86400
 seconds. A finished table stays readable (its snapshot, history and record) for as long as the server

@@ -91,8 +91,9 @@ trailing metadata carries tp-refusal = "1" (below).
   OUT_OF_RANGE        from_sequence past the table's last event.
   RESOURCE_EXHAUSTED  a limit of the server's or the client's budget: requests a second (per connection and
                       per address), requests of one address waiting at once, open tables per address, streams
-                      per seat or per table, a stream that fell behind. Retry later (back off); nothing was done. A request over 64 KiB is refused so by
-                      gRPC itself, before the server reads it (without tp-refusal).
+                      per seat or per table, a stream that fell behind. Retry later (back off); nothing was
+                      done. A request over 64 KiB is refused so by gRPC itself, before the server reads it
+                      (without tp-refusal).
   DEADLINE_EXCEEDED   JoinTable with too little of its deadline left to hand over a seat: none was taken.
   UNAVAILABLE         the server could not store the change, or look up a decision named (nothing changed: try
                       again), or is not there.

@@ -22,3 +22,18 @@ def start_server(db: Path, *options: str) -> tuple[subprocess.Popen[str], int]:
         process.kill()
         raise RuntimeError(f"the server did not start: {line}")
     return process, int(match.group(1))
+
+
+# Runs `tenpennies serve` with the package tenpennies.server taken from another tree (an A/B in one session)
+SERVER_TREE = "TENPENNIES_SERVER_TREE"
+LAUNCHER = f"""
+import importlib.util, os, runpy, sys
+import tenpennies
+tree = os.environ[{SERVER_TREE!r}]
+spec = importlib.util.spec_from_file_location("tenpennies.server", os.path.join(tree, "__init__.py"),
+                                              submodule_search_locations=[tree])
+module = importlib.util.module_from_spec(spec)
+sys.modules["tenpennies.server"] = module
+spec.loader.exec_module(module)
+runpy.run_module("tenpennies.client.cli", run_name="__main__")
+"""

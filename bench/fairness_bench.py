@@ -62,6 +62,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import VISITOR_METADATA
 
+from benchkit import LAUNCHER, SERVER_TREE
 from server_bench import LoadTable, _pct, started_tables
 
 DEFAULT_BUDGET = 500.0  # `tenpennies serve`'s --address-rate
@@ -70,19 +71,6 @@ UNMEASURED = ("warm", "pause")  # the players' windows not measured
 ABUSER_CONNECTIONS = 8
 OWN = [("grpc.use_local_subchannel_pool", 1)]
 FLOODS = ("unknown", "snapshots", "streams", "passwords", "creates", "lists")
-SERVER_TREE = "TENPENNIES_SERVER_TREE"
-# Runs `tenpennies serve` with the package tenpennies.server taken from another tree (an A/B in one session)
-LAUNCHER = f"""
-import importlib.util, os, runpy, sys
-import tenpennies
-tree = os.environ[{SERVER_TREE!r}]
-spec = importlib.util.spec_from_file_location("tenpennies.server", os.path.join(tree, "__init__.py"),
-                                              submodule_search_locations=[tree])
-module = importlib.util.module_from_spec(spec)
-sys.modules["tenpennies.server"] = module
-spec.loader.exec_module(module)
-runpy.run_module("tenpennies.client.cli", run_name="__main__")
-"""
 
 
 def start_server(db: Path, *flags: str, tree: str | None = None) -> tuple[subprocess.Popen[str], int]:

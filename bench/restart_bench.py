@@ -40,6 +40,8 @@ from tenpennies.engine.ten_pennies import Game, HouseRules, format_command, pars
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.store import EventRow, SeatRow, Store, TableRow
 
+from benchkit import LAUNCHER, SERVER_TREE
+
 SEATS = 4
 STATE_EVERY = 64
 
@@ -108,18 +110,6 @@ def best(values: list[float]) -> float:
 
 # --- SIGKILL under busy tables (--kill) -----------------------------------------------------------------
 
-SERVER_TREE = "TENPENNIES_SERVER_TREE"
-LAUNCHER = f"""
-import importlib.util, os, runpy, sys
-import tenpennies
-tree = os.environ[{SERVER_TREE!r}]
-spec = importlib.util.spec_from_file_location("tenpennies.server", os.path.join(tree, "__init__.py"),
-                                              submodule_search_locations=[tree])
-module = importlib.util.module_from_spec(spec)
-sys.modules["tenpennies.server"] = module
-spec.loader.exec_module(module)
-runpy.run_module("tenpennies.client.cli", run_name="__main__")
-"""
 
 
 def spawn(db: Path, port: int, *flags: str, tree: str | None = None) -> subprocess.Popen[bytes]:

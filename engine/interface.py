@@ -11,26 +11,18 @@ reads a command's ``seat``). Every game is reproducible from its seats, rules, s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .cards import Card
+from .errors import RuleError as RuleError  # every game's error, here with the rest of the interface
+from .knobs import Knob
 
 Command = Any  # a game's command: an immutable value, equal to any other command that does the same, with its seat
 View = Any     # what one seat (None: a spectator) may know of a game
 Rules = Any    # a game's rules: its house-rule settings
 Known = Any    # what one seat knows, folded from the events it saw (its ``.view`` is the seat's view)
-
-
-class RuleError(Exception):
-    """A command or setting that breaks a numbered rule of its game. ``str(err)`` starts with the rule
-    (``TP-4.11: ...``); a refused command leaves the game exactly as it was."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message
 
 
 class Event(Protocol):
@@ -149,6 +141,22 @@ class Kind(Protocol[G]):
     @property
     def takeover(self) -> str:
         """The strategy of the bot that plays a seat whose player is gone."""
+        ...
+
+    @property
+    def seats(self) -> range:
+        """The numbers of seats a table of this game may have (``validate`` refuses any other)."""
+        ...
+
+    @property
+    def knobs(self) -> tuple[Knob, ...]:
+        """The game's house rules, each declared once (``engine.knobs``): what a form or a command line offers.
+        A knob may apply only under some of its other knobs' values (``Knob.applies_to``: a preset's)."""
+        ...
+
+    def rules_from_settings(self, settings: Iterable[str]) -> Rules:
+        """Rules from ``NAME=VALUE`` texts, as a command line writes them (``-`` may stand for ``_``); RuleError
+        naming the knob, and what it takes, for a bad one."""
         ...
 
     def new(self, seats: int, rules: Rules, seed: int) -> G:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
-from .interface import RuleError
+from .errors import RuleError
 
 KnobValue = bool | int | str | tuple[int, ...]
 V = TypeVar("V", bool, int, str, tuple[int, ...])

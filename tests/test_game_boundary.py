@@ -23,7 +23,7 @@ import ast
 import asyncio
 import dataclasses
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from tenpennies.client.view import TableView
 from tenpennies.engine import games
 from tenpennies.engine.cards import Card
 from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
+from tenpennies.engine.knobs import declared, knob
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
 from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
@@ -56,7 +57,10 @@ CLIENT = SERVER.parent / "client"
 
 @dataclass(frozen=True)
 class HighRules:
-    hands: int = 3  # cards dealt to each seat, one trick each (HC-2)
+    hands: int = knob(3, "HC-2", "Hands", "cards dealt to each seat, one trick each", low=1, high=5)
+
+
+HIGH_KNOBS = declared(HighRules)
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,8 @@ class HighCardKind:
     name = "high_card"
     title = "High Card"
     takeover = "low"
+    seats = range(2, 3)
+    knobs = HIGH_KNOBS
 
     @property
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
@@ -283,6 +289,16 @@ class HighCardKind:
 
     def rules_to_dict(self, rules: HighRules) -> dict[str, Any]:
         return asdict(rules)
+
+    def rules_from_settings(self, settings: Iterable[str]) -> HighRules:
+        values: dict[str, Any] = {}
+        for setting in settings:
+            name, _, text = setting.partition("=")
+            declared = {k.name: k for k in HIGH_KNOBS}.get(name.strip().replace("-", "_"))
+            if declared is None:
+                raise RuleError("HC-2", f"no such rule: {name}")
+            values[declared.name] = declared.parse(text)
+        return HighRules(**values)
 
     def validate(self, rules: HighRules, seats: int) -> None:
         check(rules, seats)

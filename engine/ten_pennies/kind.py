@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -25,7 +25,7 @@ from .events import GameEnded, GameStarted
 from .fold import Known, fold, opening
 from .game import Game, Phase, SeatView
 from .narrate import Narrator, card_text
-from .rules import HouseRules
+from .rules import KNOBS, SEATS, HouseRules
 from .search import HORIZON, option_rollouts
 from .search import option_values as search_values
 from .strategies import ranked_discards
@@ -47,6 +47,8 @@ class TenPennies:
     name = "ten_pennies"
     title = "Ten Pennies"
     takeover = "greedy"
+    seats = SEATS
+    knobs = KNOBS
 
     @property
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
@@ -63,6 +65,9 @@ class TenPennies:
 
     def rules_to_dict(self, rules: HouseRules) -> dict[str, Any]:
         return rules.to_dict()
+
+    def rules_from_settings(self, settings: Iterable[str]) -> HouseRules:
+        return HouseRules.from_settings(settings)
 
     def validate(self, rules: HouseRules, seats: int) -> None:
         rules.validate(seats)

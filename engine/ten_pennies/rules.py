@@ -100,8 +100,8 @@ class HouseRules:
 
     def validate(self, seats: int) -> None:
         """Raise RuleError for a table that the rule book does not allow."""
-        if not 2 <= seats <= 8:
-            raise RuleError("TP-1.1", f"a game has 2 to 8 seats, not {seats}")
+        if seats not in SEATS:
+            raise RuleError("TP-1.1", f"a game has {SEATS[0]} to {SEATS[-1]} seats, not {seats}")
         for declared in KNOBS:
             declared.check(getattr(self, declared.name))
         shoe_size = decks_for(seats) * CARDS_PER_DECK
@@ -143,6 +143,8 @@ class HouseRules:
 
 
 KNOBS: tuple[Knob, ...] = knobs.declared(HouseRules)
+SEATS = range(2, 9)
+"""The seats a table may have (TP-1.1)."""
 _BY_NAME = {k.name: k for k in KNOBS}
 PRESETS = _BY_NAME["preset"].words
 LATER_SET_WILDS = _BY_NAME["later_set_wilds"].words  # TP-4.12

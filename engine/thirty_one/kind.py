@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -13,6 +13,7 @@ from .events import Event, GameEnded
 from .fold import Known, fold, opening
 from .game import Game
 from .narrate import Narrator, card_text
+from .rules import KNOBS, SEATS
 from .rules import Rules as ThirtyOneRules
 from .view import Phase, SeatView
 
@@ -23,6 +24,8 @@ class ThirtyOne:
     name = "thirty_one"
     title = "Thirty-One"
     takeover = "heuristic"
+    seats = SEATS
+    knobs = KNOBS
 
     @property
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
@@ -39,6 +42,9 @@ class ThirtyOne:
 
     def rules_to_dict(self, rules: ThirtyOneRules) -> dict[str, Any]:
         return rules.to_dict()
+
+    def rules_from_settings(self, settings: Iterable[str]) -> ThirtyOneRules:
+        return ThirtyOneRules.from_settings(settings)
 
     def validate(self, rules: ThirtyOneRules, seats: int) -> None:
         rules.validate(seats)

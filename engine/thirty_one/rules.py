@@ -68,8 +68,8 @@ class Rules:
 
     def validate(self, seats: int) -> None:
         """RuleError for a table the rule book does not allow."""
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 7:
-            raise RuleError("T31-1.1", f"a game of Thirty-One has 2 to 7 seats, not {seats}")
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats not in SEATS:
+            raise RuleError("T31-1.1", f"a game of Thirty-One has {SEATS[0]} to {SEATS[-1]} seats, not {seats}")
         for declared in KNOBS:
             declared.check(getattr(self, declared.name))
 
@@ -133,6 +133,8 @@ class Rules:
 
 
 KNOBS: tuple[Knob, ...] = knobs.declared(Rules)
+SEATS = range(2, 8)
+"""The seats a table may have (T31-1.1)."""
 _BY_NAME = {k.name: k for k in KNOBS}
 
 PRESETS: dict[str, dict[str, Any]] = {

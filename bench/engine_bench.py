@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tenpennies.engine.cards import shoe
+from tenpennies.engine.play import RandomBot, play_game
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import GreedyBot, RandomBot, play_game
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
-from tenpennies.engine.thirty_one import bots as thirty_one_bots
 from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 
@@ -76,9 +76,9 @@ def thirty_one_games(seats: int, preset: str, count: int) -> tuple[float, float]
         nonlocal commands
         commands = 0
         for seed in range(count):
-            bots = [thirty_one_bots.RandomBot(seed * 10 + s) for s in range(seats)]
+            bots = [RandomBot(seed * 10 + s) for s in range(seats)]
             game = ThirtyOneGame(seats, ThirtyOneRules.of(preset), seed)
-            commands += len(thirty_one_bots.play_game(game, bots).log)
+            commands += len(play_game(game, bots).log)
     elapsed = best_of(2, run)
     return count / elapsed, commands / elapsed
 

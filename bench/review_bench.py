@@ -35,12 +35,12 @@ from typing import Any
 
 from tenpennies.client.reviews import default_workers, review_pooled
 from tenpennies.engine.interface import Kind
+from tenpennies.engine.play import play_game
 from tenpennies.engine.review import Review, review_game
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES, TenPennies
 from tenpennies.engine.thirty_one.bots import BOTS as T31_BOTS
-from tenpennies.engine.thirty_one.bots import play_game as play_thirty_one
 from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
@@ -145,8 +145,8 @@ def main() -> None:
                                   [BOTS["greedy"](10 * g + s) for s in range(4)])
         else:
             kind = THIRTY_ONE
-            game = play_thirty_one(ThirtyOneGame(4, ThirtyOneRules(), seed),
-                                   [T31_BOTS["heuristic"](10 * g + s) for s in range(4)])
+            game = play_game(ThirtyOneGame(4, ThirtyOneRules(), seed),
+                             [T31_BOTS["heuristic"](10 * g + s) for s in range(4)])
         budget = kind.searcher[1] if args.budget is None else args.budget
         rows.append(bench(kind, game, f"{kind.title} game {seed}", budget, args.review_seeds, args.workers,
                           args.reference, args.serial, dump))

@@ -7,9 +7,9 @@ X - Y, each with a 95% interval (1.96 standard errors over the deals). Lower sco
 negative difference whose interval is clear of zero means X is the stronger.
 
 Deal ``d`` is dealt from seed ``seed + d`` and the bot at seat ``s`` is made with seed ``10 * d + s``
-(``bots.play_duplicate_deal``, which tests/test_bots.py's ``duplicate`` also plays), so a run is
+(``engine.play.play_duplicate_deal``, which tests/test_bots.py's ``duplicate`` also plays), so a run is
 reproducible from its options, and a long one can be split (``--start``) with every deal played as in one
-run; games are played with ``bots.play_game`` (every bot is shown its seat's view after every command).
+run; games are played with ``engine.play.play_game`` (every bot is shown its seat's view after every command).
 
     python bench/strength.py sampler greedy --deals 40 --rounds 7 --samples 48 --seed 1000
 """
@@ -22,8 +22,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import play_duplicate_deal
 from tenpennies.engine.ten_pennies import HouseRules, RuleError
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot, play_duplicate_deal
+from tenpennies.engine.ten_pennies.bots import BOTS
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.search import DEFAULT_WORLDS, SearchBot
 from tenpennies.engine.ten_pennies.strategies import DEFAULT_SAMPLES, SamplerBot
 
@@ -105,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     first = args.start
     for deal in range(first, first + args.deals):
-        x, y = play_duplicate_deal(make_x, make_y, rules, args.seed, deal)
+        x, y = play_duplicate_deal(TEN_PENNIES, make_x, make_y, rules, args.seed, deal)
         xs.append(x)
         ys.append(y)
         if not args.quiet:

@@ -1,7 +1,7 @@
 """Strength of one Thirty-One bot against another on duplicate deals: the Thirty-One strength table of docs/BOTS.md.
 
 Each deal (a whole game, dealt from seed ``seed + d``) is played twice at 4 seats, seatings X Y X Y and
-Y X Y X (``thirty_one.bots.play_duplicate_deal``), so the luck of the cards cancels. A bot's figure is its
+Y X Y X (``engine.play.play_duplicate_deal``), so the luck of the cards cancels. A bot's figure is its
 mean finishing place (1 the best, 4 the worst; tied seats share a place); the paired difference X - Y
 is given with its 95% interval (1.96 standard errors over the deals): negative and clear of zero means X
 is the stronger.
@@ -16,7 +16,9 @@ import math
 import time
 from collections.abc import Sequence
 
-from tenpennies.engine.thirty_one.bots import BOTS, play_duplicate_deal
+from tenpennies.engine.play import play_duplicate_deal
+from tenpennies.engine.thirty_one.bots import BOTS
+from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.rules import PRESET_NAMES, Rules
 
 
@@ -41,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     xs, ys = [], []
     started = time.perf_counter()
     for deal in range(args.deals):
-        x, y = play_duplicate_deal(BOTS[args.x], BOTS[args.y], rules, args.seed, deal)
+        x, y = play_duplicate_deal(THIRTY_ONE, BOTS[args.x], BOTS[args.y], rules, args.seed, deal)
         xs.append(x)
         ys.append(y)
     diff, margin = interval([a - b for a, b in zip(xs, ys, strict=True)])

@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tenpennies.engine.play import play_game
 from tenpennies.engine.review import decisions
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.search import HORIZON, seat_memory, world_values

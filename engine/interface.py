@@ -1,7 +1,8 @@
 """The game interface: all that a server's table, its store, timers and takeover know of a game.
 
-A game *kind* (``Kind``) makes, loads and speaks for the games of one kind: its rules, the text of its
-commands, its bots, what a timer does for a late seat. A *game* (``Game``) is one game being played: whose
+A game *kind* (``Kind``) makes, loads and speaks for the games of one kind, in three parts: its rules, the
+text of its commands and what a timer does for a late seat (``KindRules``), its bots and searcher
+(``KindBots``), its words (``KindWords``). A *game* (``Game``) is one game being played: whose
 turn, what each seat may do, applying a command, what each seat may know. ``games.GAMES`` lists the kinds
 by name: Ten Pennies (``ten_pennies.kind``) and Thirty-One (``thirty_one.kind``).
 
@@ -120,10 +121,13 @@ class Game(Protocol):
 
 
 G = TypeVar("G", bound=Game)
+G_contra = TypeVar("G_contra", bound=Game, contravariant=True)  # KindBots only takes games, never makes one
 
 
-class Kind(Protocol[G]):
-    """A kind of game: ``name`` as the store and the registry know it, e.g. ``ten_pennies``."""
+class KindRules(Protocol[G]):
+    """A kind of game's rules: ``name`` as the store and the registry know it, e.g. ``ten_pennies``; making,
+    loading and checking its games, its rules and commands as plain data and text, what its timer plays for a
+    late seat, and the fold of its events into what a seat knows."""
 
     @property
     def name(self) -> str: ...
@@ -131,16 +135,6 @@ class Kind(Protocol[G]):
     @property
     def title(self) -> str:
         """The game as people name it (``Ten Pennies``, ``Thirty-One``); ``name`` is the one programs use."""
-        ...
-
-    @property
-    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
-        """The built-in bots by strategy name, each made from a seed."""
-        ...
-
-    @property
-    def takeover(self) -> str:
-        """The strategy of the bot that plays a seat whose player is gone."""
         ...
 
     @property
@@ -152,11 +146,6 @@ class Kind(Protocol[G]):
     def knobs(self) -> tuple[Knob, ...]:
         """The game's house rules, each declared once (``engine.knobs``): what a form or a command line offers.
         A knob may apply only under some of its other knobs' values (``Knob.applies_to``: a preset's)."""
-        ...
-
-    def rules_from_settings(self, settings: Iterable[str]) -> Rules:
-        """Rules from ``NAME=VALUE`` texts, as a command line writes them (``-`` may stand for ``_``); RuleError
-        naming the knob, and what it takes, for a bad one."""
         ...
 
     def new(self, seats: int, rules: Rules, seed: int) -> G:
@@ -173,6 +162,11 @@ class Kind(Protocol[G]):
 
     def rules_to_dict(self, rules: Rules) -> dict[str, Any]: ...
 
+    def rules_from_settings(self, settings: Iterable[str]) -> Rules:
+        """Rules from ``NAME=VALUE`` texts, as a command line writes them (``-`` may stand for ``_``); RuleError
+        naming the knob, and what it takes, for a bad one."""
+        ...
+
     def validate(self, rules: Rules, seats: int) -> None:
         """RuleError if a game of ``seats`` cannot be played with ``rules``."""
         ...
@@ -183,10 +177,10 @@ class Kind(Protocol[G]):
         """A command in one line of text, as the store keeps it (``parse_command`` reads it back)."""
         ...
 
-    def tournament_tallies(self, rules: Rules) -> tuple[str, ...]:
-        """The game's own tallies of ``Result.tallies`` a tournament's standings add up under ``rules``
-        (Thirty-One: the one its preset keeps, ``lives``, ``tokens`` or ``points``; Ten Pennies: none, its
-        pennies and buys have standings of their own)."""
+    @property
+    def view_type(self) -> type:
+        """The class of a seat's view: how a view met alone (a bot's ``choose``) tells its game
+        (``games.kind_of``)."""
         ...
 
     def timed_out(self, game: G, seat: int) -> Sequence[Command]:
@@ -212,12 +206,6 @@ class Kind(Protocol[G]):
         over when it comes back (a snapshot, not the event) is told."""
         ...
 
-    @property
-    def view_type(self) -> type:
-        """The class of a seat's view: how a view met alone (a bot's ``choose``) tells its game
-        (``games.kind_of``)."""
-        ...
-
     def timer_audience(self, game: G, command: Command) -> int | None:
         """Who may see that the timer made ``command`` for its seat (asked once it is applied): None for
         everybody, or the seat alone."""
@@ -237,14 +225,29 @@ class Kind(Protocol[G]):
         seat's view, for clients and bots alike. ``known.view`` is the seat's view."""
         ...
 
-    def review_options(self, game: G, seat: int, chosen: Command) -> Sequence[Command]:
+
+class KindBots(Protocol[G_contra]):
+    """A kind of game's players that are programs: its built-in bots, the one that takes a gone player's seat,
+    and the searcher a review weighs a decision's options with."""
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """The built-in bots by strategy name, each made from a seed."""
+        ...
+
+    @property
+    def takeover(self) -> str:
+        """The strategy of the bot that plays a seat whose player is gone."""
+        ...
+
+    def review_options(self, game: G_contra, seat: int, chosen: Command) -> Sequence[Command]:
         """The options of ``seat``'s decision now (the game waits for it) that a review compares: ``chosen``
         first, then the other legal commands worth scoring, grouped and bounded by the game (Ten Pennies: one
         discard per face, a few of the meld phase's many contracts, sets and lay-offs). One command alone:
         nothing to review."""
         ...
 
-    def option_values(self, game: G, seat: int, options: Sequence[Command], *, budget: int,
+    def option_values(self, game: G_contra, seat: int, options: Sequence[Command], *, budget: int,
                       seed: int) -> list[float]:
         """``seat``'s expected points for the rest of the round (Thirty-One: the deal) after each of
         ``options`` (lower is better, as a score), judged only from what ``seat`` knows (worlds sampled from
@@ -257,9 +260,24 @@ class Kind(Protocol[G]):
         """The searcher ``option_values`` uses, by name, and the budget a review gives it by default."""
         ...
 
+
+class KindWords(Protocol):
+    """A kind of game told to people: its events in words, and the tallies a tournament's standings add up."""
+
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         """Who puts this game's events into words for one reader (``seat``; None: a spectator), seats called
         by ``name``; ``every_hand``: the reader sees every card (a replay); ``card`` writes a card (None: the
         game's own notation; a screen may write it in its own style)."""
         ...
+
+    def tournament_tallies(self, rules: Rules) -> tuple[str, ...]:
+        """The game's own tallies of ``Result.tallies`` a tournament's standings add up under ``rules``
+        (Thirty-One: the one its preset keeps, ``lives``, ``tokens`` or ``points``; Ten Pennies: none, its
+        pennies and buys have standings of their own)."""
+        ...
+
+
+class Kind(KindRules[G], KindBots[G], KindWords, Protocol[G]):
+    """A kind of game: its rules (``KindRules``), its bots and searcher (``KindBots``) and its words
+    (``KindWords``), in the one object the registry (``games.GAMES``) lists a game by."""

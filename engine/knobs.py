@@ -127,3 +127,18 @@ def knob(default: V, rule: str, label: str, help: str, *, low: int | None = None
 def declared(rules: type) -> tuple[Knob, ...]:
     """The knobs a rules dataclass declares (its fields made by ``knob``), in field order, each named."""
     return tuple(replace(f.metadata["knob"], name=f.name) for f in fields(rules) if "knob" in f.metadata)
+
+
+def settings(texts: Iterable[str], named: Callable[[str], Knob]) -> dict[str, Any]:
+    """The values ``NAME=VALUE`` texts give their knobs, as a command line writes them: ``preset=deuces``,
+    ``discard-to-go-out=on``, ``rounds=1,2`` (``-`` may stand for ``_`` in a name), each judged by its knob
+    (``parse``, ``check``); ``named`` finds a knob by name, with the game's RuleError for a name it has none
+    of. What the values make together (a preset's knobs beside it) is the game's rules' to judge."""
+    values: dict[str, Any] = {}  # Any: each knob's own type, for the rules' fields
+    for setting in texts:
+        name, _, text = setting.partition("=")
+        declared = named(name.strip().replace("-", "_"))
+        value = declared.parse(text)
+        declared.check(value)
+        values[declared.name] = value
+    return values

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .interface import Bot, Command, Game, Kind, Rules, View
 from .seats import play_decision
@@ -21,7 +21,7 @@ class RandomBot:
         return self.rng.choice(view.legal)
 
 
-G = Any  # the game played: a ``Game`` of some ``Kind``
+G = TypeVar("G", bound=Game)  # the game played, of whichever ``Kind``
 
 
 def play_game(game: G, bots: Sequence[Bot], max_commands: int = 1_000_000,
@@ -49,14 +49,15 @@ def play_game(game: G, bots: Sequence[Bot], max_commands: int = 1_000_000,
         return bots[seat].choose(view)
 
     seen = watched if watchers or on_events is not None else None
+    table: Any = game  # the seat loop's Table: a game's ``apply`` gives its events as a list
     for _ in range(max_commands):
         if game.over:
             return game
-        play_decision(game, decide, applied=seen)
+        play_decision(table, decide, applied=seen)
     raise RuntimeError("the game did not end")
 
 
-def play_duplicate_deal(kind: Kind[Game], make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: Rules,
+def play_duplicate_deal(kind: Kind[Any], make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: Rules,
                         seed: int, deal: int, seats: int = 4) -> tuple[float, float]:
     """Game ``deal`` (dealt from ``seed + deal``) played twice, seatings X Y X Y ... and Y X Y X ..., the bot at
     seat ``s`` made with seed ``10 * deal + s``: (X's mean score, Y's mean score) over their seat-games, as

@@ -13,7 +13,7 @@ a decision of several seats at once (a buy offer) is settled, wherever the seat 
   This is what a server does, whose seats all answer at once; so a bot is asked the same questions
   in-process and over gRPC.
 
-Used by ``ten_pennies.bots.play_game`` (strict: a bot's mistake is an error there), the headless
+Used by ``play.play_game`` (strict: a bot's mistake is an error there), the headless
 tournament in-process, the SDK's ``SeatPlayer`` (and with it the headless tournament over gRPC and
 ``tenpennies bot``), and the server's takeover bots. Game-agnostic: a view has ``seat`` and ``legal``,
 a command has ``seat``. No clock and no threads here: a driver that times its bot says ``late``.

@@ -149,7 +149,7 @@ class GameResult:
 
 def rating_model() -> BradleyTerryFull:
     """openskill's BradleyTerryFull, which treats equal ranks as ties (see the module). Imported here, not
-    with the module: it takes some 20 ms, and what only seats or deals (``bots.play_duplicate_deal``)
+    with the module: it takes some 20 ms, and what only seats or deals (``play.play_duplicate_deal``)
     should not pay for it."""
     from openskill.models import BradleyTerryFull
     return BradleyTerryFull()

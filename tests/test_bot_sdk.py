@@ -22,6 +22,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from tenpennies.client import bot as sdk
 from tenpennies.client.bot import BotLoadError, SeatStats, load_bot, load_script, play_seat
 from tenpennies.client.connection import Backoff, Connection, SeatSession
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import play_game
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -37,7 +39,7 @@ from tenpennies.engine.ten_pennies import (
     parse_command,
 )
 from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, play_game, safe_default
+from tenpennies.engine.ten_pennies.bots import GreedyBot, safe_default
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import seed_from_db
 from tenpennies.v1 import tenpennies_pb2 as pb

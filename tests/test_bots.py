@@ -9,10 +9,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import play_duplicate_deal, play_game
 from tenpennies.engine.ten_pennies import Card, Command, Game, HouseRules, SeatView
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot, GreedyBot, play_duplicate_deal, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS, GreedyBot
 from tenpennies.engine.ten_pennies.commands import Buy, DeclineDiscard, Discard, PassBuy, TakeDiscard
 from tenpennies.engine.ten_pennies.game import Phase
+from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.strategies import PLANS, PlanBot, SamplerBot, buy_helps, contract_distance
 from tenpennies.engine.ten_pennies.worlds import SeatMemory
 
@@ -42,7 +45,7 @@ class Checked:
             self.observe = observe
 
     def choose(self, view: SeatView) -> Command:
-        command = self.bot.choose(view)
+        command: Command = self.bot.choose(view)
         assert command in view.legal, f"{type(self.bot).__name__} chose {command}, not listed"
         return command
 
@@ -181,7 +184,7 @@ def duplicate(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], deals:
     x - y per deal, its 95% half-interval)."""
     diffs, xs, ys = [], [], []
     for deal in range(deals):
-        x_total, y_total = play_duplicate_deal(make_x, make_y, rules, first_seed, deal)
+        x_total, y_total = play_duplicate_deal(TEN_PENNIES, make_x, make_y, rules, first_seed, deal)
         xs.append(x_total)
         ys.append(y_total)
         diffs.append(x_total - y_total)

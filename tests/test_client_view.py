@@ -19,6 +19,8 @@ import pytest
 
 from tenpennies.client.connection import SeatSession
 from tenpennies.client.view import TableView
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot
 from tenpennies.engine.ten_pennies import (
     Buy,
     Command,
@@ -35,7 +37,7 @@ from tenpennies.engine.ten_pennies import (
     SeatView,
     TakeDiscard,
 )
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import mapping

@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Iterator
 
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot
 from tenpennies.engine.ten_pennies import (
     Buy,
     Command,
@@ -25,7 +27,7 @@ from tenpennies.engine.ten_pennies import (
     SeatView,
 )
 from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.fold import fold, opening
 
 

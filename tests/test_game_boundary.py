@@ -37,8 +37,9 @@ from tenpennies.engine import games
 from tenpennies.engine.cards import Card
 from tenpennies.engine.interface import Bot, Kind, Narrator, Result, RuleError
 from tenpennies.engine.knobs import declared, knob
+from tenpennies.engine.play import play_game
 from tenpennies.engine.ten_pennies import DeclineDiscard, Draw, Game, HouseRules, PassBuy, Phase
-from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.server.app import Server
 from tenpennies.server.lobby import Lobby

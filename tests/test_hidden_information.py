@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 import pytest
 
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot
 from tenpennies.engine.ten_pennies import Card, Game, HouseRules
 from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 
 
 def cards_in(obj: object) -> set[int]:

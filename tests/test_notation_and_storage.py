@@ -8,6 +8,8 @@ import pickle
 import pytest
 
 from tenpennies.engine.cards import shoe
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot, play_game
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -27,7 +29,7 @@ from tenpennies.engine.ten_pennies import (
     parse_cards,
     parse_command,
 )
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, play_game
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 
 from positions import position
 

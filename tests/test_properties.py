@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,
@@ -25,7 +27,7 @@ from tenpennies.engine.ten_pennies import (
     RuleError,
     TakeDiscard,
 )
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, safe_default
+from tenpennies.engine.ten_pennies.bots import GreedyBot, safe_default
 from tenpennies.engine.ten_pennies.commands import Command
 from tenpennies.engine.ten_pennies.game import Phase
 

@@ -14,6 +14,7 @@ import pytest
 
 from tenpennies.client.reviews import review_pooled
 from tenpennies.engine.cards import Card
+from tenpennies.engine.play import play_game
 from tenpennies.engine.review import (
     FIRST_WORLDS,
     SURE_FROM,
@@ -34,13 +35,12 @@ from tenpennies.engine.review import (
     weigh,
 )
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.commands import Discard, LayOff
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES, review_options
 from tenpennies.engine.ten_pennies.strategies import fast_choice
 from tenpennies.engine.ten_pennies.worlds import sample_world
 from tenpennies.engine.thirty_one.bots import BOTS as T31_BOTS
-from tenpennies.engine.thirty_one.bots import play_game as play_thirty_one
 from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
@@ -264,7 +264,7 @@ def test_a_review_stops_when_asked(played: Game) -> None:
 
 def test_a_thirty_one_game_is_reviewed() -> None:
     rules = ThirtyOneRules()
-    game = play_thirty_one(ThirtyOneGame(4, rules, 5), [T31_BOTS["heuristic"](s) for s in range(4)])
+    game = play_game(ThirtyOneGame(4, rules, 5), [T31_BOTS["heuristic"](s) for s in range(4)])
     review = review_game(THIRTY_ONE, 4, rules, 5, game.log, 1, budget=24, seed=2)
     assert review.marks and review.searcher == "searcher"
     assert all(m.round >= 1 and m.options[0].points <= m.options[-1].points for m in review.marks)

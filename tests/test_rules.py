@@ -104,7 +104,8 @@ def test_tp_2_1_wild_ranks_under_each_preset() -> None:
 
 
 def test_tp_2_1_a_game_plays_seven_rounds_in_order() -> None:
-    from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
+    from tenpennies.engine.play import play_game
+    from tenpennies.engine.ten_pennies.bots import GreedyBot
     seen: list[int] = []
     play_game(Game(3, seed=2), [GreedyBot()] * 3,
               on_events=lambda es: seen.extend(e.round for e in es if isinstance(e, ev.RoundEnded)))
@@ -145,7 +146,8 @@ def test_tp_2_3_the_highest_draw_deals_and_ties_redraw_among_themselves() -> Non
 
 
 def test_tp_2_3_the_deal_passes_left_after_each_round() -> None:
-    from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
+    from tenpennies.engine.play import play_game
+    from tenpennies.engine.ten_pennies.bots import GreedyBot
     dealers: list[int] = []
     play_game(Game(3, seed=9), [GreedyBot()] * 3,
               on_events=lambda es: dealers.extend(e.dealer for e in es if isinstance(e, ev.RoundStarted)))
@@ -746,7 +748,8 @@ def test_tp_6_unknown_knobs_are_refused() -> None:
 
 
 def test_tp_6_rounds_knob_plays_the_rounds_named() -> None:
-    from tenpennies.engine.ten_pennies.bots import GreedyBot, play_game
+    from tenpennies.engine.play import play_game
+    from tenpennies.engine.ten_pennies.bots import GreedyBot
     seen: list[int] = []
     play_game(Game(2, HouseRules(rounds=(3, 7)), seed=1), [GreedyBot()] * 2,
               on_events=lambda es: seen.extend(e.round for e in es if isinstance(e, ev.RoundStarted)))

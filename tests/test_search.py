@@ -10,9 +10,10 @@ import time
 import pytest
 
 from tenpennies.engine.cards import Card, decks_for, shoe
+from tenpennies.engine.play import play_game
 from tenpennies.engine.ten_pennies import Game, HouseRules, SeatView, parse_cards
 from tenpennies.engine.ten_pennies import value as learned
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.commands import (
     Buy,
     Command,

@@ -14,18 +14,11 @@ import pytest
 from tenpennies.client import cli
 from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine import games
-from tenpennies.engine.interface import Result
+from tenpennies.engine.interface import Bot, Result
+from tenpennies.engine.play import RandomBot, play_duplicate_deal, play_game
 from tenpennies.engine.seats import play_decision
 from tenpennies.engine.thirty_one import events as ev
-from tenpennies.engine.thirty_one.bots import (
-    Bot,
-    HeuristicBot,
-    RandomBot,
-    SearchBot,
-    play_duplicate_deal,
-    play_game,
-    safe_default,
-)
+from tenpennies.engine.thirty_one.bots import HeuristicBot, SearchBot, safe_default
 from tenpennies.engine.thirty_one.commands import Knock, format_command, parse_command
 from tenpennies.engine.thirty_one.fold import fold
 from tenpennies.engine.thirty_one.game import Game
@@ -184,7 +177,7 @@ def test_the_searcher_sees_only_its_seats_view() -> None:
 def test_the_heuristic_beats_random_on_duplicate_deals() -> None:
     heuristic = random_bot = 0.0
     for deal in range(4):
-        h, r = play_duplicate_deal(lambda seed: HeuristicBot(), RandomBot, Rules(), seed=100, deal=deal)
+        h, r = play_duplicate_deal(THIRTY_ONE, lambda seed: HeuristicBot(), RandomBot, Rules(), seed=100, deal=deal)
         heuristic, random_bot = heuristic + h, random_bot + r
     assert heuristic < random_bot  # mean places: lower is better
 

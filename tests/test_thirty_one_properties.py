@@ -19,8 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tenpennies.engine.cards import Card
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot
 from tenpennies.engine.thirty_one import events as ev
-from tenpennies.engine.thirty_one.bots import Bot, HeuristicBot, RandomBot
+from tenpennies.engine.thirty_one.bots import HeuristicBot
 from tenpennies.engine.thirty_one.commands import (
     Command,
     Discard,

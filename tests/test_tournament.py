@@ -19,8 +19,9 @@ import pytest
 
 from tenpennies.client import tournament as tn
 from tenpennies.client.tournament import GameResult, Results, TournamentConfig, play_tournament
+from tenpennies.engine.interface import Bot
 from tenpennies.engine.ten_pennies import Command, Draw, HouseRules, SeatView
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.tournament import wins_text
 from tenpennies.server.app import Options, Server
 
@@ -250,7 +251,8 @@ def test_a_slow_decision_times_out() -> None:
         def choose(self, view: SeatView) -> Command:
             import time
             time.sleep(0.3)
-            return self.greedy.choose(view)
+            command: Command = self.greedy.choose(view)
+            return command
 
     cfg = config(bots=("greedy", "slow", "greedy", "random"), games=4, decision_seconds=0.2,
                  registry={**BOTS, "slow": Slow}, rules=HouseRules(rounds=(1,), max_turns=1))

@@ -1,6 +1,6 @@
 """A complete Ten Pennies bot: ``python min_bot.py HOST:PORT [TABLE_ID]``. With a table id it joins that
 table (its host starts the game); without, it makes a table, seats three built-in bots and starts it.
-The same class plays in-process (``engine.bots.play_game``) and as ``tenpennies bot --script min_bot.py``."""
+The same class plays in-process (``engine.play.play_game``) and as ``tenpennies bot --script min_bot.py``."""
 import asyncio
 import sys
 

@@ -1,4 +1,4 @@
-"""Bots that play from a seat's view alone, and a loop that plays a whole game with them.
+"""Ten Pennies' bots: they play from a seat's view alone (``engine.play`` plays a whole game with them).
 
 A bot is any object with ``choose(view: SeatView) -> Command``; it sees only what its seat may know
 and picks from ``view.legal``. The network bot SDK wraps the same interface.
@@ -6,38 +6,20 @@ and picks from ``view.legal``. The network bot SDK wraps the same interface.
 A bot may keep state across calls. One that wants to remember what its seat saw between its own
 decisions (which seat took or bought which card, what went onto the pile: see ``worlds.SeatMemory``) may
 also have ``observe(view: SeatView) -> None``: a driver that calls it with the seat's view after every
-command gives it everything its seat saw (``play_game`` does; ``observe`` is optional, and a bot must
+command gives it everything its seat saw (``engine.play.play_game`` does; ``observe`` is optional, and a bot must
 still play correctly when only ``choose`` is called).
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
+from .. import play
 from ..cards import Card
-from ..seats import play_decision
-from ..tournament import seated
+from ..interface import Bot
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
-from .events import Event
-from .game import Game, Phase, SeatView
-from .rules import HouseRules
-
-
-class Bot(Protocol):
-    def choose(self, view: SeatView) -> Command: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal commands listed for its seat."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: SeatView) -> Command:
-        return self.rng.choice(view.legal)
+from .game import Phase, SeatView
 
 
 class GreedyBot:
@@ -133,7 +115,7 @@ def _builtin() -> dict[str, Callable[[int], Bot]]:
 
     return {
         "greedy": lambda seed: GreedyBot(),
-        "random": RandomBot,
+        "random": play.RandomBot,
         "averaging": lambda seed: PlanBot("averaging", seed),
         "early": lambda seed: PlanBot("early", seed),
         "holdout": lambda seed: PlanBot("holdout", seed),
@@ -146,53 +128,3 @@ BOTS: dict[str, Callable[[int], Bot]] = _builtin()
 """The built-in bots by name, each made from a seed (the greedy and plan bots make no random choice):
 ``random``, ``greedy``, the penny plans ``averaging``, ``early``, ``holdout``, the searching
 ``sampler`` (see ``strategies``) and ``searcher`` (see ``search``)."""
-
-
-def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
-              on_events: Callable[[list[Event]], object] | None = None) -> Game:
-    """Let ``bots[seat]`` play every seat until the game ends; ``on_events`` sees each command's events.
-    Decisions are played by the one seat loop (``engine.seats.play_decision``: a buy offer asks every
-    offered seat at once), strictly: a bot that raises or answers something illegal stops the game with
-    its error (tests and benches want to know). A bot with ``observe`` is shown its seat's view after
-    every command (and once before the first)."""
-    watchers: list[tuple[int, Callable[[SeatView], object]]] = []
-    for seat, bot in enumerate(bots):
-        observe = getattr(bot, "observe", None)
-        if callable(observe):
-            watchers.append((seat, observe))
-    for seat, observe in watchers:
-        observe(game.view(seat))
-
-    def watched(events: list[Event]) -> None:
-        for watcher, observe in watchers:
-            observe(game.view(watcher))
-        if on_events is not None:
-            on_events(events)
-
-    def decide(seat: int, view: SeatView) -> Command:
-        return bots[seat].choose(view)
-
-    seen = watched if watchers or on_events is not None else None
-    for _ in range(max_commands):
-        if game.over:
-            return game
-        play_decision(game, decide, applied=seen)
-    raise RuntimeError("the game did not end")
-
-
-def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: HouseRules,
-                        seed: int, deal: int) -> tuple[float, float]:
-    """Deal ``deal`` (dealt from ``seed + deal``) played twice at 4 seats, seatings X Y X Y and Y X Y X,
-    the bot at seat ``s`` made with seed ``10 * deal + s``: (X's mean score, Y's mean score) over their
-    four seat-games. ``bench/strength.py`` and the strength tests measure bots with it."""
-    x_total = y_total = 0.0
-    for rotation in (0, 1):
-        is_x = [entry == "x" for entry in seated(("x", "y", "x", "y"), rotation)]
-        bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(4)]
-        game = play_game(Game(4, rules, seed + deal), bots)
-        for s, player in enumerate(game.players):
-            if is_x[s]:
-                x_total += player.score / 4
-            else:
-                y_total += player.score / 4
-    return x_total, y_total

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
-from ..interface import Bot, Kind, Rules
+from ..interface import Bot, Kind
 from .bots import BOTS, safe_default
 from .commands import (
     Command,
@@ -41,18 +41,14 @@ REVIEW_MELDS = 3
 """... and at most this many other contracts, further sets and lay-offs each (most points first)."""
 
 
-class TenPennies:
-    """The kind of game docs/RULES.md describes."""
+class TenPenniesRules:
+    """The game docs/RULES.md describes, its house rules and commands, and its timer (``interface.KindRules``)."""
 
     name = "ten_pennies"
     title = "Ten Pennies"
-    takeover = "greedy"
     seats = SEATS
     knobs = KNOBS
-
-    @property
-    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
-        return BOTS
+    view_type = SeatView
 
     def new(self, seats: int, rules: HouseRules, seed: int) -> Game:
         return Game(seats, rules, seed)
@@ -78,9 +74,6 @@ class TenPennies:
     def format_command(self, command: Command) -> str:
         return format_command(command)
 
-    def tournament_tallies(self, rules: HouseRules) -> tuple[str, ...]:
-        return ()
-
     def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
         """The safe default (``bots.safe_default``); declining the pick-up for the seat, the timer draws
         for it too, once the buy offer is settled."""
@@ -102,11 +95,28 @@ class TenPennies:
             return None
         return GameEnded(tuple(p.score for p in view.players), tuple(winners), tuple(p.won for p in view.players))
 
-    view_type = SeatView
-
     def timer_audience(self, game: Game, command: Command) -> int | None:
         """Public, but for a pass on a buy offer still open: that stays the seat's own (TP-4.7)."""
         return command.seat if isinstance(command, PassBuy) and game.phase is Phase.BUY else None
+
+    def knowing(self, view: SeatView) -> Known:
+        return Known.of(view)
+
+    def opening(self, seat: int | None, seats: int, rules: HouseRules) -> Known:
+        return opening(seat, GameStarted(seats, rules))
+
+    def fold(self, known: Known, event: TenPenniesEvent) -> Known:
+        return fold(known, event)
+
+
+class TenPenniesBots:
+    """Ten Pennies' bots, and the searcher a review weighs options with (``interface.KindBots``)."""
+
+    takeover = "greedy"
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        return BOTS
 
     def review_options(self, game: Game, seat: int, chosen: Command) -> list[Command]:
         """``chosen``, then (see ``review_options``) the rest worth scoring."""
@@ -135,18 +145,21 @@ class TenPennies:
     def searcher(self) -> tuple[str, int]:
         return "search", REVIEW_BUDGET
 
-    def knowing(self, view: SeatView) -> Known:
-        return Known.of(view)
 
-    def opening(self, seat: int | None, seats: int, rules: HouseRules) -> Known:
-        return opening(seat, GameStarted(seats, rules))
+class TenPenniesWords:
+    """Ten Pennies told to people (``interface.KindWords``)."""
 
-    def fold(self, known: Known, event: TenPenniesEvent) -> Known:
-        return fold(known, event)
-
-    def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
+    def narrator(self, rules: HouseRules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
+
+    def tournament_tallies(self, rules: HouseRules) -> tuple[str, ...]:
+        """None: pennies and buys have standings of their own."""
+        return ()
+
+
+class TenPennies(TenPenniesRules, TenPenniesBots, TenPenniesWords):
+    """The kind of game docs/RULES.md describes: its rules, bots and words in one object."""
 
 
 def _face(command: Command) -> object:

@@ -118,18 +118,10 @@ class HouseRules:
 
     @classmethod
     def from_settings(cls, settings: Iterable[str]) -> HouseRules:
-        """From ``NAME=VALUE`` texts, as a command line writes them: ``preset=deuces``,
-        ``discard_to_go_out=on``, ``hand_size=9``, ``rounds=1,2`` (``-`` may stand for ``_`` in a name);
-        an unknown name or a value the knob does not take is refused citing TP-6, naming the knob and
-        what it takes."""
-        knobs: dict[str, Any] = {}
-        for setting in settings:
-            name, _, text = setting.partition("=")
-            declared = knob_named(name.strip().replace("-", "_"))
-            value = declared.parse(text)
-            declared.check(value)
-            knobs[declared.name] = value
-        return cls(**knobs)
+        """From ``NAME=VALUE`` texts, as a command line writes them (``knobs.settings``): ``preset=deuces``,
+        ``discard_to_go_out=on``, ``hand_size=9``, ``rounds=1,2``; an unknown name or a value the knob does not
+        take is refused citing TP-6, naming the knob and what it takes."""
+        return cls(**knobs.settings(settings, knob_named))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:

@@ -423,7 +423,7 @@ class SamplerBot(Remembering):
     budget instead (worlds are sampled until it runs out; not reproducible).
 
     Memory: it remembers per seat what ``worlds.SeatMemory`` remembers. ``observe(view)``, when a driver
-    calls it after every command (``bots.play_game`` does), gives it the full memory; ``choose`` folds in
+    calls it after every command (``engine.play.play_game`` does), gives it the full memory; ``choose`` folds in
     the views it decides on in any case."""
 
     def __init__(self, seed: int = 0, *, samples: int | None = None, seconds: float | None = None,

@@ -10,7 +10,7 @@ stock, and returns a full ``Game`` that the seat could not tell from the real on
 
 The memory reads one view after another. It learns from a step between two views only when that step
 is one command it can recognise (a take, a decline, an answer to a buy offer, a draw, a meld or a
-discard): a driver that shows it the seat's view after every command (``bots.play_game`` does, through a
+discard): a driver that shows it the seat's view after every command (``engine.play.play_game`` does, through a
 bot's optional ``observe``) gives it the full memory. Views further apart (a bot that is only shown the
 views it decides on, or one that joins late) are never misread: the memory then forgets what it cannot
 be sure of and keeps what any view shows (the pile's top; the rest of the pile becomes unknown, and a
@@ -142,7 +142,7 @@ class SeatMemory:
 
 class Remembering:
     """A searching bot's memory: a ``SeatMemory`` per seat it plays, fed by ``observe(view)`` (a driver calls it
-    after every command, as ``bots.play_game`` does) and by the views it decides on."""
+    after every command, as ``engine.play.play_game`` does) and by the views it decides on."""
 
     def __init__(self) -> None:
         self.memories: dict[int, SeatMemory] = {}

@@ -1,4 +1,5 @@
-"""Bots that play Thirty-One from a seat's view alone, the timer's safe default, and a loop that plays a game.
+"""Bots that play Thirty-One from a seat's view alone and the timer's safe default (``engine.play`` plays a
+whole game with them).
 
 * ``random``: any legal command.
 * ``heuristic``: collects one suit (takes what raises its hand's value, discards what adds least), knocks
@@ -12,11 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
+from .. import play
 from ..cards import Card
-from ..seats import play_decision
-from ..tournament import seated
+from ..interface import Bot
 from .commands import (
     Command,
     Discard,
@@ -40,20 +40,6 @@ from .view import Phase, SeatView
 
 KNOCK_AT = 26.0
 """The heuristic knocks with a hand worth this much or more."""
-
-
-class Bot(Protocol):
-    def choose(self, view: SeatView) -> Command: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal commands listed for its seat."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: SeatView) -> Command:
-        return self.rng.choice(view.legal)
 
 
 def _worth(cards: Sequence[Card], rules: Rules) -> tuple[float, ...]:
@@ -303,42 +289,8 @@ def safe_default(view: SeatView) -> Command:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot,
+    "random": play.RandomBot,
     "heuristic": lambda seed: HeuristicBot(),
     "searcher": lambda seed: SearchBot(seed),
 }
 """The built-in bots by name, each made from a seed."""
-
-
-def play_game(game: Game, bots: Sequence[Bot], max_commands: int = 1_000_000,
-              on_events: Callable[[list[Event]], object] | None = None) -> Game:
-    """Let ``bots[seat]`` play every seat until the game ends, decision by decision through the one seat
-    loop (``engine.seats.play_decision``), strictly: a bot's error or illegal answer stops the game."""
-    def decide(seat: int, view: SeatView) -> Command:
-        return bots[seat].choose(view)
-
-    for _ in range(max_commands):
-        if game.over:
-            return game
-        play_decision(game, decide, applied=on_events)
-    raise RuntimeError("the game did not end")
-
-
-def play_duplicate_deal(make_x: Callable[[int], Bot], make_y: Callable[[int], Bot], rules: Rules, seed: int,
-                        deal: int, seats: int = 4) -> tuple[float, float]:
-    """Game ``deal`` (dealt from ``seed + deal``) played twice, seatings X Y X Y and Y X Y X: (X's mean
-    place, Y's mean place) over their seat-games (lower is better; 1 is a win)."""
-    x_total = y_total = 0.0
-    lineup = tuple("xy"[s % 2] for s in range(seats))
-    for rotation in (0, 1):
-        is_x = [entry == "x" for entry in seated(lineup, rotation)]
-        bots = [make_x(deal * 10 + s) if is_x[s] else make_y(deal * 10 + s) for s in range(seats)]
-        result = play_game(Game(seats, rules, seed + deal), bots).result
-        assert result is not None
-        for s, place in enumerate(result.scores):
-            if is_x[s]:
-                x_total += place
-            else:
-                y_total += place
-    xs = sum(1 for s in range(seats) if s % 2 == 0) * 2
-    return x_total / xs, y_total / (2 * seats - xs)

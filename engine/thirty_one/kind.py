@@ -6,47 +6,43 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
-from ..interface import Bot, Kind, Rules
+from ..interface import Bot, Kind
 from .bots import BOTS, REVIEW_BUDGET, option_rollouts, option_values, review_options, safe_default
 from .commands import Command, format_command, parse_command
 from .events import Event, GameEnded
 from .fold import Known, fold, opening
 from .game import Game
 from .narrate import Narrator, card_text
-from .rules import KNOBS, SEATS
-from .rules import Rules as ThirtyOneRules
+from .rules import KNOBS, SEATS, Rules
 from .view import Phase, SeatView
 
 
-class ThirtyOne:
-    """The kind of game docs/THIRTY-ONE.md describes."""
+class ThirtyOneRules:
+    """The game docs/THIRTY-ONE.md describes, its presets, knobs and commands, and its timer
+    (``interface.KindRules``)."""
 
     name = "thirty_one"
     title = "Thirty-One"
-    takeover = "heuristic"
     seats = SEATS
     knobs = KNOBS
+    view_type = SeatView
 
-    @property
-    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
-        return BOTS
-
-    def new(self, seats: int, rules: ThirtyOneRules, seed: int) -> Game:
+    def new(self, seats: int, rules: Rules, seed: int) -> Game:
         return Game(seats, rules, seed)
 
     def load(self, data: dict[str, Any]) -> Game:
         return Game.from_dict(data)
 
-    def rules_from_dict(self, data: Mapping[str, Any]) -> ThirtyOneRules:
-        return ThirtyOneRules.from_dict(data)
+    def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_dict(data)
 
-    def rules_to_dict(self, rules: ThirtyOneRules) -> dict[str, Any]:
+    def rules_to_dict(self, rules: Rules) -> dict[str, Any]:
         return rules.to_dict()
 
-    def rules_from_settings(self, settings: Iterable[str]) -> ThirtyOneRules:
-        return ThirtyOneRules.from_settings(settings)
+    def rules_from_settings(self, settings: Iterable[str]) -> Rules:
+        return Rules.from_settings(settings)
 
-    def validate(self, rules: ThirtyOneRules, seats: int) -> None:
+    def validate(self, rules: Rules, seats: int) -> None:
         rules.validate(seats)
 
     def parse_command(self, text: str) -> Command:
@@ -54,10 +50,6 @@ class ThirtyOne:
 
     def format_command(self, command: Command) -> str:
         return format_command(command)
-
-    def tournament_tallies(self, rules: ThirtyOneRules) -> tuple[str, ...]:
-        """The tally the preset keeps (T31-7, T31-8): ``lives``, ``tokens`` or ``points``."""
-        return (rules.scoring,)
 
     def timed_out(self, game: Game, seat: int) -> Sequence[Command]:
         """The safe default (``bots.safe_default``), one command: a draw's discard is a decision of its own."""
@@ -77,11 +69,28 @@ class ThirtyOne:
             return None
         return GameEnded(tuple(winners), view.players)
 
-    view_type = SeatView
-
     def timer_audience(self, game: Game, command: Command) -> int | None:
         """Every move of Thirty-One is seen by all (the cards a draw brings come to the seat alone anyway)."""
         return None
+
+    def knowing(self, view: SeatView) -> Known:
+        return Known.of(view)
+
+    def opening(self, seat: int | None, seats: int, rules: Rules) -> Known:
+        return opening(seat, seats, rules)
+
+    def fold(self, known: Known, event: Event) -> Known:
+        return fold(known, event)
+
+
+class ThirtyOneBots:
+    """Thirty-One's bots, and the searcher a review weighs options with (``interface.KindBots``)."""
+
+    takeover = "heuristic"
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        return BOTS
 
     def review_options(self, game: Game, seat: int, chosen: Command) -> list[Command]:
         return review_options(game, seat, chosen)
@@ -100,18 +109,21 @@ class ThirtyOne:
     def searcher(self) -> tuple[str, int]:
         return "searcher", REVIEW_BUDGET
 
-    def knowing(self, view: SeatView) -> Known:
-        return Known.of(view)
 
-    def opening(self, seat: int | None, seats: int, rules: ThirtyOneRules) -> Known:
-        return opening(seat, seats, rules)
-
-    def fold(self, known: Known, event: Event) -> Known:
-        return fold(known, event)
+class ThirtyOneWords:
+    """Thirty-One told to people (``interface.KindWords``)."""
 
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
+
+    def tournament_tallies(self, rules: Rules) -> tuple[str, ...]:
+        """The tally the preset keeps (T31-7, T31-8): ``lives``, ``tokens`` or ``points``."""
+        return (rules.scoring,)
+
+
+class ThirtyOne(ThirtyOneRules, ThirtyOneBots, ThirtyOneWords):
+    """The kind of game docs/THIRTY-ONE.md describes: its rules, bots and words in one object."""
 
 
 THIRTY_ONE: Kind[Game] = ThirtyOne()  # typed: the checker holds Thirty-One to the interface

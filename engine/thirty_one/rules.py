@@ -117,16 +117,10 @@ class Rules:
 
     @classmethod
     def from_settings(cls, settings: Iterable[str]) -> Rules:
-        """From ``NAME=VALUE`` texts, as ``--rule`` writes them (``-`` may stand for ``_``): the preset's
+        """From ``NAME=VALUE`` texts, as ``--rule`` writes them (``knobs.settings``): the preset's
         knobs, then the others; RuleError naming the knob and what it takes for a bad one, or the presets it
         applies to for one the preset has no use for (``refuse_unplayed``)."""
-        values: dict[str, Any] = {}
-        for setting in settings:
-            name, _, text = setting.partition("=")
-            declared = knob_named(name.strip().replace("-", "_"))
-            value = declared.parse(text)
-            declared.check(value)
-            values[declared.name] = value
+        values = knobs.settings(settings, knob_named)
         rules = cls.from_dict(values)
         refuse_unplayed(rules, values)
         return rules

@@ -171,7 +171,10 @@ class KindRules(Protocol[G]):
         """RuleError if a game of ``seats`` cannot be played with ``rules``."""
         ...
 
-    def parse_command(self, text: str) -> Command: ...
+    def parse_command(self, text: str) -> Command:
+        """The command ``format_command`` wrote as ``text``; ValueError for text that is no command of the game
+        (whether the command is legal is the rules' to say)."""
+        ...
 
     def format_command(self, command: Command) -> str:
         """A command in one line of text, as the store keeps it (``parse_command`` reads it back)."""

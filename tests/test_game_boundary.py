@@ -306,7 +306,8 @@ class HighCardKind:
 
     def parse_command(self, text: str) -> Play:
         seat, verb, card = text.split()
-        assert verb == "play"
+        if verb != "play":
+            raise ValueError(f"not a command of high card: {text!r}")
         return Play(int(seat), int(card))
 
     def format_command(self, command: Play) -> str:

@@ -24,9 +24,9 @@ from tenpennies.wire.common import fingerprint, pem_to_der
 
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan
 from .certs import ServerCertificate, server_certificate, tls_directory
-from .forwarded import ForwardedPeer
+from .forwarded import who_asks
 from .lobby import Lobby
-from .service import Admission, FairShare, RateLimiter, RejectMalformed, TenPenniesServicer, request_cost
+from .service import Admission, Door, FairShare, RateLimiter, TenPenniesServicer, request_cost
 from .store import Store
 from .tournament import LobbyGames, Tournament, TournamentConfig, games_service
 
@@ -140,8 +140,7 @@ class Server(Listener):
         # limit per address: --address-rate 0), budgets charged and refusals made before a request is parsed
         self.admission = Admission() if options.address_rate else Admission(per_client=0, waiting=0)
         fair = FairShare(self.admission, self.limiter, lambda method: request_cost(method, len(self.lobby.tables)))
-        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(options.behind_front), fair, RejectMalformed()],
-                                    options=SERVER_OPTIONS)
+        self.grpc = grpc.aio.server(interceptors=[Door(who_asks(options.behind_front), fair)], options=SERVER_OPTIONS)
         self._housekeeping: asyncio.Task[None] | None = None
         self._held_most = 0  # the most tables held in memory since memory was last given back (housekeeping)
 

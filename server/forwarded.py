@@ -10,8 +10,9 @@ A worker's own port (for clients that come straight to their table, ``front.WORK
 requests of a table: the lobby's (``FRONT_ONLY``) are the front's, which counts every worker; and a game's
 record, which the front withholds while the game's tournament runs (it alone knows the tournament).
 
-Every server (one process, a front, a worker) reads who asks once, as a call starts (``ForwardedPeer``): grpc
-stops naming a call's client once the call is over, so each read could otherwise see another client ('').
+Every server (one process, a front, a worker) reads who asks once, as a call starts (``who_asks``, the first
+check of ``service.Door``): grpc stops naming a call's client once the call is over, so each read could otherwise
+see another client ('').
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-
-from .handlers import wrapped
 
 PEER_METADATA = "tp-peer"
 CLUSTER_METADATA = "tp-cluster"  # another machine's front, proving itself with the cluster's secret (cluster.py)
@@ -64,21 +63,26 @@ def _as_asked(context: Any, peer: str) -> Any:
     return _AsPeer(context, peer)
 
 
-def _own(request: Any, context: Any) -> Any:
+Asks = Callable[[Any], Any]
+"""Given a call's context, the context with who asks fixed for the whole call, or None: the call is not served
+(its status is set)."""
+
+
+def _own(context: Any) -> Any:
     return _as_asked(context, context.peer())
 
 
-def _forwarded(request: Any, context: Any) -> Any:
+def _forwarded(context: Any) -> Any:
     peer = context.peer()
     if _from_front(context):
         peer = next((str(value) for key, value in context.invocation_metadata() or () if key == PEER_METADATA), peer)
     return _as_asked(context, peer)
 
 
-def _from_machine(secret: Callable[[], str]) -> Callable[[Any, Any], Any]:
+def _from_machine(secret: Callable[[], str]) -> Asks:
     """The check of a front that other machines' fronts pass their clients' requests to (``serve --cluster``):
     the client they name is believed when the request carries the cluster's secret."""
-    def check(request: Any, context: Any) -> Any:
+    def check(context: Any) -> Any:
         peer = context.peer()
         known = secret()
         if known:
@@ -90,37 +94,21 @@ def _from_machine(secret: Callable[[], str]) -> Callable[[Any, Any], Any]:
     return check
 
 
-def _front_only(request: Any, context: Any) -> Any:
+def _front_only(context: Any) -> Any:
     """The lobby's requests are the front's alone: a client at the worker's own port is refused."""
     if not _from_front(context):
         context.set_code(grpc.StatusCode.PERMISSION_DENIED)
         context.set_details(NOT_HERE)
         return None
-    return _forwarded(request, context)
+    return _forwarded(context)
 
 
-class ForwardedPeer(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Every handler sees who asks as the context's peer, read once when the call starts (``_as_asked``): for a
-    worker (``behind_front``) the client the front names (``PEER_METADATA``), and the lobby's requests
-    (``FRONT_ONLY``) answer the front alone. Each method's handler is made once."""
-
-    def __init__(self, behind_front: bool = True, cluster_secret: Callable[[], str] | None = None) -> None:
-        self.behind_front = behind_front
-        self.cluster_secret = cluster_secret  # a front of a cluster: the secret other machines' fronts show
-        self._handlers: dict[str, Any] = {}
-
-    async def intercept_service(self, continuation: Any, details: Any) -> Any:
-        made = self._handlers.get(details.method)
-        if made is not None:
-            return made
-        handler = await continuation(details)
-        if handler is None:
-            return None
-        if not self.behind_front:
-            check = _own if self.cluster_secret is None else _from_machine(self.cluster_secret)
-        elif details.method.rsplit("/", 1)[-1] in FRONT_ONLY:
-            check = _front_only
-        else:
-            check = _forwarded
-        made = self._handlers[details.method] = wrapped(handler, check)
-        return made
+def who_asks(behind_front: bool = True, cluster_secret: Callable[[], str] | None = None) -> Callable[[str], Asks]:
+    """How a server reads who asks, by a method's path: for a worker (``behind_front``) the client the front
+    names (``PEER_METADATA``), the lobby's requests (``FRONT_ONLY``) answering the front alone; for a front of a
+    cluster (``cluster_secret``: the secret other machines' fronts show) the client another machine's front names;
+    else the connection's own."""
+    if not behind_front:
+        own = _own if cluster_secret is None else _from_machine(cluster_secret)
+        return lambda method: own
+    return lambda method: _front_only if method.rsplit("/", 1)[-1] in FRONT_ONLY else _forwarded

@@ -12,7 +12,8 @@ name no table go to worker 0. Which worker holds which table (the directory) is 
 start and kept as tables are made, so table ids map to their worker across restarts of either.
 
 The front keeps what must count every worker: the request budgets (``--rate``, ``--address-rate``), the open
-tables per client address and per server, the lobby streams. It passes the client's address to the worker
+tables per client address and per server, the lobby streams; and it takes its own part of each request (finding
+the table's worker) in turn among clients, as one process takes the whole (``service.FairShare``). It passes the client's address to the worker
 (``forwarded.PEER_METADATA``), so the worker's own limits and checks see the client, not the front.
 
 A worker that exits (killed, crashed) is started again at once; meanwhile only its tables pause: a request for
@@ -66,19 +67,25 @@ from . import app
 from .advertise import Advertiser, Plan
 from .certs import CERT_FILE, KEY_FILE
 from .cluster import Cluster, machine_id, reachable_address
-from .forwarded import CLUSTER_METADATA, PEER_METADATA, ForwardedPeer
-from .lobby import Lobby, TableWatcher, address_of
+from .forwarded import CLUSTER_METADATA, PEER_METADATA, who_asks
+from .handlers import aside, settled
+from .lobby import Lobby, TableWatcher, address_of, new_watcher
 from .service import (
     JOIN_MARGIN,
     MALFORMED,
     RECORD_COST,
     REFUSAL,
     TOO_MANY,
+    Admission,
+    Door,
+    FairShare,
     RateLimiter,
     TournamentServicer,
+    charged,
     client_of,
-    hardened,
     list_cost,
+    request_cost,
+    watch_tables,
 )
 from .store import Store
 from .tournament import (
@@ -153,25 +160,45 @@ def _remove_if_gone(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-@dataclass(eq=False)
-class Worker:
-    """One worker process as the front knows it: its socket, its channel, its part of the lobby."""
+@dataclass(eq=False, kw_only=True)
+class Holder:
+    """What holds tables, as the front reaches it: one of its workers, or another machine of its cluster."""
 
-    index: int  # (another machine's, ``serve --cluster``: -1)
-    options: app.Options
-    socket: str  # (another machine's: its front's address)
     channel: grpc.aio.Channel
-    process: asyncio.subprocess.Process | None = None
-    starts: int = 0
-    port: int = 0  # its own port at the server's host, for clients that come straight to its tables
     up: asyncio.Event = field(default_factory=asyncio.Event)  # answering, its lobby known
     tables: dict[str, pb.TableInfo] = field(default_factory=dict)  # its tables in memory, as its lobby shows them
     calls: dict[str, Any] = field(default_factory=dict)  # method path -> the channel's multicallable, raw bytes
-    certificate: bytes | None = None  # another machine's: the certificate its front serves (None: plaintext)
+
+
+@dataclass(eq=False)
+class Worker(Holder):
+    """One worker process of this front's: its socket, its process, its own port."""
+
+    index: int
+    options: app.Options
+    socket: str
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+    port: int = 0  # its own port at the server's host, for clients that come straight to its tables
 
     @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
+
+    def __str__(self) -> str:
+        return f"worker {self.index}"
+
+
+@dataclass(eq=False)
+class Machine(Holder):
+    """Another machine of the cluster (``serve --cluster``), reached through its front."""
+
+    id: str  # (``cluster.machine_id``)
+    address: str  # its front's
+    certificate: bytes | None = None  # the certificate its front serves (None: plaintext)
+
+    def __str__(self) -> str:
+        return f"machine {self.id}"
 
 
 class FrontLobby:
@@ -181,18 +208,18 @@ class FrontLobby:
 
     def __init__(self, workers: list[Worker], tables_per_address: int) -> None:
         self.workers = workers
-        self.machines: dict[str, Worker] = {}  # the other machines of a cluster (their fronts), by id
+        self.machines: dict[str, Machine] = {}  # the other machines of a cluster, by id
         self.tables_per_address = tables_per_address
-        self.where: dict[str, Worker] = {}  # every table, open or finished
+        self.where: dict[str, Holder] = {}  # every table, open or finished
         self.open: dict[str, str] = {}  # open table -> its creator (client_of)
         self.open_by: Counter[str] = Counter()
         self.open_by_address: Counter[str] = Counter()
         self.creating: list[str] = []
-        self.placing: Counter[int] = Counter()  # tables being made, by worker index
+        self.placing: Counter[Holder] = Counter()  # tables being made, by where
         self.watchers: dict[TableWatcher, str] = {}
         # told of what each worker's lobby stream says: the worker, its tables changed, those gone from its memory,
         # and whether that is all it has (its first message)
-        self.listeners: list[Callable[[Worker, list[pb.TableInfo], list[str], bool], None]] = []
+        self.listeners: list[Callable[[Holder, list[pb.TableInfo], list[str], bool], None]] = []
 
     # --- the directory and the open tables ---
 
@@ -241,16 +268,16 @@ class FrontLobby:
         tables (those being made there count: tables made at once spread too); among equals the lowest index
         from ``first`` on (round the workers: a tournament's game n starts at worker n, so that games played one
         at a time spread too)."""
-        load = Counter(self.where[t].index for t in self.open if t in self.where) + self.placing
+        load = Counter(self.where[t] for t in self.open if t in self.where) + self.placing
         candidates = [w for w in workers if w.up.is_set()] or workers
-        return min(candidates, key=lambda w: (load[w.index], (w.index - first) % len(workers)))
+        return min(candidates, key=lambda w: (load[w], (w.index - first) % len(workers)))
 
     # --- the lobby ---
 
     def listed(self) -> list[pb.TableInfo]:
         return [info for worker in (*self.workers, *self.machines.values()) for info in worker.tables.values()]
 
-    def changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
+    def changed(self, worker: Holder, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
         """What a worker's lobby stream said: (``everything``: its first message, the whole of its lobby now)."""
         if everything:
             now = {info.table_id for info in tables}
@@ -270,30 +297,17 @@ class FrontLobby:
         for listener in self.listeners:
             listener(worker, tables, removed, everything)
 
+    def size(self) -> int:
+        """How many tables ``listed`` gives."""
+        return sum(len(holder.tables) for holder in (*self.workers, *self.machines.values()))
+
     def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
-        """Every listed table now, and a watcher for the changes (the limits of ``Lobby.watch``)."""
-        if len(self.watchers) >= Lobby.MAX_WATCHERS:
-            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                           f"this server already serves {Lobby.MAX_WATCHERS} lobby streams")
-        if sum(1 for c in self.watchers.values() if c == client) >= Lobby.WATCHERS_PER_ADDRESS:
-            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                           f"you already watch the lobby {Lobby.WATCHERS_PER_ADDRESS} times")
-        address = address_of(client)
-        most = Lobby.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS
-        if sum(1 for c in self.watchers.values() if address_of(c) == address) >= most:
-            raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, f"this address already watches the lobby {most} times")
-        watcher = TableWatcher()
-        self.watchers[watcher] = client
+        """Every listed table now, and a watcher for the changes (the limits of ``Lobby.watch``: Full)."""
+        watcher = new_watcher(self.watchers, client, Lobby.MAX_WATCHERS, Lobby.WATCHERS_PER_ADDRESS)
         return self.listed(), watcher
 
     def unwatch(self, watcher: TableWatcher) -> None:
         self.watchers.pop(watcher, None)
-
-
-class _Refused(Exception):
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def _refuse(context: Any, code: grpc.StatusCode, message: str) -> None:
@@ -343,7 +357,7 @@ class WorkerGames:
     def __init__(self, front: Front) -> None:
         self.front = front
         self.ended: Ended | None = None
-        self.awaited: dict[str, Worker] = {}  # the tables whose end is to be told, and their workers
+        self.awaited: dict[str, Holder] = {}  # the tables whose end is to be told, and where they are
         self.asking: set[str] = set()  # those whose result is being asked for
         self._tasks: set[asyncio.Task[None]] = set()
         front.lobby.listeners.append(self._changed)
@@ -351,16 +365,16 @@ class WorkerGames:
     def follow(self, ended: Ended) -> None:
         self.ended = ended
 
-    async def _ask(self, worker: Worker, method: str, request: dict[str, Any]) -> dict[str, Any]:
-        """A call to the worker's games service (waiting for the worker while it restarts)."""
+    async def _ask(self, worker: Holder, method: str, request: dict[str, Any]) -> dict[str, Any]:
+        """A call to the worker's games service, or another machine's (waiting for it while it restarts)."""
         call = self.front._call(worker, "unary_unary", f"/{GAMES_SERVICE}/{method}")
         cluster = self.front.cluster
-        proof = ((CLUSTER_METADATA, cluster.secret),) if worker.index < 0 and cluster is not None else None
+        proof = ((CLUSTER_METADATA, cluster.secret),) if isinstance(worker, Machine) and cluster is not None else None
         try:
             response: bytes = await call(json.dumps(request).encode(), metadata=proof, timeout=WORKER_WAIT,
                                          wait_for_ready=True)
         except grpc.aio.AioRpcError as error:
-            raise GamesError(f"worker {worker.index}: {error.details() or error.code().name}") from None
+            raise GamesError(f"{worker}: {error.details() or error.code().name}") from None
         answer: dict[str, Any] = json.loads(response)
         return answer
 
@@ -370,12 +384,13 @@ class WorkerGames:
         lobby = self.front.lobby
         machines = [lobby.machines[m] for m in sorted(lobby.machines)]
         turn = number % (len(machines) + 1)
-        worker = machines[turn - 1] if turn else lobby.place(self.front.workers, first=number // (len(machines) + 1))
-        lobby.placing[worker.index] += 1
+        worker: Holder = machines[turn - 1] if turn else \
+            lobby.place(self.front.workers, first=number // (len(machines) + 1))
+        lobby.placing[worker] += 1
         try:
             made = await self._ask(worker, "Open", {"table": table.to_dict(), "number": number})
         finally:
-            lobby.placing[worker.index] -= 1
+            lobby.placing[worker] -= 1
         table_id: str = made["table_id"]
         lobby.where[table_id] = worker
         lobby.count(table_id, table.creator)
@@ -398,7 +413,7 @@ class WorkerGames:
             self.awaited.pop(table_id, None)
         return answer["status"], answer["result"]
 
-    def _changed(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
+    def _changed(self, worker: Holder, tables: list[pb.TableInfo], removed: list[str], everything: bool) -> None:
         """What a worker's lobby stream said: the awaited tables that have finished or left its memory (a
         finished table read back on demand), and when the worker has (re)started, those it no longer lists
         (finished while its stream was down: it lists only open ones)."""
@@ -460,8 +475,8 @@ class Front(app.Listener):
             tls = (options.tls_cert, options.tls_key)
         self.sockets, self._sockets_lock = socket_directory()
         self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
-                               f"{self.sockets}/w{k}.sock",
-                               grpc.aio.insecure_channel(f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
+                               f"{self.sockets}/w{k}.sock", channel=grpc.aio.insecure_channel(
+                                   f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
         self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
@@ -474,7 +489,11 @@ class Front(app.Listener):
             secret = lambda: cluster.secret  # noqa: E731
         self._waiting_machine: dict[str, list[tuple[str, pb.TableInfo | None]]] = {}  # heard of before its address
         self._theirs: set[str] = set()  # games of another machine's tournament held here (their records are its)
-        self.grpc = grpc.aio.server(interceptors=[ForwardedPeer(behind_front=False, cluster_secret=secret)],
+        # the front's own work on a call taken fairly among clients, as in one process (``service.FairShare``); a
+        # call's turn here ends as it is passed on to its worker (``settled``), which takes turns of its own
+        self.admission = Admission() if options.address_rate else Admission(per_client=0, waiting=0)
+        self.grpc = grpc.aio.server(interceptors=[Door(who_asks(behind_front=False, cluster_secret=secret),
+                                                       FairShare(self.admission, self.limiter, self._cost))],
                                     options=app.SERVER_OPTIONS)
         self.closing = False
         self._tasks: list[asyncio.Task[Any]] = []
@@ -527,13 +546,13 @@ class Front(app.Listener):
 
     # --- the requests ---
 
-    def _call(self, worker: Worker, kind: str, path: str) -> Any:
+    def _call(self, worker: Holder, kind: str, path: str) -> Any:
         call = worker.calls.get(path)
         if call is None:
             call = worker.calls[path] = getattr(worker.channel, kind)(path)
         return call
 
-    async def _worker_of(self, parse: Callable[[bytes], Any], request: bytes, context: Any) -> Worker | None:
+    async def _worker_of(self, parse: Callable[[bytes], Any], request: bytes, context: Any) -> Holder | None:
         try:
             table_id = parse(request).table_id
         except DecodeError:
@@ -541,8 +560,9 @@ class Front(app.Listener):
             return None
         worker = self.lobby.where.get(table_id)
         if worker is None and self.cluster is not None and table_id:
+            aside()  # (NATS is asked: no work of the front's)
             worker = await self._placed_elsewhere(table_id)
-        if worker is not None and worker.index < 0 and self._proved(context):
+        if isinstance(worker, Machine) and self._proved(context):
             worker = None  # (another machine passed it here: the table is not this machine's, and never goes on)
         if worker is None:
             _refuse(context, grpc.StatusCode.NOT_FOUND, f"no table {table_id!r}")
@@ -550,7 +570,7 @@ class Front(app.Listener):
 
     # --- the other machines (serve --cluster) ---
 
-    async def _placed_elsewhere(self, table_id: str) -> Worker | None:
+    async def _placed_elsewhere(self, table_id: str) -> Holder | None:
         """A table made a moment ago on another machine, whose place this one's directory has not heard yet."""
         assert self.cluster is not None
         try:
@@ -581,7 +601,7 @@ class Front(app.Listener):
             except (ValueError, KeyError, TypeError):
                 _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, MALFORMED)
                 return None
-            if worker is None or worker.index < 0:
+            if not isinstance(worker, Worker):
                 _refuse(context, grpc.StatusCode.NOT_FOUND, "no such table here")
                 return None
             try:
@@ -601,11 +621,11 @@ class Front(app.Listener):
             method: grpc.unary_unary_rpc_method_handler(functools.partial(relay, method))
             for method in ("Open", "SetUp", "State")})
 
-    def _metadata(self, context: Any, worker: Worker) -> tuple[tuple[str, Any], ...]:
+    def _metadata(self, context: Any, worker: Holder) -> tuple[tuple[str, Any], ...]:
         """What goes with a client's request to the process that holds its table: who the client is, and to
         another machine's front, the cluster's secret (which makes it believe that)."""
         metadata = forwarded_metadata(context)
-        if worker.index < 0 and self.cluster is not None:
+        if isinstance(worker, Machine) and self.cluster is not None:
             metadata = (*metadata, (CLUSTER_METADATA, self.cluster.secret))
         return metadata
 
@@ -621,11 +641,11 @@ class Front(app.Listener):
     def _heard_host(self, machine: str, address: str, certificate: bytes | None) -> None:
         known = self.lobby.machines.get(machine)
         if known is None:
-            known = self.lobby.machines[machine] = Worker(-1, self.options, address,
-                                                          self._channel_to(address, certificate))
+            known = self.lobby.machines[machine] = Machine(machine, address,
+                                                           channel=self._channel_to(address, certificate))
             known.up.set()
-        elif (known.socket, known.certificate) != (address, certificate):  # (moved, or a new certificate)
-            old, known.socket, known.calls = known.channel, address, {}
+        elif (known.address, known.certificate) != (address, certificate):  # (moved, or a new certificate)
+            old, known.address, known.calls = known.channel, address, {}
             known.channel = self._channel_to(address, certificate)
             self._background(old.close(grace=5.0))
         known.certificate = certificate
@@ -656,9 +676,9 @@ class Front(app.Listener):
         else:
             self.lobby.changed(known, [info], [], False)
 
-    def _tell_machines(self, worker: Worker, tables: list[pb.TableInfo], removed: list[str], _: bool) -> None:
+    def _tell_machines(self, worker: Holder, tables: list[pb.TableInfo], removed: list[str], _: bool) -> None:
         """This machine's tables changed (one of its workers' lobby said so): the others are told."""
-        if worker.index < 0 or self.cluster is None:
+        if isinstance(worker, Machine) or self.cluster is None:
             return
         for table_id in removed:
             self.cluster.tell(None, table_id)
@@ -674,25 +694,29 @@ class Front(app.Listener):
         self.cluster.heard_table = self._heard_table
         await self.cluster.join()
         self.cluster.reconcile({t: info for w in self.workers for t, info in w.tables.items()},
-                               [t for t, w in self.lobby.where.items() if w.index >= 0])
+                               [t for t, w in self.lobby.where.items() if isinstance(w, Worker)])
         self.lobby.listeners.append(self._tell_machines)
 
-    async def _say_where(self, call: Any, worker: Worker, context: Any) -> None:
+    async def _say_where(self, call: Any, worker: Holder, context: Any) -> None:
         """Name the process that holds the table, for clients that go there directly: this machine's worker's
         port, or another machine's worker's whole address (its front named the port)."""
-        if worker.index >= 0:
+        if isinstance(worker, Worker):
             if worker.port:
                 context.set_trailing_metadata(((WORKER_PORT_METADATA, str(worker.port)),))
             return
-        if self.cluster is None or worker.certificate != self.cluster.certificate:
+        if not isinstance(worker, Machine) or self.cluster is None or worker.certificate != self.cluster.certificate:
             return  # (a client trusts this machine's certificate: it may not trust another's)
         for key, value in await call.trailing_metadata() or ():
             if key == WORKER_PORT_METADATA and str(value).isdigit():
-                host = worker.socket.rsplit(":", 1)[0]
+                host = worker.address.rsplit(":", 1)[0]
                 context.set_trailing_metadata(((WORKER_ADDRESS_METADATA, f"{host}:{value}"),))
 
+    def _cost(self, method: str) -> float:
+        return request_cost(method, self.lobby.size())
+
     def _allowed(self, context: Any, cost: float = 1.0) -> bool:
-        if self.limiter.allow(context.peer(), cost):
+        """Whether the call may go on: charged as it came in (``FairShare``), or now."""
+        if charged() or self.limiter.allow(context.peer(), cost):
             return True
         _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
         return False
@@ -712,6 +736,7 @@ class Front(app.Listener):
             worker = await self._worker_of(parse, request, context)
             if worker is None:
                 return None
+            settled()  # (passed on: the worker takes turns of its own, and the front's part is done)
             call = self._call(worker, "unary_unary", path)
             for attempt in range(READ_TRIES if reads else 1):
                 try:
@@ -735,6 +760,7 @@ class Front(app.Listener):
             worker = await self._worker_of(parse, request, context)
             if worker is None:
                 return
+            settled()
             call = self._call(worker, "unary_stream", path)(request, metadata=self._metadata(context, worker),
                                                            timeout=context.time_remaining(), wait_for_ready=True)
             async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
@@ -747,6 +773,7 @@ class Front(app.Listener):
         async def handler(requests: AsyncIterator[bytes], context: Any) -> AsyncIterator[bytes]:
             if not self._allowed(context):
                 return
+            settled()  # (the client's first message may be long in coming: no turn is held meanwhile)
             incoming = requests.__aiter__()
             try:
                 first = await incoming.__anext__()
@@ -777,6 +804,7 @@ class Front(app.Listener):
         worker = await self._worker_of(pb.JoinTableRequest.FromString, request, context)
         if worker is None:
             return None
+        settled()
         metadata = self._metadata(context, worker)
         answer = self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
             request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True)
@@ -803,7 +831,7 @@ class Front(app.Listener):
         response: bytes = await call
         return response
 
-    async def _give_back(self, worker: Worker, request: bytes, metadata: tuple[tuple[str, Any], ...],
+    async def _give_back(self, worker: Holder, request: bytes, metadata: tuple[tuple[str, Any], ...],
                          joining: asyncio.Future[bytes]) -> None:
         """Leave the seat a join took for a client that never got its token."""
         try:
@@ -830,6 +858,7 @@ class Front(app.Listener):
         async def unary(request: bytes, context: Any) -> bytes | None:
             if not self._allowed(context):
                 return None
+            settled()
             try:
                 response: bytes = await self._call(first, "unary_unary", path)(
                     request, metadata=forwarded_metadata(context), timeout=self._timeout(context),
@@ -842,6 +871,7 @@ class Front(app.Listener):
         async def stream(request: bytes, context: Any) -> AsyncIterator[bytes]:
             if not self._allowed(context):
                 return
+            settled()
             call = self._call(first, "unary_stream", path)(request, metadata=forwarded_metadata(context),
                                                           timeout=context.time_remaining(), wait_for_ready=True)
             async with contextlib.aclosing(_relayed(call, context)) as answers:  # closed with the handler
@@ -863,7 +893,8 @@ class Front(app.Listener):
             return None
         worker = self.lobby.place(self.workers)
         self.lobby.creating.append(creator)  # (at once: the next request's check_room counts this one)
-        self.lobby.placing[worker.index] += 1
+        self.lobby.placing[worker] += 1
+        settled()
         making = self._background(self._make_table(worker, request, forwarded_metadata(context), creator))
         try:
             response: bytes = await asyncio.shield(making)
@@ -881,7 +912,7 @@ class Front(app.Listener):
                 request, metadata=metadata, timeout=WORKER_WAIT, wait_for_ready=True)
         finally:
             self.lobby.creating.remove(creator)
-            self.lobby.placing[worker.index] -= 1
+            self.lobby.placing[worker] -= 1
         table_id = pb.CreateTableResponse.FromString(response).table.table_id
         self.lobby.where[table_id] = worker
         self.lobby.count(table_id, creator)
@@ -902,20 +933,9 @@ class Front(app.Listener):
 
     async def _watch_tables(self, request: pb.WatchTablesRequest, context: Any
                             ) -> AsyncIterator[pb.WatchTablesResponse]:
-        if not self._allowed(context, list_cost(len(self.lobby.listed()))):
-            return
-        try:
-            tables, watcher = self.lobby.watch(client_of(context))
-        except _Refused as refused:
-            _refuse(context, refused.code, str(refused))
-            return
-        try:
-            yield pb.WatchTablesResponse(tables=tables)
-            while True:
-                changed, removed = await watcher.next()
-                yield pb.WatchTablesResponse(tables=changed, removed=removed)
-        finally:
-            self.lobby.unwatch(watcher)
+        async with contextlib.aclosing(watch_tables(self.lobby, self.limiter, self._cost, context)) as responses:
+            async for response in responses:  # (closed with the handler: the lobby stream's share is given back)
+                yield response
 
     def _closing(self, routed: Any) -> Any:
         """CloseTable: once the table's worker has closed it, it is gone from the front's lobby and the host's
@@ -968,17 +988,17 @@ class Front(app.Listener):
                 handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._create_table)
             elif method.name == "JoinTable":
                 handlers[method.name] = grpc.unary_unary_rpc_method_handler(self._join_table)
-            elif method.name == "ListTables":  # (the front's own: a request that does not parse is refused)
-                handlers[method.name] = hardened(grpc.unary_unary_rpc_method_handler(
-                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString))
+            elif method.name == "ListTables":  # (the front's own: ``service.Door`` refuses one that does not parse)
+                handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                    self._list_tables, pb.ListTablesRequest.FromString, pb.ListTablesResponse.SerializeToString)
             elif method.name == "WatchTables":
-                handlers[method.name] = hardened(grpc.unary_stream_rpc_method_handler(
-                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString))
+                handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                    self._watch_tables, pb.WatchTablesRequest.FromString, pb.WatchTablesResponse.SerializeToString)
             elif method.name in ("RegisterBot", "GetStandings", "WaitForSeat"):  # the front's tournament's
                 make = grpc.unary_stream_rpc_method_handler if method.server_streaming else \
                     grpc.unary_unary_rpc_method_handler
-                handlers[method.name] = hardened(make(getattr(tournament, method.name), request_class.FromString,
-                                                      getattr(pb, method.output_type.name).SerializeToString))
+                handlers[method.name] = make(getattr(tournament, method.name), request_class.FromString,
+                                             getattr(pb, method.output_type.name).SerializeToString)
             elif method.name == "GetGameRecord":
                 handlers[method.name] = self._record(self._routed_unary(path, request_class.FromString))
             elif method.name == "CloseTable":

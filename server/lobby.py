@@ -20,8 +20,8 @@ from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Rules
 from tenpennies.engine.tournament import MAX_SEED
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITORS_PER_ADDRESS
+from tenpennies.wire.errors import BadRequest
 
 from .store import OPEN_STATUSES, SeatRow, Store, TableRow
 from .table import (
@@ -66,6 +66,22 @@ class TableWatcher:
                 [table_id for table_id, info in pending.items() if info is None])
 
 
+def new_watcher(watchers: dict[TableWatcher, str], client: str, most: int, per_client: int) -> TableWatcher:
+    """A new lobby stream of ``client``'s, in ``watchers`` (each stream's client): Full when the server has
+    ``most`` already, the client ``per_client``, or its address that many for each of its visitors
+    (``VISITORS_PER_ADDRESS``)."""
+    if len(watchers) >= most:
+        raise Full(f"this server already serves {most} lobby streams")
+    if sum(1 for c in watchers.values() if c == client) >= per_client:
+        raise Full(f"you already watch the lobby {per_client} times")
+    address = address_of(client)
+    if sum(1 for c in watchers.values() if address_of(c) == address) >= per_client * VISITORS_PER_ADDRESS:
+        raise Full(f"this address already watches the lobby {per_client * VISITORS_PER_ADDRESS} times")
+    watcher = TableWatcher()
+    watchers[watcher] = client
+    return watcher
+
+
 class Lobby:
     MAX_TABLES = 5000    # open tables (waiting or playing)
     MAX_FINISHED = 32    # finished tables kept in memory (the rest are read from the store when asked)
@@ -100,7 +116,7 @@ class Lobby:
         for row in await self.store.list_tables():
             try:
                 table = Table(row, self.store, loaded=False, ttl=self.waiting_table_ttl)
-            except (LookupError, mapping.BadRequest):  # a game this server does not have: the others go on
+            except (LookupError, BadRequest):  # a game this server does not have: the others go on
                 log.error("table %s plays %r, a game this server does not have: left in the store", row.id,
                           row.game)
                 continue
@@ -149,17 +165,7 @@ class Lobby:
     def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]:
         """Every listed table now, and a watcher that will hold each change after it. ``client``: who asks
         (an address, or an address and the visitor it speaks for: ``address_of``)."""
-        if len(self.watchers) >= self.MAX_WATCHERS:
-            raise Full(f"this server already serves {self.MAX_WATCHERS} lobby streams")
-        if sum(1 for c in self.watchers.values() if c == client) >= self.WATCHERS_PER_ADDRESS:
-            raise Full(f"you already watch the lobby {self.WATCHERS_PER_ADDRESS} times")
-        address = address_of(client)
-        if sum(1 for c in self.watchers.values() if address_of(c) == address) >= \
-                self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS:
-            raise Full(f"this address already watches the lobby {self.WATCHERS_PER_ADDRESS * VISITORS_PER_ADDRESS} "
-                       "times")
-        watcher = TableWatcher()
-        self.watchers[watcher] = client
+        watcher = new_watcher(self.watchers, client, self.MAX_WATCHERS, self.WATCHERS_PER_ADDRESS)
         return [t.info() for t in self.listed()], watcher
 
     def unwatch(self, watcher: TableWatcher) -> None:
@@ -237,7 +243,7 @@ class Lobby:
         try:
             kind(game).validate(rules, seats)
         except LookupError as error:
-            raise mapping.BadRequest(str(error)) from None
+            raise BadRequest(str(error)) from None
         settings.validate()
         if seed is not None and not own_seed:
             if not self.allow_seeds:
@@ -245,7 +251,7 @@ class Lobby:
                                        "foresees every deal (a server for tests or tournaments is started "
                                        "with --allow-seeds)")
             if not 0 <= seed <= MAX_SEED:
-                raise mapping.BadRequest(f"seed: a seed is 0 to {MAX_SEED}")
+                raise BadRequest(f"seed: a seed is 0 to {MAX_SEED}")
         return clean_name(name or "table")
 
     async def _create_now(self, name: str, game: str, seats: int, rules: Rules, settings: Settings,

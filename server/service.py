@@ -24,14 +24,15 @@ stream's command refused so gets a PlayResult with the same code and words."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
 
 import grpc
 
@@ -39,15 +40,16 @@ from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
-from tenpennies.wire import mapping
 from tenpennies.wire.common import VISITOR_METADATA
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import messages
 from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
-from .handlers import TURN, gated, settled, wrapped
-from .lobby import Lobby
+from .forwarded import Asks
+from .handlers import TURN, Entry, entered, settled
+from .lobby import Lobby, TableWatcher
 from .store import StoreError
 from .table import (
     Conflict,
@@ -75,54 +77,6 @@ time; with less, the seat is given back (a client whose deadline ran out would h
 
 
 MALFORMED = "the request is not a well-formed message"
-
-
-class RejectMalformed(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """A request that does not even parse gets INVALID_ARGUMENT (grpc's default would be UNKNOWN); on a Play
-    stream, a message that does not parse is refused by itself (``_MALFORMED`` reaches the handler). A stream
-    may yield bytes already serialised (``wire.frames``): they are written as they are. Each method's
-    handler is made once."""
-
-    def __init__(self) -> None:
-        self._handlers: dict[str, Any] = {}
-
-    async def intercept_service(self, continuation: Any, details: Any) -> Any:
-        made = self._handlers.get(details.method)
-        if made is not None:
-            return made
-        handler = await continuation(details)
-        if handler is None or handler.request_deserializer is None:
-            return handler
-        made = self._handlers[details.method] = hardened(handler)
-        return made
-
-
-def hardened(handler: Any) -> Any:
-    """``handler`` refusing a request that does not parse (INVALID_ARGUMENT, ``MALFORMED``), and writing bytes a
-    stream yields as they are (``RejectMalformed``; the front's own handlers too)."""
-    parse = handler.request_deserializer
-    serialize = handler.response_serializer
-
-    def safe_parse(data: bytes) -> Any:
-        try:
-            return parse(data)
-        except Exception:
-            return _MALFORMED
-
-    def as_is(message: Any) -> bytes:
-        return message if isinstance(message, bytes) else serialize(message)
-
-    if handler.request_streaming:  # (a Play stream's message that does not parse is the handler's to refuse)
-        return wrapped(handler, None, safe_parse, as_is)
-    return wrapped(handler, _well_formed, safe_parse, serialize if not handler.response_streaming else as_is)
-
-
-def _well_formed(request: Any, context: Any) -> Any:
-    if request is _MALFORMED:
-        context.set_code(grpc.StatusCode.INVALID_ARGUMENT)
-        context.set_details(MALFORMED)
-        return None
-    return context
 
 
 class Buckets:
@@ -358,13 +312,12 @@ def charged() -> bool:
     return TURN.get() is not None
 
 
-class FairShare(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
-    """Every request of the game's service takes its turn (``Admission``) before it is parsed or served: refused
-    at once, before any parsing, when its client has ``WAITING_PER_CLIENT`` requests waiting already
-    (RESOURCE_EXHAUSTED, ``BUSY``) or when its budget is spent (RESOURCE_EXHAUSTED, ``TOO_MANY``), the request's
-    cost charged here (``cost``: by the method's name) and not again by the handler (``charged``). Both
-    refusals spend nothing of the budget and carry ``REFUSAL``. Runs after ``ForwardedPeer``, so that a worker
-    behind a front takes turns by the front's clients. Each method's handler is made once."""
+class FairShare:
+    """Every request of the game's service (``service``: its methods' paths begin so) takes its turn
+    (``Admission``) before it is parsed or served: refused at once, before any parsing, when its client has
+    ``WAITING_PER_CLIENT`` requests waiting already (RESOURCE_EXHAUSTED, ``BUSY``) or when its budget is spent
+    (RESOURCE_EXHAUSTED, ``TOO_MANY``), the request's cost charged here (``cost``: by the method's name) and not
+    again by the handler (``charged``). Both refusals spend nothing of the budget and carry ``REFUSAL``."""
 
     def __init__(self, admission: Admission, limiter: RateLimiter, cost: Callable[[str], float],
                  service: str = "/tenpennies.v1.TenPenniesService/") -> None:
@@ -372,20 +325,9 @@ class FairShare(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is un
         self.limiter = limiter
         self.cost = cost
         self.service = service
-        self._handlers: dict[str, Any] = {}
 
-    async def intercept_service(self, continuation: Any, details: Any) -> Any:
-        made = self._handlers.get(details.method)
-        if made is not None:
-            return made
-        handler = await continuation(details)
-        if handler is None or not details.method.startswith(self.service):
-            return handler
-        made = self._handlers[details.method] = gated(handler, functools.partial(self._turn, details.method[
-            len(self.service):]))
-        return made
-
-    async def _turn(self, method: str, context: Any) -> Ticket | None:
+    async def turn(self, method: str, context: Any) -> Ticket | None:
+        """The turn of a call of ``method`` (its name), or None: refused (its status set)."""
         peer = context.peer()
         client = client_address(peer)
         admission = self.admission
@@ -396,6 +338,85 @@ class FairShare(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is un
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return None
         return admission.now(client) or await admission.wait(client)
+
+
+class Door(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc is untyped
+    """The way every call comes in, three checks before its handler, in this order:
+
+    1. who asks, read once as the call starts (``asks``, by the method's path: ``forwarded.who_asks``), so that a
+       worker behind a front serves, limits and takes turns by the front's clients;
+    2. its turn (``fair``, for the game's service's calls), before its request is parsed: a call refused costs
+       no parse;
+    3. its request parses: one that does not gets INVALID_ARGUMENT (grpc's default would be UNKNOWN); on a
+       stream of requests, a message that does not parse is refused by itself (``_MALFORMED`` reaches the
+       handler). A stream may yield bytes already serialised (``wire.frames``): they are written as they are.
+
+    A handler that reads its requests as bytes itself (no deserializer: the front's) gets the first two. Each
+    method's handler is made once."""
+
+    def __init__(self, asks: Callable[[str], Asks], fair: FairShare | None = None) -> None:
+        self.asks = asks
+        self.fair = fair
+        self._handlers: dict[str, Any] = {}
+
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        made = self._handlers.get(details.method)
+        if made is not None:
+            return made
+        handler = await continuation(details)
+        if handler is None:
+            return None
+        made = self._handlers[details.method] = self._made(details.method, handler)
+        return made
+
+    def _made(self, method: str, handler: Any) -> Any:
+        asks = self.asks(method)
+        fair = self.fair
+        gate = None if fair is None or not method.startswith(fair.service) else \
+            functools.partial(fair.turn, method[len(fair.service):])
+        parse = handler.request_deserializer
+        serialize = handler.response_serializer
+        if parse is None:  # (bytes in, as the handler takes them; and out as it gives them)
+            return entered(handler, _entry(asks, gate, None), None, serialize)
+
+        def safe_parse(data: bytes) -> Any:
+            try:
+                return parse(data)
+            except Exception:
+                return _MALFORMED
+
+        def as_is(message: Any) -> bytes:
+            return message if isinstance(message, bytes) else serialize(message)
+
+        if handler.request_streaming:  # (parsed by grpc message by message: one that does not parse is the handler's)
+            return entered(handler, _entry(asks, gate, None), safe_parse, as_is)
+        return entered(handler, _entry(asks, gate, safe_parse), None,
+                       as_is if handler.response_streaming else serialize)
+
+
+def _entry(asks: Asks, gate: Callable[[Any], Awaitable[Ticket | None]] | None,
+           parse: Callable[[bytes], Any] | None) -> Entry:
+    """``Door``'s checks of one method's calls: who asks, the call's turn (``gate``, if any), and its request
+    parsed after it (``parse``: a single request's, read as bytes)."""
+    async def entry(request: Any, context: Any) -> tuple[Any, Any, Ticket | None] | None:
+        asked = asks(context)
+        if asked is None:
+            return None
+        turn = None
+        if gate is not None:
+            turn = await gate(asked)
+            if turn is None:
+                return None
+        if parse is not None:
+            request = parse(request)
+            if request is _MALFORMED:
+                asked.set_code(grpc.StatusCode.INVALID_ARGUMENT)
+                asked.set_details(MALFORMED)
+                if turn is not None:
+                    turn.release()
+                return None
+        return request, asked, turn
+    return entry
 
 
 @functools.lru_cache(maxsize=4096)  # (asked on every request: a client's peer comes back again and again)
@@ -432,7 +453,7 @@ def _status(error: Exception) -> grpc.StatusCode:
             return grpc.StatusCode.RESOURCE_EXHAUSTED
         case PastTheEnd():
             return grpc.StatusCode.OUT_OF_RANGE
-        case mapping.BadRequest():
+        case BadRequest():
             return grpc.StatusCode.INVALID_ARGUMENT
         case _:  # Unavailable, StoreError
             return grpc.StatusCode.UNAVAILABLE
@@ -482,7 +503,7 @@ def _result(command_id: int, code: grpc.StatusCode, message: str,
     return result
 
 
-_REFUSED = (RuleError, mapping.BadRequest, TableError, StoreError)
+_REFUSED = (RuleError, BadRequest, TableError, StoreError)
 
 
 def _rpc(rule_code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION) -> Callable[[Any], Any]:
@@ -622,6 +643,34 @@ class TournamentServicer:
             tournament.disconnect(link)
 
 
+class Watched(Protocol):
+    """A lobby that tells its changes: one process's (``lobby.Lobby``), or a front's over its workers."""
+
+    def watch(self, client: str) -> tuple[list[pb.TableInfo], TableWatcher]: ...
+
+    def unwatch(self, watcher: TableWatcher) -> None: ...
+
+
+async def watch_tables(lobby: Watched, limiter: RateLimiter, cost: Callable[[str], float], context: Any
+                       ) -> AsyncGenerator[pb.WatchTablesResponse, None]:
+    """WatchTables over ``lobby``: every table, then the changes as they come."""
+    if not charged() and not limiter.allow(context.peer(), cost("WatchTables")):
+        _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
+        return
+    try:
+        tables, watcher = lobby.watch(client_of(context))
+    except Full as error:
+        _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
+        return
+    try:
+        yield pb.WatchTablesResponse(tables=tables)
+        while True:
+            changed, removed = await watcher.next()
+            yield pb.WatchTablesResponse(tables=changed, removed=removed)
+    finally:
+        lobby.unwatch(watcher)
+
+
 def request_cost(method: str, tables: int) -> float:
     """What a request costs a client's budget, by its method's name: most 1, a list of the lobby by the
     ``tables`` in it, a game's record ``RECORD_COST``."""
@@ -676,22 +725,9 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
 
     async def WatchTables(self, request: pb.WatchTablesRequest, context: Any
                           ) -> AsyncIterator[pb.WatchTablesResponse]:
-        """Every table, then the changes as they come."""
-        if not charged() and not self.limiter.allow(context.peer(), self._cost("WatchTables")):
-            _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
-            return
-        try:
-            tables, watcher = self.lobby.watch(client_of(context))
-        except Full as error:
-            _refusal(context, error, grpc.StatusCode.FAILED_PRECONDITION)
-            return
-        try:
-            yield pb.WatchTablesResponse(tables=tables)
-            while True:
-                changed, removed = await watcher.next()
-                yield pb.WatchTablesResponse(tables=changed, removed=removed)
-        finally:
-            self.lobby.unwatch(watcher)
+        async with contextlib.aclosing(watch_tables(self.lobby, self.limiter, self._cost, context)) as responses:
+            async for response in responses:  # (closed with the handler: the lobby stream's share is given back)
+                yield response
 
     @_rpc()
     async def JoinTable(self, request: pb.JoinTableRequest, context: Any) -> pb.JoinTableResponse | None:
@@ -714,17 +750,17 @@ class TenPenniesServicer(TournamentServicer, pb_grpc.TenPenniesServiceServicer):
     @_rpc()
     async def AddBot(self, request: pb.AddBotRequest, context: Any) -> pb.AddBotResponse:
         table = await self.lobby.get(request.table_id)
-        # unset: the game's own default bot (the one that takes over a gone player; Ten Pennies' greedy)
+        # unset: the game's own default bot (the one that takes over a gone player, ``Kind.takeover``)
         strategy = table.kind.takeover if not request.strategy else STRATEGY_WORDS.get(request.strategy)
         if strategy is None:
-            raise mapping.BadRequest(f"unknown bot strategy {request.strategy}")
+            raise BadRequest(f"unknown bot strategy {request.strategy}")
         return pb.AddBotResponse(seat=await table.add_bot(request.host_token, _seat(request), strategy))
 
     @_rpc()
     async def RemoveSeat(self, request: pb.RemoveSeatRequest, context: Any) -> pb.RemoveSeatResponse:
         seat = _seat(request)
         if seat is None:
-            raise mapping.BadRequest("say which seat to empty (seat)")
+            raise BadRequest("say which seat to empty (seat)")
         await (await self.lobby.get(request.table_id)).remove_seat(request.host_token, seat)
         return pb.RemoveSeatResponse()
 

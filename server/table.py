@@ -35,7 +35,7 @@ from tenpennies.engine import games
 from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import event_batch
 from tenpennies.wire.games import WireGame, wire
 from tenpennies.wire.record import GameRecord
@@ -128,7 +128,7 @@ class NotThisSeats(Conflict):
         self.open = open_now
 
 
-class DecisionRequired(mapping.BadRequest):
+class DecisionRequired(BadRequest):
     """A command that names no decision where the seat has a numbered one open (a Play stream, a tournament's
     table): the question could have changed under it, so it is not guessed at (INVALID_ARGUMENT)."""
 
@@ -184,7 +184,7 @@ class Settings:
         for name in ("decision_seconds", "takeover_seconds"):
             value = getattr(self, name)
             if not 0 <= value <= 24 * 3600:
-                raise mapping.BadRequest(f"{name} must be 0 to 86400")
+                raise BadRequest(f"{name} must be 0 to 86400")
 
 
 @dataclass
@@ -337,7 +337,7 @@ def hash_password(password: str) -> str:
     """A private table's password as stored: scrypt with a random salt, ``scrypt$n$r$p$salt$hash`` (hex).
     Slow on purpose: call it in a thread."""
     if len(password) > MAX_PASSWORD:
-        raise mapping.BadRequest(f"a table's password is at most {MAX_PASSWORD} characters")
+        raise BadRequest(f"a table's password is at most {MAX_PASSWORD} characters")
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, **SCRYPT)
     return f"scrypt${SCRYPT['n']}${SCRYPT['r']}${SCRYPT['p']}${salt.hex()}${digest.hex()}"
@@ -624,7 +624,7 @@ class Table:
 
     async def add_bot(self, host_token: str, seat: int | None, strategy: str) -> int:
         if strategy not in self.kind.bots:
-            raise mapping.BadRequest(f"this game has no {strategy} bot")
+            raise BadRequest(f"this game has no {strategy} bot")
 
         async def step() -> int:
             self._check_host(host_token)
@@ -642,7 +642,7 @@ class Table:
             if self.status != "waiting":
                 raise Conflict("the game has started: seats can no longer be emptied")
             if not 0 <= seat < self.n:
-                raise mapping.BadRequest(f"there is no seat {seat} at this table of {self.n}")
+                raise BadRequest(f"there is no seat {seat} at this table of {self.n}")
             if self.seats[seat].kind == "empty":
                 raise Conflict(f"seat {seat} is already empty")
             await self._empty_seat(seat)
@@ -743,7 +743,7 @@ class Table:
             if self.game is None:
                 raise Conflict("the game has not started")
             change = self._apply_now(command)
-        except (mapping.BadRequest, RuleError):
+        except (BadRequest, RuleError):
             # an answer to the seat's latest question that came too late (a nearer seat's buy settled
             # the offer, a timer acted first) lost a race: only commands never offered count
             if command not in self.last_asked.get(seat, ()):
@@ -790,11 +790,11 @@ class Table:
 
     async def chat(self, token: str, name: str, text: str, password: str = "", client: str = "") -> int:
         if not on_one_line(text):
-            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} characters on one line (no line "
-                                     "break, tab, other control character or direction override)")
+            raise BadRequest(f"text: a chat line is 1 to {MAX_CHAT} characters on one line (no line "
+                             "break, tab, other control character or direction override)")
         text = text.strip()
         if not text or len(text) > MAX_CHAT:
-            raise mapping.BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters")
+            raise BadRequest(f"text: a chat line is 1 to {MAX_CHAT} printable characters")
         watcher = "" if token else f"{clean_name(name)} (watching)"
         if not token:
             await self.admit(password, client)  # a private table's watchers chat with its password, as they watch
@@ -1429,7 +1429,7 @@ class Table:
                 raise Conflict("the table is full")
             return free
         if not 0 <= seat < self.n:
-            raise mapping.BadRequest(f"there is no seat {seat} at this table of {self.n}")
+            raise BadRequest(f"there is no seat {seat} at this table of {self.n}")
         if self.seats[seat].kind != "empty":
             raise Conflict(f"seat {seat} is taken")
         return seat
@@ -1471,7 +1471,7 @@ def _finished(task: asyncio.Task[Any]) -> None:
     if task.cancelled():
         return
     error = task.exception()
-    if error is not None and not isinstance(error, (TableError, RuleError, mapping.BadRequest)):
+    if error is not None and not isinstance(error, (TableError, RuleError, BadRequest)):
         log.error("a table change failed", exc_info=error)
 
 
@@ -1479,11 +1479,11 @@ def clean_name(name: str) -> str:
     """A table's or a seat's name, its runs of spaces made one and trimmed (BadRequest if it is no name, or
     holds a line break, a tab or another control character: refused, never stored changed)."""
     if not on_one_line(name):
-        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line (no line break, tab, "
-                                 "other control character or direction override)")
+        raise BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line (no line break, tab, "
+                         "other control character or direction override)")
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise mapping.BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line")
+        raise BadRequest(f"name: a name is 1 to {MAX_NAME} characters on one line")
     return name
 
 

@@ -26,7 +26,7 @@ import math
 import secrets
 import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 from pathlib import Path
@@ -36,7 +36,6 @@ import grpc
 
 from tenpennies.engine.games import DEFAULT_GAME, UnknownGame, kind
 from tenpennies.engine.interface import RuleError, Rules
-from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.tournament import (
     MAX_SEED,
     TOURNAMENT_DECISION_SECONDS,
@@ -46,7 +45,7 @@ from tenpennies.engine.tournament import (
     deal_seed,
     seated,
 )
-from tenpennies.wire import mapping
+from tenpennies.wire.errors import BadRequest
 
 from .lobby import Lobby
 from .store import Store, StoreError, TournamentGameRow
@@ -78,13 +77,13 @@ CONFIG_KEYS = {"name", "game", "seats", "games", "rules", "decision_seconds", "t
 @dataclass(frozen=True)
 class TournamentConfig:
     """What ``serve --tournament CONFIG`` reads: a JSON file, or TOML if its name ends in .toml. ``game``:
-    the game played, by its engine name (``engine.games``: ``ten_pennies``, ``thirty_one``; no other
-    spelling); ``rules`` are that game's (Thirty-One's ``preset`` and knobs)."""
+    the game played, by its name in ``engine.games`` (no other spelling); ``rules`` are that game's, read by
+    its ``Kind``."""
 
     name: str
     games: int
+    rules: Rules
     seats: int = 4
-    rules: Rules = field(default_factory=HouseRules)
     decision_seconds: int = TOURNAMENT_DECISION_SECONDS
     takeover_seconds: int = 10
     seed: int = 0
@@ -139,7 +138,7 @@ class TournamentConfig:
             raise ValueError(str(error)) from None
         rules_data = data.get("rules", {})
         if not isinstance(rules_data, dict):
-            raise ValueError("rules is a table of the game's house rules (TP-6, T31-10)")
+            raise ValueError("rules is a table of the game's house rules")
         try:
             rules = game_kind.rules_from_dict(rules_data)
             game_kind.validate(rules, data.get("seats", 4))
@@ -200,10 +199,9 @@ class GameTable:
 
 def game_result(table: Table) -> dict[str, Any]:
     """What a finished game counts for, by seat, as it is stored: the game's result (final scores, the
-    winners, and its own tallies: for Ten Pennies each seat's penny balance and buys,
-    ``ten_pennies.results``; for Thirty-One its places as scores, and lives, tokens and points), the
-    commands each seat sent that the rules refused, and the decisions the
-    timer or the takeover bot made for it (both counted by the table while the server runs: a restart
+    winners, and the game's own tallies, ``Result.tallies``: a seat's pennies and buys, or lives and tokens),
+    the commands each seat sent that the rules refused, and the decisions the timer or the takeover bot made
+    for it (both counted by the table while the server runs: a restart
     mid-game starts them again)."""
     result = table.game.result if table.game is not None else None
     assert result is not None, "a finished game has a result"
@@ -321,7 +319,7 @@ def games_service(lobby: Lobby) -> grpc.GenericRpcHandler:
                 return None
             try:
                 response: dict[str, Any] = await method(request)
-            except (TableError, StoreError, mapping.BadRequest, RuleError) as error:
+            except (TableError, StoreError, BadRequest, RuleError) as error:
                 context.set_code(grpc.StatusCode.FAILED_PRECONDITION)
                 context.set_details(str(error))
                 return None
@@ -602,7 +600,7 @@ class Tournament:
                 await self._record_results()
                 await self._set_up_unready()
                 await self._seat_idle_bots()
-            except (StoreError, TableError, mapping.BadRequest, RuleError, GamesError) as error:
+            except (StoreError, TableError, BadRequest, RuleError, GamesError) as error:
                 log.warning("tournament %s: %s; trying again in %s s", self.name, error, RETRY_SECONDS)
                 self._wake_later()
             except Exception:

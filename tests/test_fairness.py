@@ -35,6 +35,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.server import app
 from tenpennies.server.app import Options, Server
+from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import BUSY, IN_FLIGHT_PER_CLIENT, Admission
 from tenpennies.server.table import RECENT_BYTES, Full, Settings
@@ -384,6 +385,49 @@ async def test_when_the_server_is_busy_the_clients_waiting_are_served_in_turn(
         for channel in (flooder, other):
             await channel.close()
         await server.stop(0)
+
+
+async def test_at_a_front_a_flooders_requests_wait_behind_its_own_and_beyond_its_queue_are_refused_unread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --workers``: the front's own part of a request (finding its table's worker) is taken in turn as
+    one process takes the whole of it, and a request beyond its client's queue is refused there, unread."""
+    front = Front(Options(port=0, db=str(tmp_path / "front.db"), host="[::]", advertise=False, workers=2))
+    await front.start()
+    front.admission.waiting_max = 32  # (a client may have WAITING_PER_CLIENT waiting: fewer here, the same rule)
+    entered: list[str] = []
+    gate = asyncio.Event()
+    finding = front._worker_of
+
+    async def worker_of(parse: Any, request: bytes, context: Any) -> Any:
+        table_id = parse(request).table_id
+        entered.append(table_id)
+        if table_id.startswith("hold"):
+            await gate.wait()
+        return await finding(parse, request, context)
+    monkeypatch.setattr(front, "_worker_of", worker_of)
+    flooder = [open_channel(f"127.0.0.1:{front.port}", options=OWN) for _ in range(8)]  # one client, 8 connections
+    other = open_channel(f"[::1]:{front.port}", options=OWN)                            # another client
+    raw = flooder[0].unary_unary("/tenpennies.v1.TenPenniesService/GetSnapshot")  # bytes as they are
+    try:
+        calls = [call for n, channel in enumerate(flooder) for call in _lookups(channel, [f"hold {n}.{k}"
+                                                                                          for k in range(5)])]
+        await _until(lambda: len(entered) + front.admission.waiting(FLOODER) == 40, "the flooder's 40 requests are in")
+        assert len(entered) == IN_FLIGHT_PER_CLIENT  # the front works on 8 of them; 32 wait their turn
+        assert await _code(stub(other).GetSnapshot(pb.GetSnapshotRequest(table_id="other"))) == \
+            grpc.StatusCode.NOT_FOUND  # answered while all 8 are held
+        assert entered[IN_FLIGHT_PER_CLIENT:] == ["other"]  # before any of the 32 that came before it
+        for call in (stub(flooder[0]).GetSnapshot(pb.GetSnapshotRequest(table_id="one more")), raw(GARBAGE)):
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await call  # refused before it is read: bytes that do not even parse are refused alike
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and refused.value.details() == BUSY
+            assert ("tp-refusal", "1") in tuple(refused.value.trailing_metadata() or ())
+        assert "one more" not in entered
+        gate.set()
+        assert set(await asyncio.gather(*calls)) == {grpc.StatusCode.NOT_FOUND}
+    finally:
+        for channel in [*flooder, other]:
+            await channel.close()
+        await front.stop(0)
 
 
 async def test_a_turn_given_as_its_request_gave_up_passes_on_and_a_wait_elsewhere_gives_back_the_servers_slot() -> None:

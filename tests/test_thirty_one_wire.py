@@ -20,7 +20,7 @@ from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 from tenpennies.wire import mapping
 from tenpennies.wire import thirty_one as wire
-from tenpennies.wire.mapping import BadRequest
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS
 
 C = Card.parse

@@ -26,7 +26,7 @@ from tenpennies.client.connection import Connection, open_channel, stub
 from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
-from tenpennies.server.front import Front
+from tenpennies.server.front import Front, Worker
 from tenpennies.server.tournament import GAMES_SERVICE, GameTable
 from tenpennies.server.tournament import TournamentConfig as ServerConfig
 from tenpennies.server.workers import worker_db
@@ -189,7 +189,9 @@ async def test_a_worker_killed_mid_tournament_is_started_again_and_the_tournamen
         await channel.close()
         while worker.starts < 2 or not worker.up.is_set():
             await asyncio.sleep(0.02)
-        direct = open_channel(f"127.0.0.1:{front.lobby.where[first.table_id].port}")  # the game's worker's own port
+        held = front.lobby.where[first.table_id]
+        assert isinstance(held, Worker)
+        direct = open_channel(f"127.0.0.1:{held.port}")  # the game's worker's own port
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await stub(direct).GetGameRecord(pb.GetGameRecordRequest(table_id=first.table_id))
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED

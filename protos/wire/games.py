@@ -16,6 +16,7 @@ from tenpennies.engine.thirty_one.kind import THIRTY_ONE as THIRTY_ONE_KIND
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from . import mapping, thirty_one
+from .errors import BadRequest
 
 
 @dataclass(frozen=True)
@@ -62,5 +63,5 @@ def wire(name: str) -> WireGame:
     """The wire form of the game called ``name``: BadRequest, naming the games there are, if it is not
     played over the wire here."""
     if name not in WIRE or name not in games.GAMES:
-        raise mapping.BadRequest(f"no game {name!r} here (there are {', '.join(names())})")
+        raise BadRequest(f"no game {name!r} here (there are {', '.join(names())})")
     return WIRE[name]

@@ -29,6 +29,7 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from .errors import BadRequest as BadRequest  # (the client reads it from here too)
 from .words import KNOB_ENUMS, KNOB_WORDS, inverse
 
 _SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
@@ -43,10 +44,6 @@ _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK
 
 _CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
           for c in (Card.from_id(i) for i in range(CARDS_PER_DECK * MAX_DECKS))]
-
-
-class BadRequest(ValueError):
-    """A message that is malformed whatever the game's state (INVALID_ARGUMENT)."""
 
 
 # --- what is whose: each game's fields of HouseRules and Command -----------------------------------------

@@ -1,7 +1,7 @@
 """Thirty-One on the wire (docs/THIRTY-ONE.md): its rules, commands, events and a seat's view <-> the
 protobuf messages named ``ThirtyOne*`` (and the ``thirty_one_*`` fields of ``Command``, ``Event`` and
 ``GameView``; its rules ride in ``HouseRules.thirty_one``). Ten Pennies' mapping is ``mapping``; the two
-share the cards (``mapping.card``) and the refusal of a malformed message (``mapping.BadRequest``).
+share the cards (``mapping.card``); a malformed message is refused as in every game (``errors.BadRequest``).
 No rules here, no I/O."""
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from tenpennies.engine.thirty_one.rules import KNOBS, Rules, knob_named, preset_
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from .mapping import BadRequest, card, card_from_id, card_from_pb, cards, other_games_command, refuse_other_games_rules
+from .errors import BadRequest
+from .mapping import card, card_from_id, card_from_pb, cards, other_games_command, refuse_other_games_rules
 from .words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS, inverse
 
 # --- rules ------------------------------------------------------------------------------------------

@@ -16,11 +16,12 @@ Runs are interleaved (trivial, local, lobby, trivial, ...) so that drift hits al
 
 Event to screen: the client watches a 4-seat table of greedy bots playing at full speed (the server in a
 process of its own). For each event, the time from the table screen receiving it (``fold_event``) to the
-screen having refreshed after it: the end of the first frame the app composes (``App._display``; headless,
-the frame's terminal output is made and thrown away, so it costs what it would in a terminal but the
-write); median and p99 against one frame at 60 Hz. (``call_after_refresh`` was tried first: Textual runs
-it only once the screen has no dirty widget left, which under a steady stream of events is seconds late
-while frames are being drawn all along, so it measures idleness, not refresh.) A frame shows the events the
+screen having refreshed after it: the end of the first frame the app composes (its driver's ``flush``: a
+headless driver that takes the frames as a terminal would, ``frame_driver``; the frame's terminal output is
+made and thrown away, so it costs what it would in a terminal but the write); median and p99 against one
+frame at 60 Hz. (``call_after_refresh`` was tried first: Textual runs it only once the screen has no dirty
+widget left, which under a steady stream of events is seconds late while frames are being drawn all along, so
+it measures idleness, not refresh.) A frame shows the events the
 screen had drawn (handed to its widgets) before it; one folded but not yet drawn waits for a later frame.
 The watcher closes each round's end dialog at its first frame, as a person does with a key (a table behind a
 dialog draws at most four times a second and everything at once when the dialog closes); the figures are
@@ -33,7 +34,7 @@ so read the rate (against the bare stream's) beside it.
 
 At full speed the screen draws each burst of events (at most each ``table.BURST`` seconds) and Textual
 composes a frame at the next tick of the screen's frame timer: Textual's own, ``TEXTUAL_FPS`` ticks a second
-(the client's ``tui.FRAMES_PER_SECOND`` unless the variable says otherwise; each figure's heading says the rate
+(the client's ``cli.FRAMES_PER_SECOND`` unless the variable says otherwise; each figure's heading says the rate
 it ran at), so that an event waits half a tick on average for it, whatever a frame costs. Compare with
 another rate by setting it (Textual's own default is 60):
 
@@ -47,7 +48,7 @@ what the screen's own work costs, the one a person at a table feels.
 from __future__ import annotations
 
 # first: the client's frame rate (``TEXTUAL_FPS``), which Textual reads once, as it is imported
-import tenpennies.client.tui  # noqa: F401
+import tenpennies.client.cli  # noqa: F401
 
 # isort: split
 
@@ -61,10 +62,10 @@ from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from rich.console import RenderableType
 from textual.app import App, ComposeResult
 from textual.constants import MAX_FPS
-from textual.screen import Screen
+from textual.driver import Driver
+from textual.drivers.headless_driver import HeadlessDriver
 from textual.widgets import DataTable, Static
 
 from tenpennies.client.bot import play_seat
@@ -73,9 +74,9 @@ from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import RoundEndScreen
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.game import SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -224,31 +225,48 @@ class TimedTableScreen(TableScreen):
         self.drawn.clear()
 
 
+def frame_driver(frame: Callable[[], None]) -> type[Driver]:
+    """Textual's headless driver, save that the app draws its frames to it as to a terminal (``is_headless``
+    False: each frame is turned into terminal output, thrown away here, so that it costs what it would in a
+    terminal, less the write) and that the end of each frame's output (``Driver.flush``) calls ``frame``: the
+    bench's stopwatch, through Textual's public driver API (``App(driver_class=...)``)."""
+
+    class FrameDriver(HeadlessDriver):
+        @property
+        def is_headless(self) -> bool:
+            return False
+
+        def write(self, data: str) -> None:
+            """The frame's terminal output, made and thrown away."""
+
+        def flush(self) -> None:
+            frame()
+
+    return FrameDriver
+
+
 class Watcher(App[None]):
     """The smallest app around the table screen, with the table's style sheet (as the real app loads it).
-    Each frame the screen composes ends in ``App._display`` (Textual's own hook, private: the bench's one
-    use of a private of Textual, as a stopwatch; the client uses none); headless, it skips turning the
-    frame into terminal output, so that is done here too (and thrown away): the frame costs what it would
-    in a terminal, less the write."""
+    Each frame the screen composes ends in its driver's ``flush`` (``frame_driver``), which stops the clock
+    of the events the frame shows. Run with ``run_test(headless=False)``: the frames are made as for a
+    terminal."""
 
     CSS_PATH = str(Path(table_module.__file__).with_name("table.tcss"))
 
     def __init__(self, screen: TimedTableScreen) -> None:
-        super().__init__()
+        super().__init__(driver_class=frame_driver(self.framed))
         self.table = screen
         self.frames = 0
 
     async def on_mount(self) -> None:
         await self.push_screen(self.table)
 
-    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
-        super()._display(screen, renderable)
-        if renderable is not None and hasattr(renderable, "render_segments"):  # a composed frame's update
-            renderable.render_segments(self.console)
-            self.frames += 1
-            self.table.painted()
-            if isinstance(screen, RoundEndScreen):
-                screen.dismiss()  # as a watcher does who reads it at a glance: a key once it is shown
+    def framed(self) -> None:
+        """A frame composed and written out."""
+        self.frames += 1
+        self.table.painted()
+        if isinstance(self.screen, RoundEndScreen):
+            self.screen.dismiss()  # as a watcher does who reads it at a glance: a key once it is shown
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -321,7 +339,7 @@ async def watch(connection: Connection, hosted: HostedTable) -> tuple[TimedTable
     screen = TimedTableScreen(connection, connection.spectate(hosted.table_id))
     app = Watcher(screen)
     loop = asyncio.get_running_loop()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, headless=False) as pilot:
         give_up = loop.time() + READY_TIMEOUT
         while screen.tv.info is None:
             assert loop.time() < give_up, "the spectator never got its snapshot"

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable
+from typing import Any
 
 from tenpennies.engine.games import DEFAULT_GAME, GAMES, UnknownGame, kind
-from tenpennies.engine.interface import Rules
+from tenpennies.engine.interface import Kind, RuleError, Rules
 from tenpennies.engine.knobs import either
-from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
-from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
-from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
-from tenpennies.engine.thirty_one.rules import knob_named as thirty_one_knob
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 from tenpennies.wire.mapping import BadRequest
@@ -41,7 +38,7 @@ def game_title(game: str) -> str:
 
 
 def games_help() -> str:
-    """The games ``--game`` takes, for its help: ``ten_pennies (the default) or thirty_one``."""
+    """The games ``--game`` takes, for its help: the default game's name first (``... (the default) or ...``)."""
     return either([f"{DEFAULT_GAME} (the default)", *sorted(set(GAMES) - {DEFAULT_GAME})])
 
 
@@ -63,55 +60,60 @@ def no_bot(game: str, strategies: Iterable[str]) -> str:
 
 
 def game_name(text: str) -> str:
-    """A game as the command line names it: its engine name, ``ten_pennies`` or ``thirty_one``, the one
-    spelling; any other is refused naming the games there are (``no game 'thirty-one' here (there are
-    ten_pennies, thirty_one)``)."""
+    """A game as the command line names it: its engine name (``engine.games``), the one spelling; any other is
+    refused naming the games there are (``no game 'chess' here (there are ...)``)."""
     try:
         return kind(text.strip()).name
     except UnknownGame as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _by_default_first() -> list[Kind[Any]]:
+    """The games, the default one first (its words are the ones a refusal leads with)."""
+    return [kind(DEFAULT_GAME), *(GAMES[name] for name in sorted(GAMES) if name != DEFAULT_GAME)]
+
+
 def house_rule(text: str) -> str:
-    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (TP-6, or a
-    Thirty-One knob's rule for a setting of Thirty-One's): an unknown name or a value the rule does not
-    take is refused, naming the rule and what it takes. The command checks it again against the game it
-    plays."""
+    """A house rule as ``--rule NAME=VALUE`` writes it, checked against its declaration (``Kind.knobs``) in each
+    game that has a rule of that name: refused, naming the rule and what it takes, when no game has the name
+    or none takes the value (a value is judged alone: whether the rest of the rules play it, a preset's, say,
+    is for the game's rules to say). The command checks it again against the game it plays."""
     name, _, value = text.partition("=")
     name = name.strip().replace("-", "_")
-    thirty_one_only = name in {k.name for k in THIRTY_ONE_KNOBS} - {k.name for k in KNOBS}
-    try:
-        if thirty_one_only:  # its value alone: whether the preset plays it is for the game's rules to say
-            declared = thirty_one_knob(name)
+    refusals: list[tuple[str, RuleError]] = []
+    for game in _by_default_first():
+        declared = next((k for k in game.knobs if k.name == name), None)
+        if declared is None:
+            continue
+        try:
             declared.check(declared.parse(value))
-        else:
-            try:
-                HouseRules.from_settings([text])
-            except RuleError as ten_pennies:
-                if name != "preset":
-                    raise
-                try:
-                    ThirtyOneRules.from_settings([text])  # a preset of Thirty-One's
-                except RuleError as thirty_one:
-                    raise argparse.ArgumentTypeError(f"{ten_pennies} (in Thirty-One: {thirty_one})") from None
-    except RuleError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return text
+            return text
+        except RuleError as error:
+            refusals.append((game.title, error))
+    if not refusals:  # no game has it: the default game's words for an unknown rule
+        try:
+            kind(DEFAULT_GAME).rules_from_settings([text])
+        except RuleError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(f"no such rule: {name}")
+    (_, first), *others = refusals
+    raise argparse.ArgumentTypeError(str(first) + "".join(f" (in {title}: {error})" for title, error in others))
 
 
 def add_rule_option(parser: argparse.ArgumentParser) -> None:
-    """``--rule NAME=VALUE``, repeatable; ``HouseRules.from_settings(args.rule or [])`` reads them."""
-    defaults = ", ".join(f"{knob.name}={knob.word(knob.default)}" for knob in KNOBS)
+    """``--rule NAME=VALUE``, repeatable; ``game_rules(game, args.rule or ())`` reads them."""
+    defaults = "; ".join(f"{game.title}: " + ", ".join(f"{knob.name}={knob.word(knob.default)}" for knob in game.knobs)
+                         for game in _by_default_first())
     parser.add_argument("--rule", action="append", type=house_rule, metavar="NAME=VALUE",
-                        help=f"a house rule of docs/RULES.md TP-6, e.g. --rule preset=deuces --rule rounds=1,2 "
-                             f"(the rules and their defaults: {defaults})")
+                        help=f"a rule of the game (--game), e.g. --rule preset=NAME; the rules and their defaults: "
+                             f"{defaults}")
 
 
 def game_rules(game: str, settings: Iterable[str]) -> Rules:
     """A game's rules from ``NAME=VALUE`` texts (``preset=switch``, ``lives=5``), read by the game's own rules
     (its ``from_settings``, from its knobs' declarations): RuleError, citing the game's rule, for an unknown
     name or a value a knob does not take; UnknownGame for a game the engine does not have."""
-    rules: Rules = type(kind(game).rules_from_dict({})).from_settings(list(settings))
+    rules: Rules = kind(game).rules_from_settings(list(settings))
     return rules
 
 

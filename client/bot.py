@@ -41,6 +41,8 @@ import grpc
 
 from tenpennies.client.arguments import address, game_title, no_bot, player_name
 from tenpennies.client.connection import Backoff, Connection, Link, SeatSession, ServerError
+from tenpennies.client.games import StandingRow, cell, client_game, mean_text, standing_columns
+from tenpennies.client.games import standings_lines as standings_lines_of
 from tenpennies.client.trust import (
     TrustError,
     certificate_refused,
@@ -250,7 +252,7 @@ class SeatPlayer:
                         self.stats.timed_out += 1
                 if self.on_event is not None:
                     self.on_event(item, self.table)
-                ended = self._ended()
+                ended = self._ended(isinstance(item, pb.Snapshot))
                 if ended is not None:
                     return ended
                 if not isinstance(item, Link):
@@ -267,11 +269,13 @@ class SeatPlayer:
             await asyncio.gather(*self._tasks, return_exceptions=True)
             self.stats.open += sum(1 for decision in undecided if not decision.settled)
 
-    def _ended(self) -> pb.GameEnded | None:
+    def _ended(self, snapshot: bool) -> pb.GameEnded | None:
+        """The game's end once its event is folded, or once a snapshot shows the game over; never read from a
+        view folded event by event (a game's view may show its end an event before the end's: its winners)."""
         if self.table.game_end is not None:
             return self.table.game_end
         view = self.table.view
-        if view is None:
+        if view is None or not snapshot:
             return None
         # a snapshot of a game that ended meanwhile: its end as the game's kind reads it from the view
         end = kind(self.table.game).game_end(view, self.table.winners)
@@ -637,7 +641,7 @@ def _print_round_ends(item: StreamItem, table: TableView) -> None:
     if kind in ("round_ended", "game_ended"):
         print(_told(table), flush=True)
     if kind == "game_ended":
-        for line in standings_lines(item.game_ended, table.name, table.seat):
+        for line in standings_lines(item.game_ended, table):
             print(line, flush=True)
 
 
@@ -647,36 +651,22 @@ def _told(table: TableView) -> str:
     return table.log[-1] if table.log else ""
 
 
-def standings_lines(end: pb.GameEnded, name: Callable[[int], str], me: int | None = None) -> list[str]:
-    """A game's end seat by seat, best first: Ten Pennies' scores and pennies won; Thirty-One's places (its
-    ``scores``) and each seat's lives, tokens and points."""
-    order = sorted(range(len(end.scores)), key=lambda s: (end.scores[s], s))
-    lines = ["final standings:"]
-    for place, seat in enumerate(order, 1):
-        marks = (" winner" if seat in end.winners else "") + (" (this bot)" if seat == me else "")
-        if end.thirty_one_players:
-            p = end.thirty_one_players[seat]
-            riding = " (free ride)" if p.riding else ""
-            lines.append(f"  {end.scores[seat]}. {name(seat):<24} lives {p.lives:>2}{riding}  tokens {p.tokens:>3}  "
-                         f"points {p.points:>3}{marks}")
-        else:
-            lines.append(f"  {place}. {name(seat):<24} score {end.scores[seat]:>4}  "
-                         f"pennies won {end.shares[seat]:>3}{marks}")
-    return lines
+def standings_lines(end: pb.GameEnded, table: TableView) -> list[str]:
+    """A game's end seat by seat, best first, as its game's entry writes the final standings
+    (``client.games.standings_lines``), from the table's view of the finished game."""
+    entry = client_game(table.game)
+    return ["final standings:", *standings_lines_of(entry, table.view, end.scores, end.winners, table.rules,
+                                                    table.name, table.seat)]
 
 
 def standing_line(standing: pb.Standing, game: str) -> str:
-    """One bot's line of a tournament's standings (``GetStandings``): a Ten Pennies tournament's mean score,
-    pennies and buys; another game's mean place and its own tallies, a game (Thirty-One: lives left, tokens
-    or points)."""
-    digits = 1 if game in ("", "ten_pennies") else 2  # a place is 1 to 8: its mean wants a second decimal
-    mean = f"{standing.mean_score:7.{digits}f} ± {standing.mean_score_margin:5.{digits}f}" \
-        if standing.HasField("mean_score") else "      -        "
-    if digits == 1:
-        own = f"mean score {mean}  pennies {standing.pennies:>+5}  buys {standing.buys:>4}"
-    else:
-        own = "  ".join([f"mean place {mean}", *(f"{tally} {total / max(1, standing.games):.2f}"
-                                                 for tally, total in sorted(standing.tallies.items()))])
+    """One bot's line of a tournament's standings (``GetStandings``), its game's columns as the headless
+    tournament's table has them (``client.games.standing_columns``): its mean score (place, where the game
+    scores by place) and its own figures a game (pennies and buys; or the tallies it keeps: lives left, ...)."""
+    entry = client_game(game)
+    row = StandingRow.of_pb(standing)
+    own = "  ".join([f"mean {entry.score_word} {mean_text(entry, row, ' '):>15}",
+                     *(f"{c.header} {cell(c, row)}" for c in standing_columns(entry, sorted(standing.tallies)))])
     return (f"{standing.name:<24} games {standing.games:>4}  wins {standing.shared_wins:>6.2f}  {own}  "
             f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
             f"± {standing.rating_sigma:.2f}")
@@ -709,8 +699,7 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
         if isinstance(item, pb.Event) and item.WhichOneof("kind") == "game_ended" and item.sequence == table.sequence:
             end = item.game_ended
             scores = ", ".join(f"{table.name(s)} {end.scores[s]}" for s in range(len(end.scores)))
-            print(f"game {seat.game}: {_told(table)} ({'places' if end.thirty_one_players else 'scores'} {scores})",
-                  flush=True)
+            print(f"game {seat.game}: {_told(table)} ({client_game(table.game).score_word}s {scores})", flush=True)
 
     report = await enter_tournament(connection, name, bot, tournament=tournament, bot_token=token,
                                    on_seated=seated, on_event=events)

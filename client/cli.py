@@ -7,11 +7,20 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 # gRPC's C core logs at INFO to the terminal ("Handshake failed ...", "Got goaway ..."): raw lines in the
 # middle of a game or a server's console. Errors only, unless the user asks for more; set before gRPC loads.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+FRAMES_PER_SECOND = 240
+"""The terminal client's frames a second. Textual composes a screen's changes at the next tick of the screen's
+frame timer, ``TEXTUAL_FPS`` ticks a second (Textual's own setting, read once, as Textual is imported; 60 unless
+set): a change that needs a layout and then a second frame (a game's first hand, a seat that joins) waited a
+whole 60th of a second more for it, and a table following a bots' game at full speed half a 60th on average for
+each of its frames. The timer ticks only while a screen has something to draw: an idle table wakes nobody. Set
+here, before anything imports Textual; a ``TEXTUAL_FPS`` of the user's own is kept."""
+os.environ.setdefault("TEXTUAL_FPS", str(FRAMES_PER_SECOND))
 
 from tenpennies.client import bot, replay, tournament  # noqa: E402
 from tenpennies.client.arguments import (  # noqa: E402
@@ -22,120 +31,80 @@ from tenpennies.client.arguments import (  # noqa: E402
     games_help,
     player_name,
 )
+from tenpennies.client.games import client_game, reader, standings_lines, table_words, telling  # noqa: E402
 from tenpennies.client.trust import fingerprint_argument  # noqa: E402
-from tenpennies.engine.games import DEFAULT_GAME  # noqa: E402
-from tenpennies.engine.ten_pennies import Game, HouseRules, Narrator, RuleError  # noqa: E402
-from tenpennies.engine.ten_pennies import events as ev  # noqa: E402
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game  # noqa: E402
-from tenpennies.engine.thirty_one import bots as thirty_one_bots  # noqa: E402
-from tenpennies.engine.thirty_one import events as thirty_one_events  # noqa: E402
-from tenpennies.engine.thirty_one.game import Game as ThirtyOneGame  # noqa: E402
-from tenpennies.engine.thirty_one.narrate import PRESET_TITLES  # noqa: E402
-from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator  # noqa: E402
+from tenpennies.engine.games import DEFAULT_GAME, GAMES, kind  # noqa: E402
+from tenpennies.engine.interface import RuleError  # noqa: E402
+from tenpennies.engine.play import play_game  # noqa: E402
 
 if TYPE_CHECKING:
     from tenpennies.client.tui.app import Launch
 
 
-def _rules(args: argparse.Namespace) -> HouseRules:
-    return HouseRules.from_settings(args.rule or [])
-
-
 def cmd_bots(args: argparse.Namespace) -> int:
-    """A headless game between built-in bots, printed round by round (Thirty-One: deal by deal)."""
-    if args.game == "thirty_one":
-        return _bots_thirty_one(args)
-    kinds = ((args.bots or "greedy").split(",") * args.seats)[: args.seats]
-    if any(k not in BOTS for k in kinds):
-        print(f"bots are {', '.join(BOTS)}", file=sys.stderr)
-        return 2
-    try:
-        rules = _rules(args)
-        game = Game(args.seats, rules, args.seed)
-    except RuleError as err:
-        print(f"cannot start that game: {err}", file=sys.stderr)
-        return 2
-    names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
-    bots = [BOTS[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
-    print(f"Ten Pennies: {args.seats} seats, preset {rules.preset}, seed {args.seed}")
-    narrator = Narrator(rules, names.__getitem__, every_hand=True)
-    round_ends: list[ev.RoundEnded] = []
-
-    def tell(events: Sequence[ev.Event]) -> None:
-        """-v: every event in the narrator's words as it happens, and the hands a round's end shows."""
-        for event in events:
-            for line in narrator.telling(event):
-                print(line)
-
-    def played(events: list[ev.Event]) -> None:
-        round_ends.extend(e for e in events if isinstance(e, ev.RoundEnded))
-        if args.verbose:
-            tell(events)
-
-    if args.verbose:
-        tell(game.opening_events)
-    play_game(game, bots, on_events=played)
-    for event in round_ends:
-        print(f"round {event.round}: {narrator.why(event)}; points {list(event.points)}; totals {list(event.scores)}; "
-              f"pot {event.pot}")
-    for seat, player in enumerate(game.players):
-        mark = "  winner" if seat in game.winners else ""
-        print(f"{names[seat]:<20} score {player.score:>4}  buy pennies left {player.pennies:>2}  "
-              f"won {player.won:>3}  paid {player.paid:>3}{mark}")
-    print(f"{len(game.log)} commands")
-    return 0
-
-
-def local_rounds(text: str) -> tuple[int, ...]:
-    """``--rounds``: N, the first N rounds; or the rounds themselves (``1,4,7``), as the ``rounds`` rule takes them."""
-    text = text.strip()
-    if text.isdigit() and "," not in text:
-        count = int(text)
-        if not 1 <= count <= 7:
-            raise argparse.ArgumentTypeError("a game has 1 to 7 rounds")
-        return tuple(range(1, count + 1))
-    try:
-        return HouseRules.from_settings([f"rounds={text}"]).rounds
-    except RuleError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _bots_thirty_one(args: argparse.Namespace) -> int:
-    """``bots --game thirty_one``: the same headless game, told deal by deal."""
-    registry = thirty_one_bots.BOTS
-    kinds = ((args.bots or "heuristic").split(",") * args.seats)[: args.seats]
+    """A headless game between built-in bots of ``--game``, each round's end told as it comes (``-v``: every
+    event in its narrator's words), then the final standings."""
+    entry = client_game(args.game)
+    played = entry.kind
+    registry = played.bots
+    kinds = ((args.bots or played.takeover).split(",") * args.seats)[: args.seats]
     if any(k not in registry for k in kinds):
         print(f"bots are {', '.join(registry)}", file=sys.stderr)
         return 2
     try:
-        rules = game_rules("thirty_one", args.rule or ())
-        game = ThirtyOneGame(args.seats, rules, args.seed)
+        rules = game_rules(played.name, args.rule or ())
+        game = played.new(args.seats, rules, args.seed)
     except RuleError as err:
         print(f"cannot start that game: {err}", file=sys.stderr)
         return 2
     names = [f"seat {s} ({kind})" for s, kind in enumerate(kinds)]
     bots = [registry[kind](args.seed * 100 + s) for s, kind in enumerate(kinds)]
-    print(f"Thirty-One: {args.seats} seats, preset {PRESET_TITLES[rules.preset]}, seed {args.seed}")
-    narrator = ThirtyOneNarrator(rules, names.__getitem__, every_hand=True)
+    print(f"{played.title}: {table_words(entry, rules, args.seats, args.seed)}")
+    narrator = reader(entry, rules, names.__getitem__)
 
-    def played(events: Sequence[thirty_one_events.Event]) -> None:
+    def played_out(events: Sequence[object]) -> None:
         for event in events:
             if args.verbose:
-                for line in narrator.telling(event):
+                for line in telling(narrator, event):
                     print(line)
-            elif isinstance(event, thirty_one_events.DealEnded):
-                print(f"deal {event.deal}: {narrator.why(event)}")
+                continue
+            summary = entry.round_end(narrator, event)
+            if summary is not None:
+                print(summary)
 
-    played(game.opening_events)
-    thirty_one_bots.play_game(game, bots, on_events=played)
+    played_out(game.opening_events)
+    play_game(game, bots, on_events=played_out)
     result = game.result
     assert result is not None
-    kept = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
-    for seat in range(args.seats):
-        mark = "  winner" if seat in result.winners else ""
-        print(f"{names[seat]:<24} place {result.scores[seat]}  {kept} {result.tallies[kept][seat]:>3}{mark}")
+    print("Final standings:")
+    for line in standings_lines(entry, game.view(None), result.scores, result.winners, rules, names.__getitem__):
+        print(line)
     print(f"{len(game.log)} commands")
     return 0
+
+
+def _rounds_knob() -> Any:
+    """The ``rounds`` rule of the games that have one (the first such game's declaration), or None."""
+    return next((k for game in GAMES.values() for k in game.knobs if k.name == "rounds"), None)
+
+
+def local_rounds(text: str) -> tuple[int, ...]:
+    """``--rounds``: N, the first N rounds; or the rounds themselves (``1,4,7``), as the ``rounds`` rule takes them."""
+    declared = _rounds_knob()
+    if declared is None:
+        raise argparse.ArgumentTypeError("no game here plays a choice of rounds")
+    text = text.strip()
+    if text.isdigit() and "," not in text:
+        count = int(text)
+        if not 1 <= count <= declared.high:
+            raise argparse.ArgumentTypeError(f"a game has 1 to {declared.high} rounds")
+        return tuple(range(1, count + 1))
+    try:
+        value = declared.parse(text)
+        declared.check(value)
+    except RuleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return tuple(value)
 
 
 def _login_name() -> str:
@@ -186,9 +155,9 @@ def play_launch(args: argparse.Namespace, environ: Mapping[str, str]) -> Launch:
     game = args.game or ""
     if game or args.rule:
         local_rules(game or DEFAULT_GAME, args.rule or ())  # ValueError: no such game, or a rule it lacks
-    if args.rounds and (game or DEFAULT_GAME) != DEFAULT_GAME:
-        raise ValueError("--rounds chooses Ten Pennies' rounds: Thirty-One plays until one seat is left "
-                         "(its rules say how long: --rule lives=N, tokens=N or deals=N)")
+    if args.rounds and not any(k.name == "rounds" for k in kind(game or DEFAULT_GAME).knobs):
+        raise ValueError(f"--rounds chooses the rounds a game plays: {kind(game or DEFAULT_GAME).title} has no "
+                         f"rounds rule (its rules say how long it plays: --rule NAME=VALUE)")
     if args.interface:
         if args.local or args.server or args.spectate:
             raise ValueError("--interface is where to look for servers: it goes without --local, --server "
@@ -282,8 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--game", metavar="GAME", type=game_name,
                       help=f"with --local: the game to play, {games_help()}")
     play.add_argument("--rule", action="append", metavar="NAME=VALUE",
-                      help="with --local: a rule of the game, e.g. --rule preset=switch (Thirty-One) or "
-                           "--rule rounds=1,2 (Ten Pennies); repeatable")
+                      help="with --local: a rule of the game, as `tenpennies bots --help` lists them; repeatable")
     play.add_argument("--name", type=player_name, help="your name at the tables (default: your login name)")
     play.add_argument("--tls-ca", metavar="FILE", help="PEM CA certificate, to reach a TLS server")
     play.add_argument("--ascii", action="store_true", help="cards as 7H TD JK, no suit symbols")
@@ -305,8 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots.add_argument("--seats", type=int, default=4)
     bots.add_argument("--seed", type=int, default=1)
     bots.add_argument("--game", type=game_name, default=DEFAULT_GAME, help=games_help())
-    bots.add_argument("--bots", help="comma-separated bot kinds, repeated round the table (default: greedy in Ten "
-                                     "Pennies, heuristic in Thirty-One)")
+    bots.add_argument("--bots", help="comma-separated bot kinds, repeated round the table (default: " + "; ".join(
+        f"{played.takeover} in {played.title}" for played in GAMES.values()) + ")")
     add_rule_option(bots)
     bots.add_argument("-v", "--verbose", action="store_true",
                       help="tell every event as it happens, and the hands left at each round's end")

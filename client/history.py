@@ -1,6 +1,6 @@
 """Your history: the local games played, newest first, each as a row a person reads (date, game, opponents,
-result or place, your score, pennies left for Ten Pennies), from the file of the local games (read-only, through
-``client.local``: ``played_games``).
+result or place, your score, pennies left for a game that has them), from the file of the local games
+(read-only, through ``client.local``: ``played_games``).
 
 "You" is the seat a person held at the table (the local game seats its player last, the bots first).
 """
@@ -11,11 +11,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.games import wire
 from tenpennies.wire.record import GameRecord
 
 from .arguments import game_title
+from .games import client_game, place
 from .local import PlayedGame, played_games
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -23,9 +24,9 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """One game as the history lists it. ``place``: 1 the best (tied seats share); ``score``: Ten Pennies'
-    score, Thirty-One's lives, tokens or points as its preset counts them; ``pennies``: Ten Pennies' pennies
-    left at the end (None for a game without them)."""
+    """One game as the history lists it. ``place``: 1 the best (tied seats share); ``score``: the tally the
+    game's rules keep (``Kind.tournament_tallies``: lives, tokens or points), else its score; ``pennies``: the
+    pennies left at the end (None for a game without them)."""
 
     table_id: str
     date: str
@@ -59,34 +60,33 @@ def history_row(played: PlayedGame) -> HistoryRow:
     result = game.result
     assert result is not None, f"{played.table_id} is not over"
     seat = played.people[0] if played.people else played.seats - 1
-    if played.game == TEN_PENNIES.name:
-        scores = result.scores
-        place = 1 + sum(1 for s in scores if s < scores[seat])
-        score: int = scores[seat]
-        pennies: int | None = game.view(None).players[seat].pennies
-    else:  # Thirty-One's scores are the places; its figure is the tally its preset keeps
-        place = result.scores[seat]
-        figure = str(played.rules.scoring)
-        score, pennies = result.tallies[figure][seat], None
+    entry = client_game(played.game)
+    kept = entry.kind.tournament_tallies(played.rules)
+    score: int = result.tallies[kept[0]][seat] if kept else result.scores[seat]
+    pennies = entry.pennies_left(game.view(None), seat)
     opponents = tuple(played.names[s] or f"seat {s}" for s in range(played.seats) if s != seat)
     date = time.strftime("%Y-%m-%d %H:%M", time.localtime(played.created))
-    return HistoryRow(played.table_id, date, game_title(played.game), seat, opponents, place, played.seats,
+    return HistoryRow(played.table_id, date, game_title(played.game), seat, opponents,
+                      place(result.scores, result.winners, seat), played.seats,
                       seat in result.winners, score, pennies)
 
 
 def left_in(record: GameRecord, seat: int) -> int | None:
-    """The round (a Thirty-One deal) in which the player left ``seat`` to a bot, which played the game out
-    from there, from the table's stored events (None: the player played it to its end)."""
+    """The round (its game's, ``Rounds.starts``: a deal, say) in which the player left ``seat`` to a bot, which
+    played the game out from there, from the table's stored events (None: the player played it to its end)."""
+    starts = client_game(record.game).rounds.starts
+    read = wire(record.game).event_from_pb
     playing = 0
     for _, _, data in record.events:
         event = pb.Event.FromString(data)
-        what = event.WhichOneof("kind")
-        if what == "round_started":
-            playing = event.round_started.round
-        elif what == "thirty_one_deal_started":
-            playing = event.thirty_one_deal_started.deal
-        elif what == "seat_changed" and event.seat_changed.seat.seat == seat and event.seat_changed.seat.bot_playing:
-            return playing or 1
+        if event.WhichOneof("kind") == "seat_changed":
+            if event.seat_changed.seat.seat == seat and event.seat_changed.seat.bot_playing:
+                return playing or 1
+            continue
+        told = read(event, record.rules)
+        started = starts(told) if told is not None else None
+        if started is not None:
+            playing = started
     return None
 
 

@@ -26,8 +26,8 @@ from tenpennies.server.workers import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 
-from .arguments import game_title
 from .connection import Connection, HostedTable, SeatSession, ServerError
+from .games import client_game
 from .settings import LocalGame, Unfinished
 
 DB_FILE = "local.db"
@@ -150,14 +150,11 @@ class LocalServer:
                 return None
         if snapshot.table.status != pb.TABLE_STATUS_PLAYING or not snapshot.HasField("game"):
             return None
-        if snapshot.table.game not in ("", DEFAULT_GAME):  # a game of deals, not Ten Pennies' rounds
-            deal = snapshot.game.thirty_one.deal
-            return Unfinished(game, deal, 0, deal, f"{game_title(snapshot.table.game)}, "
-                                                   f"deal {deal}")
-        rounds = list(snapshot.table.rules.rounds) or list(range(1, 8))
-        number = snapshot.game.round
-        position = rounds.index(number) + 1 if number in rounds else number
-        return Unfinished(game, number, len(rounds), position)
+        entry = client_game(snapshot.table.game)
+        if entry.unfinished is None:
+            return Unfinished(game, 0, 0, 0, entry.title)
+        number, of, position, where = entry.unfinished(snapshot)
+        return Unfinished(game, number, of, position, where)
 
     def resume(self, game: LocalGame) -> SeatSession:
         """The remembered seat, taken up again."""

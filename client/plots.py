@@ -69,7 +69,7 @@ def running_figures(rounds: Sequence[int], figures: Sequence[Sequence[int]], nam
 
 
 class Standing(Protocol):
-    """A seat as a Thirty-One deal leaves it (``engine.thirty_one.events.PlayerInfo``)."""
+    """A seat as a deal of a game of lives, tokens or points leaves it (its game's public ``PlayerInfo``)."""
 
     @property
     def out(self) -> bool: ...

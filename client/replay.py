@@ -1,9 +1,10 @@
-"""``tenpennies replay GAME_ID``: a stored game (Ten Pennies or Thirty-One), move by move, every hand revealed.
+"""``tenpennies replay GAME_ID``: a stored game of any game here, move by move, every hand revealed.
 
 The server's SQLite file keeps each table's row (seats, rules, seed), its seats and every accepted
-command; the engine rebuilds the game from the seed and that log (``Game.replay``'s way, a command at
-a time), so the replay shows what no seat saw: every deal, every card drawn or bought, every hand left at
-a round's end. The file is opened read-only, so a running server's file may be read.
+command; the engine rebuilds the game from the seed and that log (``Kind.new``, then a command at a time),
+so the replay shows what no seat saw: every deal, every card drawn or bought, every hand left at a round's
+end, in the game's narrator's words (its ``ClientGame``'s reader, ``client.games``). The file is opened
+read-only, so a running server's file may be read.
 """
 
 from __future__ import annotations
@@ -14,18 +15,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tenpennies.engine.cards import sort_key
-from tenpennies.engine.games import kind
+from tenpennies.engine.games import DEFAULT_GAME
+from tenpennies.engine.interface import Game, RuleError
 from tenpennies.engine.review import Review
-from tenpennies.engine.ten_pennies import Card, Game, Narrator, RuleError
-from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.engine.ten_pennies.results import pennies_bought_with, penny_balance
-from tenpennies.engine.thirty_one import events as t31
-from tenpennies.engine.thirty_one.narrate import Narrator as ThirtyOneNarrator
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.games import THIRTY_ONE
 
+from .games import ClientGame, client_game, reader, standings_lines, table_words, telling
 from .reviews import moments, move_words, plus_minus, reviewed
 from .view import bot_plays, timed_out
 
@@ -33,60 +28,55 @@ if TYPE_CHECKING:
     from .local import StoredGame
 
 
-
-def _cards(cards: Sequence[Card]) -> str:
-    """Cards sorted by rank, as a hand is read."""
-    return " ".join(c.text for c in sorted(cards, key=sort_key))
-
-
-# Events told as the game's or a round's headlines, not as a move of the turn they fall in.
-
-
 def narrate(stored: StoredGame, *, hands: bool = False) -> Iterator[str]:
-    """The game in lines, in the narrator's words for every event (engine/ten_pennies/narrate.py), as a
-    reader who sees every hand: the deal of each round (every hand), each move with what it revealed
-    (every card drawn or bought), each round's end with points, totals and the hands left, the final
-    standings. With ``hands``, every hand after each turn. Raises RuleError if the stored log does not
-    replay (a damaged file)."""
+    """The game in lines, in its narrator's words for every event, as a reader who sees every hand: the deal
+    of each round (every hand), each move marked with where the game stood (its entry's ``move_mark``) with
+    what it revealed (every card drawn or bought), each round's end with what it shows, the final standings.
+    With ``hands``, every hand after each turn's start. Raises RuleError if the stored log does not replay (a
+    damaged file), LookupError for a game this client does not tell."""
+    entry = client_game(stored.game)
     name = stored.seat_name
-    rules = stored.rules
     if stored.status in ("waiting", "expired") and not stored.commands:
         yield f"Table {stored.table_id} ({stored.name!r}): the game never started (the table is {stored.status})."
         return
-    yield (f"Table {stored.table_id} ({stored.name!r}): {stored.seats} seats, preset {rules.preset}, "
-           f"seed {stored.seed}, {len(stored.commands)} commands")
+    named = "" if entry.name == DEFAULT_GAME else f"{entry.title}, "  # the game a table that names none plays
+    table = table_words(entry, stored.rules, stored.seats, stored.seed)
+    yield f"Table {stored.table_id} ({stored.name!r}): {named}{table}, {len(stored.commands)} commands"
     yield "Seats: " + ", ".join(f"{s} {name(s)}" for s in range(stored.seats))
-    game = Game(stored.seats, rules, stored.seed)
-    replay = _Replay(stored, game)
+    game = entry.kind.new(stored.seats, stored.rules, stored.seed)
+    replay = _Replay(stored, game, entry)
     yield from replay.events(game.opening_events, "")
     for command in stored.commands:
-        where = f"[r{game.spec.number} t{game.turn}] "
+        where = entry.move_mark(game)
         events = game.apply(command)
         yield from replay.table_lines(where)
         yield from replay.events(events, where)
-        if hands and not game.over and any(isinstance(e, ev.TurnStarted) for e in events):
+        if hands and not game.over and any(entry.turn_started(e) for e in events):
             yield from ("      " + line for line in replay.hands())
     if game.over:
         return
+    stands = entry.stands(game) if entry.stands is not None else f"{entry.rounds.word} {game.round_number}"
     yield ""
     yield (f"This game is not finished (the table is {stored.status}): {len(stored.commands)} commands so far, "
-           f"round {game.spec.number} ({game.round_index + 1} of {len(rules.rounds)}), turn {game.turn}.")
+           f"{stands}.")
     yield "Hands now:"
     yield from ("  " + line for line in replay.hands())
 
 
 class _Replay:
     """The narrator's lines for a reader who sees every hand, and what only a replay can show besides:
-    the hands as they are, the final standings with every seat's pennies."""
+    the hands as they are, the final standings with every seat's figures."""
 
-    def __init__(self, stored: StoredGame, game: Game) -> None:
+    def __init__(self, stored: StoredGame, game: Game, entry: ClientGame) -> None:
         self.stored = stored
         self.game = game
+        self.entry = entry
         self.name = stored.seat_name
-        self.narrator = Narrator(stored.rules, stored.seat_name, cards=_cards, every_hand=True)
+        self.narrator = reader(entry, stored.rules, stored.seat_name)
         self.told = 0  # the game's events told so far (the stored ones are the same, in the same order)
         self.marks = _table_marks(stored.events)
         self.late: set[int] = set()  # seats the timer acted for, until their move's line says so
+        self.ended = False
 
     def table_lines(self, where: str) -> Iterator[str]:
         """The table's own events (a bot taking a seat over, or giving it back) stored before the game's
@@ -98,35 +88,28 @@ class _Replay:
                 yield where + bot_plays(self.name(seat), playing=what == "bot")
 
     def hands(self) -> list[str]:
-        return [f"{self.name(s):<20} {_cards(self.game.view(s).hand) or '-'}" for s in range(self.game.n)]
+        return [f"{self.name(s):<20} {self.entry.hand(self.game.view(s)) or '-'}" for s in range(self.stored.seats)]
 
-    def events(self, events: list[ev.Event], where: str) -> Iterator[str]:
-        """Each event's line, a move's marked with ``where`` it was made (round and turn)."""
+    def events(self, events: Sequence[Any], where: str) -> Iterator[str]:
+        """Each event's lines, a move's marked with ``where`` it was made; the final standings after the
+        last."""
         for event in events:
-            if isinstance(event, ev.RoundStarted):
+            if self.entry.rounds.starts(event) is not None:
                 yield ""
-            told = self.narrator.telling(event, where)
+            told = telling(self.narrator, event, where)
             self.told += 1
             seat = getattr(event, "seat", None)
             if told and seat in self.late:  # the move the timer made for the seat
                 self.late.discard(seat)
                 told[0] = where + timed_out(told[0].removeprefix(where))
             yield from told
-            if isinstance(event, ev.GameEnded):
-                yield from self._standings(event)
-
-    def _standings(self, end: ev.GameEnded) -> Iterator[str]:
-        name = self.name
-        rules = self.stored.rules
-        yield ""
-        yield "Final standings:"
-        for place, seat in enumerate(sorted(range(len(end.scores)), key=lambda s: (end.scores[s], s)), 1):
-            player = self.game.players[seat]
-            bought = pennies_bought_with(player, rules)
-            net = penny_balance(player, rules)
-            mark = "  winner" if seat in end.winners else ""
-            yield (f"  {place}. {name(seat):<20} score {end.scores[seat]:>4}  won {end.shares[seat]:>3}  "
-                   f"paid {player.paid:>3}  bought {bought:>2}  pennies {net:>+4}{mark}")
+        result = self.game.result
+        if result is not None and not self.ended:
+            self.ended = True
+            yield ""
+            yield "Final standings:"
+            yield from standings_lines(self.entry, self.game.view(None), result.scores, result.winners,
+                                       self.stored.rules, self.name)
 
 
 # The stored events that are the table's, not the game's: they are left out when the game's are counted.
@@ -155,60 +138,6 @@ def _table_marks(rows: Sequence[tuple[int, int | None, bytes]]) -> dict[int, lis
             if now != was and seat.kind == pb.SEAT_KIND_PLAYER:
                 marks.setdefault(game_events, []).append((seat.seat, "bot" if now else "back"))
     return marks
-
-
-# --- Thirty-One ------------------------------------------------------------------------------------------
-
-def narrate_thirty_one(stored: StoredGame, *, hands: bool = False) -> Iterator[str]:
-    """A stored Thirty-One game in lines, in its narrator's words (engine/thirty_one/narrate.py) for a reader
-    who sees every hand: every deal, each move (with every card drawn) marked with its deal and turn, each
-    deal's end with the hands shown, the final standings. With ``hands``, every hand after each turn."""
-    played = kind(stored.game)
-    name = stored.seat_name
-    rules = stored.rules
-    if stored.status in ("waiting", "expired") and not stored.commands:
-        yield f"Table {stored.table_id} ({stored.name!r}): the game never started (the table is {stored.status})."
-        return
-    yield (f"Table {stored.table_id} ({stored.name!r}): Thirty-One, {stored.seats} seats, preset {rules.preset}, "
-           f"seed {stored.seed}, {len(stored.commands)} commands")
-    yield "Seats: " + ", ".join(f"{s} {name(s)}" for s in range(stored.seats))
-    game = played.new(stored.seats, rules, stored.seed)
-    narrator = played.narrator(rules, name, every_hand=True)
-    assert isinstance(narrator, ThirtyOneNarrator)  # (its telling: a move's line marked, a showdown's hands)
-
-    def every_hand() -> list[str]:
-        return [f"{name(s):<20} {' '.join(c.text for c in game.view(s).hand) or '-'}" for s in range(stored.seats)]
-
-    def told(events: Sequence[Any], where: str) -> Iterator[str]:
-        for event in events:
-            if isinstance(event, t31.DealStarted):
-                yield ""
-            yield from narrator.telling(event, where)
-            if isinstance(event, t31.GameEnded):
-                yield ""
-                yield "Final standings:"
-                result = game.result
-                assert result is not None
-                figure = {"lives": "lives", "tokens": "tokens", "points": "points"}[rules.scoring]
-                for seat in sorted(range(stored.seats), key=lambda s: (result.scores[s], s)):
-                    mark = "  winner" if seat in result.winners else ""
-                    yield (f"  {result.scores[seat]}. {name(seat):<20} {figure} "
-                           f"{result.tallies[figure][seat]:>4}{mark}")
-
-    yield from told(game.opening_events, "")
-    for command in stored.commands:
-        where = f"[d{game.deal} t{game.turn}] "
-        events = game.apply(command)
-        yield from told(events, where)
-        if hands and not game.over and any(isinstance(e, t31.TurnStarted) for e in events):
-            yield from ("      " + line for line in every_hand())
-    if game.over:
-        return
-    yield ""
-    yield (f"This game is not finished (the table is {stored.status}): {len(stored.commands)} commands so far, "
-           f"deal {game.deal}, turn {game.turn}.")
-    yield "Hands now:"
-    yield from ("  " + line for line in every_hand())
 
 
 # --- tenpennies replay -----------------------------------------------------------------------------------
@@ -247,13 +176,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.review is not None:
         return review(stored, args.db, args.review, budget=args.budget, top=args.top, seed=args.seed)
-    tell = narrate if stored.game == TEN_PENNIES.name else narrate_thirty_one if stored.game == THIRTY_ONE else None
-    if tell is None:
-        print(f"{stored.table_id} is a game of {stored.game}: replay tells Ten Pennies and Thirty-One games",
-              file=sys.stderr)
+    try:
+        client_game(stored.game)
+    except LookupError as error:
+        print(f"{stored.table_id} is a game of {stored.game}: {error}", file=sys.stderr)
         return 1
     try:
-        for line in tell(stored, hands=args.hands):
+        for line in narrate(stored, hands=args.hands):
             print(line)
     except RuleError as error:
         print(f"the stored log does not replay: {error}", file=sys.stderr)

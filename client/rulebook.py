@@ -1,18 +1,17 @@
 """A rule's text from the rule books (docs/RULES.md, docs/THIRTY-ONE.md), by its number (``TP-4.9``,
 ``T31-4.1``): what a refusal cites, to be read in the game.
 
-The books stand to the client's package as they do in the source tree (``DOCS``: ``docs/`` beside ``client/``):
-an install ships them as package data (pyproject.toml) in ``tenpennies/docs/``, beside ``tenpennies/client/``,
-and they are read from there as the style sheets (``tui/*.tcss``) are, as files. Where they are missing, there
-is no text to show (the refusal's words and its number still are)."""
+The books are the package ``tenpennies.rulebooks`` (pyproject.toml maps it to ``docs/``), read as its resources:
+the source tree's docs/ in a checkout, what the wheel ships in an install. Where they are missing, there is no
+text to show (the refusal's words and its number still are)."""
 
 from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
+from importlib import resources
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"  # the source tree's docs/, or the install's tenpennies/docs/
+BOOKS_PACKAGE = "tenpennies.rulebooks"
 # each rule book by the prefix of its rules' numbers
 BOOKS = {"TP": "RULES.md", "T31": "THIRTY-ONE.md"}
 RULE = re.compile(r"\b(TP|T31)-\d+(?:\.\d+)?\b")
@@ -27,8 +26,8 @@ def cited(text: str) -> str | None:
 @functools.cache
 def _book(name: str) -> tuple[str, ...]:
     try:
-        return tuple((DOCS / name).read_text(encoding="utf-8").splitlines())
-    except OSError:
+        return tuple(resources.files(BOOKS_PACKAGE).joinpath(name).read_text(encoding="utf-8").splitlines())
+    except (ImportError, OSError):  # not installed, or not this book
         return ()
 
 

@@ -14,24 +14,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from tenpennies.engine.cards import Card
-from tenpennies.engine.games import kind
 from tenpennies.engine.interface import Game, Kind
 from tenpennies.engine.review import Mark, Review
-from tenpennies.engine.ten_pennies import events as tp
-from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.engine.thirty_one import events as t31
-from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
-from .plots import Chart, deal_figures, running_figures
+from .game_entry import Rounds
+from .games import client_game
+from .plots import Chart, running_figures
+
+__all__ = ["EVERY", "Rounds", "Step", "Stepper"]
 
 EVERY = 16  # commands between two kept copies of the game
 
 
 @dataclass(frozen=True)
 class Step:
-    """What one step shows: the game after ``position`` commands (0: as dealt), in its ``round`` (Ten
-    Pennies' round number, Thirty-One's deal), the ``seat`` whose command it was and the command's notation
+    """What one step shows: the game after ``position`` commands (0: as dealt), in its ``round`` (the round
+    its game counts, ``Rounds.starts``), the ``seat`` whose command it was and the command's notation
     (None and "" for the deal), and the narrator's ``lines`` for its events."""
 
     position: int
@@ -41,41 +40,6 @@ class Step:
     lines: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rounds:
-    """How a game's rounds show in its events: a round's number from the event that starts it, the
-    running figure of each seat from the event that ends it (and from the one that starts the first), and
-    the words for them (a round or a deal; its score, lives, tokens or points)."""
-
-    starts: Callable[[Any], int | None]
-    figures: Callable[[Any, Any], tuple[int, ...] | None]  # (event, rules)
-    word: str  # "round" or "deal"
-    figure: Callable[[Any], str]  # rules -> "score", "lives", ...
-
-
-def _tp_figures(event: Any, rules: Any) -> tuple[int, ...] | None:
-    return tuple(event.scores) if isinstance(event, tp.RoundEnded) else None
-
-
-def _t31_figure(rules: Any) -> str:
-    return str(rules.scoring)
-
-
-def _t31_figures(event: Any, rules: Any) -> tuple[int, ...] | None:
-    """A deal's end (or the first deal's start): each seat's lives, tokens or points (``deal_figures``)."""
-    if not isinstance(event, (t31.DealEnded, t31.DealStarted)):
-        return None
-    return deal_figures(event.players, rules.scoring)
-
-
-ROUNDS: dict[str, Rounds] = {
-    TEN_PENNIES.name: Rounds(lambda e: e.round if isinstance(e, tp.RoundStarted) else None, _tp_figures, "round",
-                             lambda rules: "score"),
-    THIRTY_ONE: Rounds(lambda e: e.deal if isinstance(e, t31.DealStarted) else None, _t31_figures, "deal",
-                       _t31_figure),
-}
-
-
 class Stepper:
     """A finished (or stopped) game of ``record``, rebuilt once; ``game_at(position)`` is the game after that
     many commands; ``card`` writes a card in the narrator's words (None: the game's notation). Raises RuleError
@@ -83,13 +47,12 @@ class Stepper:
 
     def __init__(self, record: GameRecord, *, review: Review | None = None, every: int = EVERY,
                  card: Callable[[Card], str] | None = None) -> None:
-        if record.game not in ROUNDS:
-            raise LookupError(f"the replay viewer shows {', '.join(ROUNDS)} games, not {record.game!r}")
+        entry = client_game(record.game)
         self.record = record
         self.review = review
         self.every = every
-        self.kind: Kind[Game] = kind(record.game)
-        self.how = ROUNDS[record.game]
+        self.kind: Kind[Game] = entry.kind
+        self.how: Rounds = entry.rounds
         narrator = self.kind.narrator(record.rules, record.seat_name, every_hand=True, card=card)
         game = self.kind.new(record.seats, record.rules, record.seed)
         self.kept: list[Game] = [game.copy()]
@@ -170,12 +133,13 @@ class Stepper:
         return next((p for p in reversed(marked) if p < position), None)
 
     def chart(self, upto: int | None = None) -> Chart:
-        """Each seat's running figure by round (Ten Pennies' score, Thirty-One's lives, tokens or points),
-        with the rounds ended by ``upto`` (None: all)."""
+        """Each seat's running figure by round (its game's ``Rounds.figure``: a score; lives, tokens or points),
+        from the figures the first round starts with where its game tells them, with the rounds ended by
+        ``upto`` (None: all)."""
         ends = [e for e in self.ends if upto is None or e[0] <= upto]
         word = self.how.word
         figure = self.how.figure(self.record.rules)
         names = [self.record.seat_name(s) for s in range(self.record.seats)]
         return running_figures([r for _, r, _ in ends], [f for _, _, f in ends], names,
                                title=f"{figure.capitalize()} by {word}", label=word[0].upper(), y_label=figure,
-                               start=self.start if word == "deal" else None)
+                               start=self.start)

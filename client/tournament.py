@@ -14,11 +14,12 @@ tournament mode uses too; its docstring says what each is. What is decided here:
   ``greedy``, ``greedy#2``, ... A *deal block* is every rotation of every lineup on one deal seed;
   ``--games`` is rounded up to whole blocks. Results are put in game-index order before anything is
   added up or rated, so they depend on ``--seed`` alone, never on where or in what order games ran.
-* **Games.** ``--game thirty_one`` plays Thirty-One (in-process, over gRPC or on Ray): a game's
-  score is its finishing place (1 the best, tied seats share), and the standings add up the tally the
-  preset keeps (lives left, tokens or points) where Ten Pennies has pennies and buys.
-* **Pennies** per game are a seat's penny balance (``ten_pennies.results``): ``won - paid - pennies
-  bought with``; they add up to zero over a table.
+* **Games.** ``--game NAME`` plays any game here (in-process, over gRPC or on Ray). A game's result is
+  taken from a view of the finished game (the spectator's in-process, a seat's over gRPC), through the
+  game's client entry (``client.games``: ``ClientGame.counts``), so both give the same: its scores (a place,
+  where the game scores by place), and what the standings add up beside them: the tallies its rules keep
+  (``Kind.tournament_tallies``: lives left, tokens or points), or pennies and buys (a seat's penny balance,
+  ``won - paid - pennies bought with``, which adds up to zero over a table).
 * **Misbehaving bots** are played by the one seat loop (``engine.seats``): a bot that raises, or answers
   something that is not a legal command of its own seat, is counted under *illegal* and
   ``bots.safe_default`` is played for it. A decision that takes longer than ``decision_seconds`` (0: no
@@ -47,18 +48,16 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tenpennies.client.arguments import add_rule_option, game_name, game_rules, games_help, no_bot
+from tenpennies.client.games import StandingRow, cell, client_game, mean_text, standing_columns
 from tenpennies.client.plots import Chart, chart, ratings_over_games, score_distribution, svg
 from tenpennies.engine import games as game_kinds
 from tenpennies.engine import seats as seat_loop
-from tenpennies.engine.interface import Result
-from tenpennies.engine.ten_pennies import HouseRules, PlayerInfo, RuleError
-from tenpennies.engine.ten_pennies.bots import BOTS, Bot
-from tenpennies.engine.ten_pennies.results import balances
+from tenpennies.engine.interface import Bot, RuleError, View
 from tenpennies.engine.tournament import (
     MAX_SEED,
     TOURNAMENT_DECISION_SECONDS,
@@ -98,7 +97,7 @@ class TournamentConfig:
     seats: int = 4
     games: int = 1000
     seed: int = 0
-    rules: Any = field(default_factory=HouseRules)  # the game's rules: HouseRules, or Thirty-One's Rules
+    rules: Any = None  # the game's rules (None: its defaults)
     jobs: int = 1
     batch: int | None = None
     server: str | None = None
@@ -110,7 +109,11 @@ class TournamentConfig:
     decision_seconds: float = TOURNAMENT_DECISION_SECONDS
     max_commands: int = 1_000_000
     registry: Mapping[str, BotFactory] | None = None
-    game: str = "ten_pennies"
+    game: str = game_kinds.DEFAULT_GAME
+
+    def __post_init__(self) -> None:
+        if self.rules is None and self.game in game_kinds.GAMES:
+            object.__setattr__(self, "rules", game_kinds.kind(self.game).rules_from_dict({}))
 
     @property
     def bot_registry(self) -> Mapping[str, Callable[[int], Any]]:
@@ -144,7 +147,7 @@ class TournamentConfig:
             raise ValueError("decision_seconds is at least 0 (0: no limit)")
         if self.server and self.ray:
             raise ValueError("play over gRPC (server) or on Ray, not both")
-        self.rules.validate(self.seats)
+        game_kinds.kind(self.game).validate(self.rules, self.seats)
 
     @property
     def entries(self) -> tuple[str, ...]:
@@ -249,41 +252,34 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
     game = seats.kind.new(config.seats, config.rules, spec.deal_seed)
     for _ in range(config.max_commands):
         if game.over:
-            illegal, timeouts = [t.illegal for t in seats.tallies], [t.timeouts for t in seats.tallies]
-            if config.game == "thirty_one":
-                return thirty_one_result(config, spec, game.result, illegal, timeouts)
-            return result_of(config, spec, game.view(None).players, game.winners, illegal, timeouts)
+            result = game.result
+            assert result is not None, "a finished game has a result"
+            return game_result(config, spec, game.view(None), result.scores, result.winners,
+                               [t.illegal for t in seats.tallies], [t.timeouts for t in seats.tallies])
         seat_loop.play_decision(game, lambda seat, view: seats.decide(game, seat, view), trusted=True)
     raise RuntimeError(f"game {index} did not end in {config.max_commands} commands")
 
 
-def result_of(config: TournamentConfig, spec: GameSpec, players: Sequence[PlayerInfo], winners: Sequence[int],
-              illegal: Sequence[int], timeouts: Sequence[int]) -> GameResult:
-    """A finished game's result from its players as any view shows them (all it needs is public)."""
-    buys, pennies = balances(players, config.rules)
+def game_result(config: TournamentConfig, spec: GameSpec, view: View, scores: Sequence[int], winners: Sequence[int],
+                illegal: Sequence[int], timeouts: Sequence[int]) -> GameResult:
+    """A finished game's result from a view of it (all it needs is public: the game's entry's ``counts``),
+    its scores and winners: pot shares, pennies paid, buys and penny balances where the game has them, the
+    tallies its rules keep (``Kind.tournament_tallies``)."""
+    counts = client_game(config.game).counts(view, config.rules)
+    none = (0,) * config.seats
+    kept = game_kinds.kind(config.game).tournament_tallies(config.rules)
     return GameResult(
         index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
-        scores=tuple(p.score for p in players), winners=tuple(winners), won=tuple(p.won for p in players),
-        paid=tuple(p.paid for p in players), buys=buys, pennies=pennies, illegal=tuple(illegal),
-        timeouts=tuple(timeouts))
+        scores=tuple(scores), winners=tuple(winners), won=tuple(counts.get("won", ())),
+        paid=tuple(counts.get("paid", ())), buys=tuple(counts.get("buys", none)),
+        pennies=tuple(counts.get("pennies", none)), illegal=tuple(illegal), timeouts=tuple(timeouts),
+        tallies={tally: tuple(counts[tally]) for tally in kept})
 
 
 def kept_tally(config: TournamentConfig) -> str:
-    """The tally a Thirty-One preset keeps: ``lives``, ``tokens`` or ``points`` (``Kind.tournament_tallies``)."""
+    """The tally the game's rules keep (``Kind.tournament_tallies``: a preset's ``lives``, ``tokens`` or
+    ``points``); IndexError for a game that keeps none."""
     return game_kinds.kind(config.game).tournament_tallies(config.rules)[0]
-
-
-def thirty_one_result(config: TournamentConfig, spec: GameSpec, result: Result | None, illegal: Sequence[int],
-                      timeouts: Sequence[int]) -> GameResult:
-    """A finished game of Thirty-One as the standings take it: its places as scores, and the tally its
-    preset keeps (lives left, tokens or points); no pennies, no buys."""
-    assert result is not None, "a finished game has a result"
-    none = (0,) * config.seats
-    kept = kept_tally(config)
-    return GameResult(
-        index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
-        scores=result.scores, winners=result.winners, buys=none, pennies=none, illegal=tuple(illegal),
-        timeouts=tuple(timeouts), tallies={kept: result.tallies[kept]})
 
 
 def play_batch(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:
@@ -350,12 +346,7 @@ async def play_grpc(config: TournamentConfig, index: int, connections: Sequence[
     illegal = [p.stats.illegal + p.stats.errors for p in players]
     timeouts = [p.stats.slow + p.stats.timed_out for p in players]
     end = ends[0]
-    if config.game == "thirty_one":  # its places are the end's scores; its tallies each seat's as it ended
-        kept = kept_tally(config)
-        result = Result(tuple(end.scores), tuple(end.winners),
-                        {kept: tuple(getattr(p, kept) for p in end.thirty_one_players)})
-        return thirty_one_result(config, spec, result, illegal, timeouts)
-    return result_of(config, spec, view.players, end.winners, illegal, timeouts)
+    return game_result(config, spec, view, end.scores, end.winners, illegal, timeouts)
 
 
 async def play_batch_grpc(config: TournamentConfig, indices: Sequence[int],
@@ -449,8 +440,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Bots against bots on duplicate deals: every deal is played with every rotation of "
                           "the bots round the table. Standings to stdout; progress to stderr.")
     parser.add_argument("--bots", required=True,
-                        help=f"comma-separated bots (a name may repeat; built in: {', '.join(BOTS)}; "
-                             f"in Thirty-One: {', '.join(game_kinds.kind('thirty_one').bots)})")
+                        help="comma-separated bots (a name may repeat; built in: " + "; ".join(
+                            f"{played.title}: {', '.join(played.bots)}" for played in game_kinds.GAMES.values()) + ")")
     parser.add_argument("--game", type=game_name, default=game_kinds.DEFAULT_GAME, help=games_help())
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000,
@@ -480,12 +471,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "SVG files beside --out's file or in its directory)")
 
 
-def rules_from_args(items: Sequence[str] | None, game: str = "ten_pennies") -> Any:
+def rules_from_args(items: Sequence[str] | None, game: str = game_kinds.DEFAULT_GAME) -> Any:
     return game_rules(game, items or ())
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
-    game = getattr(args, "game", "ten_pennies")
+    game = getattr(args, "game", game_kinds.DEFAULT_GAME)
     return TournamentConfig(
         bots=tuple(b.strip() for b in args.bots.split(",") if b.strip()), seats=args.seats, games=args.games,
         seed=args.seed, rules=rules_from_args(args.rule, game), game=game, jobs=args.jobs, batch=args.batch,
@@ -494,71 +485,40 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         ray_address=args.ray or None, decision_seconds=args.decision_seconds)
 
 
-def rounds_text(rounds: Sequence[int]) -> str:
-    """``1-7`` for a run of rounds, else ``1,3,5``."""
-    if len(rounds) > 2 and list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
-        return f"{rounds[0]}-{rounds[-1]}"
-    return ",".join(map(str, rounds))
-
-
 def render(results: Results, width: int | None = None) -> str:
-    """The standings as the text printed (the same for the same results, wherever they were played)."""
+    """The standings as the text printed (the same for the same results, wherever they were played): a row
+    an entry, its game's own columns (``client.games.standing_columns``) among the common ones."""
     from rich.console import Console
     from rich.table import Table
     config = results.config
-    rules = config.rules
+    entry = client_game(config.game)
+    word = entry.score_word
     console = Console(width=width or 80, record=True, file=io.StringIO(), color_system=None, highlight=False)
-    if config.game == "thirty_one":
-        return _render_thirty_one(results, console)
-    console.print(f"Ten Pennies tournament: {', '.join(config.entries)}")
+    console.print(f"{entry.title} tournament: {', '.join(config.entries)}")
+    words = entry.rules_words(config.rules)
     console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
-                  f"rotations), seed {config.seed}, preset {rules.preset}, rounds {rounds_text(rules.rounds)}")
+                  f"rotations), seed {config.seed}{', ' + words if words else ''}")
+    own = standing_columns(entry, game_kinds.kind(config.game).tournament_tallies(config.rules))
     table = Table(box=None, padding=(0, 0, 0, 2), pad_edge=False)  # within 80 columns
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("bot", no_wrap=True)
-    for header in ("games", "wins", "mean score", "pennies", "buys", "illegal", "late", "rating"):
+    for header in ("games", "wins", f"mean {word}", *(c.header for c in own), "illegal", "late", "rating"):
         table.add_column(header, justify="right", no_wrap=True)
-    for place, s in enumerate(results.standings, 1):
-        ci = f"±{s.mean_score_margin:.1f}" if s.mean_score_margin is not None else ""
-        mean = f"{s.mean_score:.1f}{ci}" if s.mean_score is not None else "-"
-        table.add_row(str(place), s.name, str(s.games), wins_text(s.wins), mean, f"{s.pennies_per_game:+.1f}",
-                      f"{s.buys_per_game:.1f}",
-                      str(s.illegal), str(s.timeouts), f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}")
+    for place, standing in enumerate(results.standings, 1):
+        row = StandingRow.of_standing(standing)
+        table.add_row(str(place), row.name, str(row.games), wins_text(row.wins), mean_text(entry, row),
+                      *(cell(c, row) for c in own), str(row.illegal), str(row.late), f"{row.mu:.1f}±{row.sigma:.1f}")
     console.print(table)
-    console.print("wins: tied winners share a win; mean score: with its 95% interval;")
-    console.print("pennies, buys: a game's (pennies: won - paid - bought with, TP-5.2);")
+    console.print("wins: tied winners share a win;")
+    console.print(f"mean {word}: {entry.score_note + ', ' if entry.score_note else ''}with its 95% interval;")
+    for note in entry.standing_notes:
+        console.print(note)
+    tallies = [c.header for c in own if c not in entry.standing_columns]
+    if tallies:
+        console.print(f"{', '.join(tallies)}: a game's;")
     console.print("late: decisions past their time (the safe default played); rating: openskill")
-    console.print("BradleyTerryFull μ±σ, ties in score are ties; best first by μ - 3σ")
+    console.print(f"BradleyTerryFull μ±σ, ties in {word} are ties; best first by μ - 3σ")
     text = console.export_text()
-    return text if text.endswith("\n") else text + "\n"
-
-
-def _render_thirty_one(results: Results, console: Any) -> str:
-    """A Thirty-One tournament's standings: mean place, and the tally its preset keeps, a game."""
-    from rich.table import Table
-    config = results.config
-    kept = kept_tally(config)
-    console.print(f"Thirty-One tournament: {', '.join(config.entries)}")
-    console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
-                  f"rotations), seed {config.seed}, preset {config.rules.preset}")
-    table = Table(box=None, padding=(0, 0, 0, 2), pad_edge=False)  # within 80 columns
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("bot", no_wrap=True)
-    for header in ("games", "wins", "mean place", "lives left" if kept == "lives" else kept, "illegal", "late",
-                   "rating"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for place, s in enumerate(results.standings, 1):
-        ci = f"±{s.mean_score_margin:.2f}" if s.mean_score_margin is not None else ""
-        mean = f"{s.mean_score:.2f}{ci}" if s.mean_score is not None else "-"
-        table.add_row(str(place), s.name, str(s.games), wins_text(s.wins), mean, f"{s.per_game(kept):.2f}",
-                      str(s.illegal), str(s.timeouts), f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}")
-    console.print(table)
-    console.print("mean place: 1 the best, tied seats share, with its 95% interval;")
-    console.print(f"{kept}: a game's;")
-    console.print("wins: tied winners share a win; late: decisions past their time (the safe")
-    console.print("default played); rating: openskill BradleyTerryFull μ±σ, ties in place are")
-    console.print("ties; best first by μ - 3σ")
-    text: str = console.export_text()
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -609,8 +569,9 @@ def run(args: argparse.Namespace) -> int:
 def plots(results: Results) -> tuple[Chart, Chart]:
     """A tournament's pictures: each bot's game scores (places, for a game scored by place) as a histogram,
     and its rating after each of its games."""
-    scores = score_distribution(results.games, "Places (1 the best)") if results.config.game == "thirty_one" else \
-        score_distribution(results.games)
+    entry = client_game(results.config.game)
+    scores = score_distribution(results.games, f"{entry.score_word.capitalize()}s ({entry.score_note})") \
+        if entry.score_note else score_distribution(results.games)
     return scores, ratings_over_games(results.config.entries, results.games)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -38,7 +39,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import aiohttp_jinja2
-from aiohttp import WSCloseCode, web
+import jinja2
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -73,13 +75,16 @@ TUI = Path(__file__).parent / "tui"
 COLUMNS, ROWS = (20, 400), (10, 200)
 
 
-def visitor_command(server: str, home: Path, tls_ca: str | None) -> str:
+def visitor_command(server: str, home: Path, tls_ca: str | None, pid_file: Path | None = None) -> str:
     """The shell command textual-serve runs for one visitor: this module's client, with the same
-    interpreter. ``exec`` so that the client is the web server's own child (it notices when that goes)."""
+    interpreter. ``exec`` so that the client is the web server's own child (it notices when that goes);
+    ``pid_file``: where the shell writes its process id first, which ``exec`` keeps for the client (the web
+    server's way to wait for it: textual-serve's ``AppService`` gives no handle on its process)."""
     words = [sys.executable, "-m", "tenpennies.client.web", "--server", server, "--home", str(home)]
     if tls_ca:
         words += ["--tls-ca", tls_ca]
-    return "exec " + shlex.join(words)
+    first = f"echo $$ > {shlex.quote(str(pid_file))}; " if pid_file is not None else ""
+    return first + "exec " + shlex.join(words)
 
 
 def _clamp(text: str | int, bounds: tuple[int, int], default: int) -> int:
@@ -101,16 +106,58 @@ class SizedAppService(AppService):
         await super().set_terminal_size(_clamp(width, COLUMNS, 80), _clamp(height, ROWS, 24))
 
 
-async def _ended(process: asyncio.subprocess.Process | None, grace: float = 5.0) -> None:
-    """Wait for a visitor's client to exit (killed after ``grace`` s), so that none outlives its page and
-    none is left for the event loop to reap after it closed. (textual-serve waits for its output alone.)"""
-    if process is None:
-        return
+def _gone(pid: int) -> bool:
+    """The process is no more (ended and reaped: asyncio reaps the children it started)."""
     try:
-        await asyncio.wait_for(process.wait(), grace)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another's: the pid was reused, ours is gone
+        return True
+    return False
+
+
+async def _ended(pid_file: Path, grace: float = 5.0) -> None:
+    """Wait for a visitor's client (its process id in ``pid_file``) to exit and be reaped (killed after
+    ``grace`` s), so that none outlives its page and none is left for the event loop to reap after it
+    closed. (textual-serve waits for its output alone.)"""
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return  # never started
+    finally:
+        pid_file.unlink(missing_ok=True)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + grace
+    while not _gone(pid):
+        if loop.time() > give_up:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            give_up = loop.time() + grace
+        await asyncio.sleep(0.02)
+
+
+async def relay(websocket: web.WebSocketResponse, app_service: AppService) -> None:
+    """The page's messages to its client, until the page goes: keys (``stdin``), the terminal's size,
+    focus; a ``ping`` answered. (textual-serve's own loop, through ``AppService``'s public methods.)"""
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        envelope = message.json()
+        if not isinstance(envelope, list) or not envelope:
+            continue
+        match envelope[0]:
+            case "stdin":
+                await app_service.send_bytes(str(envelope[1]).encode("utf-8"))
+            case "resize":
+                size = envelope[1]
+                await app_service.set_terminal_size(size["width"], size["height"])
+            case "ping":
+                await websocket.send_json(["pong", envelope[1]])
+            case "blur":
+                await app_service.blur()
+            case "focus":
+                await app_service.focus()
 
 
 class WebSeats(Server):
@@ -171,7 +218,9 @@ class WebSeats(Server):
             raise web.HTTPServiceUnavailable(text=f"{self.visitors} visitors are playing already: try later.")
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
-        command = visitor_command(self.server, self.visitor_home(request), self.tls_ca)
+        home = self.visitor_home(request)
+        pid_file = home / f"page-{secrets.token_hex(8)}.pid"  # one a page: a browser may open several
+        command = visitor_command(self.server, home, self.tls_ca, pid_file)
         app_service: AppService | None = None
         self.pages.add(websocket)
         try:
@@ -182,7 +231,7 @@ class WebSeats(Server):
             app_service = SizedAppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                      close=close, download_manager=self.download_manager)
             await app_service.start(width, height)
-            await self._process_messages(websocket, app_service)
+            await relay(websocket, app_service)
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
@@ -191,8 +240,21 @@ class WebSeats(Server):
             self.pages.discard(websocket)
             if app_service is not None:
                 await app_service.stop()  # asks the client to quit and waits until its output ends
-                await _ended(app_service._process)
+                await _ended(pid_file)
         return websocket
+
+    def make_app(self) -> web.Application:
+        """The web application: the page, its web socket, downloads and the static files (textual-serve's
+        routes, by the names its page's template asks for), from the server's public parts."""
+        app = web.Application()
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes([web.get("/", self.handle_index, name="index"),
+                        web.get("/ws", self.handle_websocket, name="websocket"),
+                        web.get("/download/{key}", self.handle_download, name="download"),
+                        web.static("/static", self.statics_path, show_index=False, name="static")])
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
+        return app
 
     async def on_startup(self, app: web.Application) -> None:
         """(textual-serve prints a banner here; ``serve_pages`` says where to point a browser instead.)"""
@@ -206,7 +268,7 @@ class WebSeats(Server):
 
 async def serve_pages(seats: WebSeats) -> None:
     """Serve until SIGINT or SIGTERM; say where to point a browser (with the port bound, for --port 0)."""
-    runner = web.AppRunner(await seats._make_app(), access_log=None)
+    runner = web.AppRunner(seats.make_app(), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, seats.host, seats.port)
     try:

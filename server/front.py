@@ -13,8 +13,9 @@ start and kept as tables are made, so table ids map to their worker across resta
 
 The front keeps what must count every worker: the request budgets (``--rate``, ``--address-rate``), the open
 tables per client address and per server, the lobby streams; and it takes its own part of each request (finding
-the table's worker) in turn among clients, as one process takes the whole (``service.FairShare``). It passes the client's address to the worker
-(``forwarded.PEER_METADATA``), so the worker's own limits and checks see the client, not the front.
+the table's worker) in turn among clients, as one process takes the whole (``service.FairShare``). It passes the
+client's address to the worker (``forwarded.PEER_METADATA``), so the worker's own limits and checks see the client,
+not the front.
 
 A worker that exits (killed, crashed) is started again at once; meanwhile only its tables pause: a request for
 one waits for it (up to the request's deadline, ``WORKER_WAIT`` without one), a stream of it ends with

@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_game_boundary import HIGH_CARD, HIGH_CARD_WIRE
 
 from tenpennies.engine import games
 from tenpennies.engine.cards import Card
 from tenpennies.engine.interface import Kind, RuleError
 from tenpennies.engine.play import RandomBot
 from tenpennies.wire import games as wire_games
+
+from test_game_boundary import HIGH_CARD, HIGH_CARD_WIRE
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

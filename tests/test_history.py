@@ -24,11 +24,11 @@ from tenpennies.client.local import PlayedGame, played_games, read_game
 from tenpennies.client.reviews import save_review
 from tenpennies.client.settings import LocalGame, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
-from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.history import HistoryScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import HouseRules

@@ -31,13 +31,13 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import (
     NAME_WIDTH,
     PLAYERS_WIDTH,
-    THIRTY_ONE_SHORT,
     CreateTableScreen,
     LobbyScreen,
     players_text,
     table_row,
 )
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.thirty_one import THIRTY_ONE_SHORT
 from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, HouseRules, PassBuy
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.server.app import Options, Server

@@ -13,8 +13,9 @@ import pytest
 
 from tenpennies.client.connection import Connection
 from tenpennies.client.settings import TablePrefs
-from tenpennies.client.tui.guide import PAGES, GuideScreen
+from tenpennies.client.tui.guide import GuideScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies.guide import PAGES
 from tenpennies.client.tui.thirty_one import ThirtyOneHelp, ThirtyOneTable, guide_pages
 from tenpennies.engine.thirty_one.rules import PRESET_NAMES, Rules
 from tenpennies.wire import thirty_one as t31_wire

@@ -33,9 +33,9 @@ from tenpennies.client.settings import LocalGame, TablePrefs, Unfinished
 from tenpennies.client.trust import KnownServers
 from tenpennies.client.tui.app import ContinueScreen, Start, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.choose import ChooseScreen
 from tenpennies.client.tui.footer import KeysFooter
-from tenpennies.client.tui.guide import GuideScreen
-from tenpennies.client.tui.help import ConfirmScreen, GameEndScreen, HelpScreen, PileScreen, RoundEndScreen, RuleScreen
+from tenpennies.client.tui.help import ConfirmScreen, RuleScreen
 from tenpennies.client.tui.history import HistoryScreen
 from tenpennies.client.tui.lobby import CreateTableScreen, LobbyHelp, LobbyScreen, RemoveSeatScreen
 from tenpennies.client.tui.prefs import PrefsScreen
@@ -43,9 +43,9 @@ from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.servers import ServersHelp
 from tenpennies.client.tui.standings import StandingsScreen
 from tenpennies.client.tui.table import TableScreen
-from tenpennies.client.tui.ten_pennies import TenPenniesTable
+from tenpennies.client.tui.ten_pennies import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen, TenPenniesTable
+from tenpennies.client.tui.ten_pennies.guide import TurnGuide as GuideScreen
 from tenpennies.client.tui.thirty_one import (
-    ChooseScreen,
     DealEndScreen,
     ThirtyOneGameEndScreen,
     ThirtyOneHelp,

@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.hand import Hand
-from tenpennies.client.tui.help import RoundEndScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import RoundEndScreen
 from tenpennies.engine.ten_pennies import (
     Buy,
     Card,

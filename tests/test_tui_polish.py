@@ -16,11 +16,11 @@ from textual.widgets import DataTable, Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.tui.app import Launch, TenPenniesApp
-from tenpennies.client.tui.help import GameEndScreen, HelpScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.plot import ScorePlot
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import GameEndScreen, HelpScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import events as tp_events
 from tenpennies.server.app import Server

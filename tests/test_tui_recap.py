@@ -18,10 +18,10 @@ from tenpennies.client.connection import Connection, SeatSession, ServerError
 from tenpennies.client.settings import LocalGame, ServerMemory, TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import GameEndScreen, RoundEndScreen
 from tenpennies.client.view import TableView
 from tenpennies.engine.ten_pennies import (
     Buy,

@@ -15,13 +15,14 @@ from textual.widgets import ProgressBar, Static
 from tenpennies.client.connection import Connection
 from tenpennies.client.reviews import load_review, save_review
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.help import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.review import ReviewScreen, move_text
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import GameEndScreen, RoundEndScreen
 from tenpennies.client.tui.viewer import drawn_move
+from tenpennies.engine.play import play_game
 from tenpennies.engine.review import Mark, Option, Review
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import BOTS, play_game
+from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.v1 import tenpennies_pb2 as pb

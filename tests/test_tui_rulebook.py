@@ -42,7 +42,7 @@ def test_an_installed_package_reads_the_rule_books_it_ships(tmp_path: Path) -> N
     wheel = tmp_path / "dist" / built.stdout.strip().splitlines()[-1]
     with zipfile.ZipFile(wheel) as unpacked:
         names = unpacked.namelist()
-        assert {"tenpennies/docs/RULES.md", "tenpennies/docs/THIRTY-ONE.md"} <= set(names), \
+        assert {"tenpennies/rulebooks/RULES.md", "tenpennies/rulebooks/THIRTY-ONE.md"} <= set(names), \
             [n for n in names if not n.endswith(".py")]
         unpacked.extractall(tmp_path / "site")  # installed, as pip lays a wheel out
     shutil.rmtree(source)  # (nothing of the source tree is left to read from)

@@ -33,9 +33,9 @@ from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui import app as app_module
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.footer import KeysFooter
-from tenpennies.client.tui.help import PileScreen, RoundEndScreen
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.tui.ten_pennies import PileScreen, RoundEndScreen
 from tenpennies.engine.ten_pennies import (
     Buy,
     DeclineDiscard,

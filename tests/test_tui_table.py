@@ -15,26 +15,19 @@ from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
-from tenpennies.client.tui import ten_pennies
 from tenpennies.client.tui.cards import CardStyle
-from tenpennies.client.tui.common import pennies
 from tenpennies.client.tui.footer import KeysFooter
-from tenpennies.client.tui.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.tui.guide import GuideScreen
-from tenpennies.client.tui.help import (
-    Dismissable,
-    GameEndScreen,
-    HelpScreen,
-    PileScreen,
-    RoundEndScreen,
-    RuleScreen,
-)
+from tenpennies.client.tui.help import Dismissable, RuleScreen
 from tenpennies.client.tui.log import TableLog
 from tenpennies.client.tui.prefs import PrefsScreen
 from tenpennies.client.tui.seats import SeatLine
 from tenpennies.client.tui.seats import draw as seats_draw
 from tenpennies.client.tui.table import DIMMED, TableScreen
-from tenpennies.client.tui.ten_pennies import StatusLine
+from tenpennies.client.tui.ten_pennies import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen, StatusLine
+from tenpennies.client.tui.ten_pennies import table as ten_pennies
+from tenpennies.client.tui.ten_pennies.dialogs import pennies
+from tenpennies.client.tui.ten_pennies.guide import PAGES as GUIDE_PAGES
 from tenpennies.client.view import TableView
 from tenpennies.engine.cards import CARDS_PER_DECK
 from tenpennies.engine.ten_pennies import (

@@ -23,13 +23,13 @@ from tenpennies.client.connection import Connection, SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui.app import ContinueScreen, Launch, TenPenniesApp
 from tenpennies.client.tui.cards import CardStyle
+from tenpennies.client.tui.choose import ChooseScreen
 from tenpennies.client.tui.hand import Hand
 from tenpennies.client.tui.help import RuleScreen
 from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
 from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.thirty_one import (
-    ChooseScreen,
     DealEndScreen,
     ThirtyOneGameEndScreen,
     ThirtyOneHelp,

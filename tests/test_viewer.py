@@ -26,6 +26,7 @@ from tenpennies.engine.review import Review
 from tenpennies.engine.ten_pennies import events as tp
 from tenpennies.engine.ten_pennies.commands import Discard
 from tenpennies.engine.thirty_one import events as t31
+from tenpennies.wire import games as wire_games
 from tenpennies.wire.record import GameRecord
 
 SnapCompare = Callable[..., bool]
@@ -225,17 +226,16 @@ def test_picture_thirty_one_with_the_lives_plot(snap_compare: SnapCompare, size:
     assert snap_compare(app, terminal_size=size, press=["down", "down", "down", "g"])
 
 
-def test_the_viewer_knows_each_game_with_a_table() -> None:
-    from tenpennies.client.tui.games import TABLES
-    from tenpennies.client.tui.viewer import BOARDS
-    assert set(BOARDS) == set(TABLES)
+def test_each_game_on_the_screen_is_a_game_of_the_engine_and_the_wire() -> None:
+    from tenpennies.client.tui.games import SCREENS
+    assert set(SCREENS) <= set(wire_games.names())
     assert Path(__file__).parent.joinpath("replays.py").is_file()
 
 
 def test_a_long_hand_wraps_under_its_column() -> None:
     from rich.text import Text as T
 
-    from tenpennies.client.tui.viewer import grid
+    from tenpennies.client.tui.grid import grid
     pieces = [T(f"c{i:02d}") for i in range(12)]
     text = grid(["", "Player", "Hand"], [([T(">"), T("Ann")], pieces), ([T(" "), T("Bobby")], [T("x")])], 30)
     lines = text.plain.split("\n")

@@ -7,8 +7,10 @@ import random
 import pytest
 
 from tenpennies.engine.cards import decks_for
+from tenpennies.engine.interface import Bot
+from tenpennies.engine.play import RandomBot, play_game
 from tenpennies.engine.ten_pennies import Game, HouseRules
-from tenpennies.engine.ten_pennies.bots import Bot, GreedyBot, RandomBot, play_game
+from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.worlds import SeatMemory, sample_world
 

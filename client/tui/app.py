@@ -33,7 +33,6 @@ from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
-from tenpennies.wire.games import THIRTY_ONE
 
 from ..arguments import game_title, local_rules
 from ..connection import Connection, HostedTable, SeatSession, ServerError
@@ -42,6 +41,7 @@ from ..settings import ClientConfig, LocalGame, ServerMemory, TablePrefs, Unfini
 from ..trust import KnownServers, Pinned, TrustError, TrustRefused, Verdict
 from .cards import CardStyle
 from .footer import KeysFooter
+from .games import SCREENS, screen_game
 from .history import HistoryScreen
 from .lobby import LobbyScreen, refusal
 from .servers import Choice, ServersScreen
@@ -90,29 +90,35 @@ class Launch:
     rounds: tuple[int, ...] = ()  # local: a new game plays these rounds (empty: all seven)
     practice: bool = False        # local: a new game is a practice table
     config: Path | None = None  # local: where client.json (the table settings) is kept; None: ``home``
-    game: str = ""  # local: the game of a new local game ("": ten_pennies), by its name in ``engine.games``
+    game: str = ""  # local: the game of a new local game ("": the default game), by its name in ``engine.games``
     rules: tuple[str, ...] = ()  # local: its rules, as ``--rule NAME=VALUE`` writes them
     replay: str = ""  # replay: the game (table id, or its first characters) to open in the replay viewer
     db: Path | None = None  # replay: the SQLite file it is in (None: the local games', or ``address``'s server)
 
 
-SHORT_GAME = (1, 2, 3)  # the start screen's short game: Ten Pennies' first three rounds
 How = Literal["continue", "new", "short", "practice", "history"]
 
 
 @dataclass(frozen=True)
 class Start:
     """The local start screen's answer: continue the unfinished game, or a new game of ``game``: a whole one,
-    a short one or a practice table (those two are Ten Pennies'); or first the history of the games played."""
+    a short one or a practice table (of a game whose screen entry offers them); or first the history of the
+    games played."""
 
     how: How
     game: str = DEFAULT_GAME
 
 
+def offering(games: list[str], what: str) -> str | None:
+    """The first of ``games`` whose screen entry offers a short game (``what``: "short") or a practice table."""
+    return next((g for g in games if (screen_game(g).short if what == "short" else screen_game(g).practice)), None)
+
+
 class ContinueScreen(ModalScreen[Start]):
     """The local start screen, when the game of last time is not finished: continue it, or start a new game
-    instead (the bots then play the old one out): of the game ``--game`` named (Ten Pennies if none) or of the
-    other game, or a short Ten Pennies game (three rounds) or a practice table."""
+    instead (the bots then play the old one out): of the game ``--game`` named (the default game if none) or of
+    another game (``g``, or its key), or a short game or a practice table (of the first game, that one first,
+    whose screen entry offers them)."""
 
     CSS_PATH = "lobby.tcss"  # its looks are the lobby's modals': a local game's app loads that sheet only here
 
@@ -120,7 +126,6 @@ class ContinueScreen(ModalScreen[Start]):
     BINDINGS = [Binding("c", "choose('continue')", "Continue"), Binding("n", "choose('new')", "New"),
                 Binding("s", "choose('short')", "Short"), Binding("p", "choose('practice')", "Practice"),
                 Binding("g", "other", "Other game"), Binding("h", "choose('history')", "Your games"),
-                Binding("t", "choose('new', 'thirty_one')", "New Thirty-One", show=False),
                 Binding("escape", "choose('continue')", "Continue", show=False),
                 Binding("q", "app.quit", "Quit")]
 
@@ -128,16 +133,29 @@ class ContinueScreen(ModalScreen[Start]):
         super().__init__()
         self.unfinished = unfinished
         self.game = game or DEFAULT_GAME
-        self.other = THIRTY_ONE if self.game == DEFAULT_GAME else DEFAULT_GAME
+        # the games played here: the one asked for first
+        self.games = [self.game, *(name for name in SCREENS if name != self.game)]
+        self.other = self.games[1] if len(self.games) > 1 else self.game
+        self.short = offering(self.games, "short")
+        self.practice = offering(self.games, "practice")
+        # a key for a new game of each other game (its screen entry's): not in the footer, which has no room
+        keys = {b.key for b in self.BINDINGS if isinstance(b, Binding)}
+        self.game_keys = {screen_game(name).key: name for name in reversed(self.games[1:])
+                          if screen_game(name).key and screen_game(name).key not in keys}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="continue-box", classes="lobby-modal"):
             yield Label("Your last game is not finished.", id="continue-title")
             yield Button(f"Continue your game ({self.unfinished.label})", id="continue", variant="primary")
             yield Button(f"New game of {game_title(self.game)}", id="new")
-            yield Button(f"New game of {game_title(self.other)}", id=f"new-{self.other}")
-            yield Button(f"Short game of Ten Pennies ({len(SHORT_GAME)} rounds)", id="short")
-            yield Button("Practice table of Ten Pennies (hints as you play)", id="practice")
+            for name in self.games[1:]:
+                yield Button(f"New game of {game_title(name)}", id=f"new-{name}")
+            if self.short is not None:
+                short = screen_game(self.short).short
+                assert short is not None
+                yield Button(f"Short game of {game_title(self.short)} ({short.what})", id="short")
+            if self.practice is not None:
+                yield Button(f"Practice table of {game_title(self.practice)} (hints as you play)", id="practice")
             yield Label("A new game leaves this one to the bots to play out.", classes="hint")
         yield KeysFooter()
 
@@ -149,9 +167,27 @@ class ContinueScreen(ModalScreen[Start]):
         else:
             self.action_choose(button)  # type: ignore[arg-type]  # (the other buttons' ids are the choices)
 
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.game_keys:
+            event.stop()
+            self.dismiss(Start("new", self.game_keys[event.key]))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters[:1] == ("short",):
+            return self.short is not None
+        if action == "choose" and parameters[:1] == ("practice",):
+            return self.practice is not None
+        return True
+
     def action_choose(self, how: How, game: str = "") -> None:
-        """``game``: "" for the screen's own game (a short game or a practice table: Ten Pennies)."""
-        self.dismiss(Start(how, game or (DEFAULT_GAME if how in ("short", "practice") else self.game)))
+        """``game``: "" for the screen's own game (a short game or a practice table: the game offering it)."""
+        if how == "short":
+            game = game or self.short or ""
+        elif how == "practice":
+            game = game or self.practice or ""
+        if how in ("short", "practice") and not game:
+            return
+        self.dismiss(Start(how, game or self.game))
 
     def action_other(self) -> None:
         self.dismiss(Start("new", self.other))
@@ -321,10 +357,13 @@ class TenPenniesApp(App[None]):
             else:
                 if unfinished is not None:
                     await local.abandon(unfinished.game)
-                rounds = SHORT_GAME if start.how == "short" else self.launch.rounds if start.game == wanted else ()
+                short = screen_game(start.game).short
+                rounds = self.launch.rounds if start.game == wanted and start.how != "short" else ()
                 practice = start.how == "practice" or (start.how == "new" and self.launch.practice
                                                        and start.game == wanted)
                 rules = self.launch.rules if start.game == wanted else ()  # --rule's game
+                if start.how == "short" and short is not None:
+                    rules = (*rules, *short.settings)
                 session, host = await local.new_game(self.launch.name, start.game, local_rules(start.game, rules),
                                                      rounds=rounds, practice=practice)
                 story = True  # the game is dealt and the bots may have moved before the screen follows it

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from tenpennies.engine.cards import CARDS_PER_DECK, JOKER, RANK_CHARS
-from tenpennies.engine.ten_pennies import Card
+from tenpennies.engine.cards import CARDS_PER_DECK, JOKER, RANK_CHARS, Card
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 TWO_COLOURS = {"C": "", "D": "red", "H": "red", "S": ""}

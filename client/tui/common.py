@@ -1,5 +1,5 @@
 """What the lobby, the table screen and its dialogs use: the reconnect backoff, a table's filled seats, a
-sentence, a count of pennies, and their screens' first frames (``OneLayout``, ``LiveScreen``)."""
+sentence, a count, and their screens' first frames (``OneLayout``, ``LiveScreen``)."""
 
 from __future__ import annotations
 
@@ -49,11 +49,6 @@ class LiveScreen(OneLayout[None]):
         if not self._has_shown:
             self._has_shown = True
             event.refresh_styles = False
-
-
-def pennies(n: int) -> str:
-    """``1 penny``, ``2 pennies``."""
-    return f"{n} penn{'y' if n == 1 else 'ies'}"
 
 
 def count(n: int, thing: str) -> str:

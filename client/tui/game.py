@@ -1,14 +1,19 @@
-"""What the table screen (the frame: seats strip, log, chat, reconnect, help) asks of a game's own table
-widget, and what it offers it. The frame knows the table, the stream and the seat; the widget knows the
-game: its part of the screen (for Ten Pennies the discard line, the contract builder and the hand), its
-keys, the words of its prompt and header, its figures in the seats strip and its end-of-round screens.
+"""What the screens ask of a game: its entry in the screen's registry (``ScreenGame``, one a game in
+``games.py``): its table widget, its board in the replay viewer, its tournament standings, its label in the
+lobby's list, its key for a local game; and what the table screen (the frame: seats strip, log, chat,
+reconnect, help) asks of the game's table widget (``GameTable``), and what it offers it (``Frame``). The frame
+knows the table, the stream and the seat; the widget knows the game: its part of the screen (for Ten Pennies
+the discard line, the contract builder and the hand), its keys, the words of its prompt and header, its
+figures in the seats strip and its end-of-round screens.
 
-A game adds its widget (a ``GameTable``) and one entry in ``games.py``; the frame is not edited."""
+A game adds its package (its widget and the rest of its entry) and one entry in ``games.py``; no screen is
+edited. A game with none has the screens' own (``any_game``)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from rich.console import RenderableType
@@ -21,8 +26,9 @@ from textual.widget import Widget
 from tenpennies.client.connection import SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
-from tenpennies.engine.interface import Command, View
+from tenpennies.engine.interface import Command, Game, Rules, View
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.record import GameRecord
 
 from .cards import CardStyle
 from .seats import SeatLine, SeatsHead
@@ -245,3 +251,77 @@ class GameTable(Widget):
     def guide_screen(self) -> Screen[None] | None:
         """The game's guide to a turn, for a player's first game (None: the game has none)."""
         return None
+
+
+# --- the screen's registry entry of a game ---------------------------------------------------------------
+
+Board = Callable[[Game, GameRecord, CardStyle, int], Text]
+"""A finished game at one step of its replay, as the replay viewer's board draws it ``width`` cells wide: every
+seat's hand and what is on the table (the record names the seats)."""
+
+
+def per_game(standing: pb.Standing, tally: str) -> str:
+    """One of a game's own tallies a game, as a bot's standings row shows it."""
+    return f"{standing.tallies.get(tally, 0) / standing.games:.1f}" if standing.games else "-"
+
+
+def tally_heads(standings: pb.GetStandingsResponse) -> tuple[str, ...]:
+    """The heads of the columns of the game's own tallies (``Kind.tournament_tallies``)."""
+    return tuple(t.capitalize() for t in standings.tallies)
+
+
+def tally_cells(standing: pb.Standing, standings: pb.GetStandingsResponse) -> tuple[str, ...]:
+    return tuple(per_game(standing, t) for t in standings.tallies)
+
+
+def tally_note(standings: pb.GetStandingsResponse, mean: str) -> str:
+    """The standings' note: what the columns mean (``mean``: the mean column's words)."""
+    tallies = f"{', '.join(tally_heads(standings))}: a game's, as the game ended; " if standings.tallies else ""
+    return (f"Wins: tied winners share one; {mean}; {tallies}Ill.: commands the rules refused; T/o: decisions the "
+            "timer or the takeover bot made. Escape closes.")
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A game's own columns in its tournament's standings on the screen, beside what every game's show (games,
+    wins, the mean score, the commands the rules refused, the timer's moves, the rating): their short heads
+    (``heads``: the window fits 80 columns), a bot's cells of them (``cells``), and the note under the table
+    that says what the columns mean (``note``; None: the mean's words, then the tallies'). By default a column
+    for each of the game's tallies. (Whether its scores are scores or places, and their decimals, are the
+    client's entry's to say: ``client.games``.)"""
+
+    heads: Callable[[pb.GetStandingsResponse], tuple[str, ...]] = tally_heads
+    cells: Callable[[pb.Standing, pb.GetStandingsResponse], tuple[str, ...]] = tally_cells
+    note: Callable[[pb.GetStandingsResponse], str] | None = None
+
+
+@dataclass(frozen=True)
+class ShortGame:
+    """A short game of a game, as the local start screen offers it: ``what`` it is (``3 rounds``) and its
+    rules' ``settings`` (``NAME=VALUE``, as ``--rule`` writes them)."""
+
+    what: str
+    settings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScreenGame:
+    """A game on the screen: its entry in ``games.SCREENS``, by the game's name in ``engine.games``.
+
+    ``table``: its part of the table screen; ``board``: the replay viewer's; ``standings``: its tournament's
+    columns; ``label``: a table's rules as the lobby's Game column says them, 12 cells at most (``standard``,
+    ``31 cutthr.``); ``key``: the key of a new local game of it (the servers screen's and the local start
+    screen's; "": none); ``form``: what the ids of its rules' fields in the create-table form begin with
+    (its knobs' names may be another game's too); ``choices``: the wire's number for each word of its knobs of
+    words, which the form's choices carry (a knob missing here: its words); ``short``: a short game, and
+    ``practice``: a practice table (its widget's hints), as the local start screen offers them."""
+
+    table: type[GameTable]
+    board: Board
+    label: Callable[[Rules], str]
+    standings: Standings = Standings()
+    key: str = ""
+    form: str = ""
+    choices: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    short: ShortGame | None = None
+    practice: bool = False

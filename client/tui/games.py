@@ -1,22 +1,28 @@
-"""The table widget of each game the client can show: the one entry a new game adds here."""
+"""The screen's registry: each game's entry (``game.ScreenGame``: its table widget, its replay board, its
+standings, its lobby label, its key), by the game's name in ``engine.games``: the one line a new game adds
+here. The screens ask ``screen_game``; a game with no entry here (one the engine and the wire have) is shown by
+the screens' own entry (``any_game``)."""
 
 from __future__ import annotations
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.wire.games import THIRTY_ONE
+from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 
-from .game import GameTable
-from .ten_pennies import TenPenniesTable
-from .thirty_one import ThirtyOneTable
+from . import ten_pennies, thirty_one
+from .any_game import any_game
+from .game import GameTable, ScreenGame
 
-TABLES: dict[str, type[GameTable]] = {TEN_PENNIES.name: TenPenniesTable, THIRTY_ONE: ThirtyOneTable}
+SCREENS: dict[str, ScreenGame] = {TEN_PENNIES.name: ten_pennies.SCREEN, THIRTY_ONE.name: thirty_one.SCREEN}
+
+
+def screen_game(game: str = DEFAULT_GAME) -> ScreenGame:
+    """The entry of ``game`` (its name as ``engine.games`` knows it; "": the default game); the screens' own
+    for a game with none here."""
+    name = game or DEFAULT_GAME
+    return SCREENS.get(name) or any_game(name)
 
 
 def table_widget(game: str = DEFAULT_GAME) -> type[GameTable]:
-    """The table widget of ``game`` (its name as ``engine.games`` knows it; "" is the default game);
-    LookupError naming the games this client shows."""
-    try:
-        return TABLES[game or DEFAULT_GAME]
-    except KeyError:
-        raise LookupError(f"no table for the game {game!r} in this client (it shows {', '.join(TABLES)})") from None
+    """The table widget of ``game`` ("": the default game)."""
+    return screen_game(game).table

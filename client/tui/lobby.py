@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from rich.text import Text
@@ -27,25 +27,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
-from tenpennies.engine.games import DEFAULT_GAME
-from tenpennies.engine.knobs import Knob
-from tenpennies.engine.ten_pennies.rules import KNOBS, HouseRules, RuleError
-from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
-from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
+from tenpennies.engine.games import DEFAULT_GAME, kind
+from tenpennies.engine.interface import Kind, RuleError, Rules
+from tenpennies.engine.knobs import Knob, KnobValue
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.games import THIRTY_ONE
-from tenpennies.wire.mapping import rules_to_pb
+from tenpennies.wire.errors import BadRequest
+from tenpennies.wire.games import names, wire
 from tenpennies.wire.record import GameRecord
-from tenpennies.wire.thirty_one import rules_to_pb as thirty_one_rules_to_pb
-from tenpennies.wire.words import (
-    DECISION_SECONDS,
-    KNOB_ENUMS,
-    KNOB_WORDS,
-    PRESET_WORDS,
-    STATUS_WORDS,
-    THIRTY_ONE_KNOB_ENUMS,
-    THIRTY_ONE_KNOB_WORDS,
-)
+from tenpennies.wire.words import DECISION_SECONDS, STATUS_WORDS
 
 from ..arguments import game_title
 from ..connection import Backoff, Connection, HostedTable, SeatSession, ServerError
@@ -54,6 +43,7 @@ from ..trust import explain, wrong_password
 from .cards import CardStyle, clip
 from .common import RETRY_FIRST, RETRY_MOST, LiveScreen, default_bot, filled, sentence
 from .footer import KeysFooter
+from .games import screen_game
 from .review import ReviewScreen
 from .standings import StandingsScreen, progress
 from .table import TableScreen
@@ -123,26 +113,30 @@ def table_row(info: pb.TableInfo, hosted: bool, mine: int | None, *, ascii: bool
             str(info.seed) if info.HasField("seed") else "", clip(players_text(info, mine), players_width))
 
 
-THIRTY_ONE_SHORT = {"classic": "31 classic", "cut_throat": "31 cutthr.", "no_elimination": "31 no-elim",
-                    "banking": "31 banking", "switch": "31 switch", "stop_the_bus": "31 bus"}
-"""Thirty-One's presets in the list's Game column (no wider than Ten Pennies' ``standard`` and two more cells);
-the line under the list says the game and preset in full."""
+def rules_of(info: pb.TableInfo) -> Rules | None:
+    """A listed table's rules, read by its game's wire entry (None for a game this client lacks)."""
+    game = info.game or DEFAULT_GAME
+    try:
+        return wire(game).rules_from_pb(info.rules)
+    except (BadRequest, RuleError, ValueError):
+        return None
 
 
 def preset_of(info: pb.TableInfo) -> str:
-    """The table's preset, in the words of its game's rule book."""
-    if info.game == THIRTY_ONE:
-        return THIRTY_ONE_KNOB_WORDS["preset"].get(info.rules.thirty_one.preset, "classic")
-    return PRESET_WORDS.get(info.rules.preset, "?")
+    """The table's preset, in the words of its game's rule book ("" for a game without presets, or one this
+    client lacks)."""
+    rules = rules_of(info)
+    if rules is None:
+        return ""
+    return str(kind(info.game or DEFAULT_GAME).rules_to_dict(rules).get("preset", ""))
 
 
 def game_text(info: pb.TableInfo) -> str:
-    """A table's game in the list: a Ten Pennies table by its preset (``standard``, ``deuces``), a Thirty-One
-    one as ``31 switch``; a game this client lacks by its name."""
+    """A table's game in the list, as its game's screen entry says it (a Ten Pennies table by its preset,
+    ``standard``, ``deuces``; a Thirty-One one as ``31 switch``); a game this client lacks by its name."""
     game = info.game or DEFAULT_GAME
-    if game == THIRTY_ONE:
-        return THIRTY_ONE_SHORT.get(preset_of(info), "31")
-    return preset_of(info) if game == DEFAULT_GAME else game
+    rules = rules_of(info)
+    return screen_game(game).label(rules) if rules is not None else game
 
 
 def players_room(rows: list[tuple[Text | str, ...]], width: int) -> int:
@@ -169,14 +163,35 @@ class TableForm:
     game: str = DEFAULT_GAME  # by its name in ``engine.games``
 
 
-T31 = "t31-"  # the id prefix of Thirty-One's fields in the form (its knob names are Ten Pennies' too: preset)
+def knob_class(game: str, knob: Knob | None = None) -> str:
+    """The class of the form's widgets of ``game``'s rules (of one ``knob`` of them)."""
+    return f"knobs-{game}" if knob is None else f"knob-{game}-{knob.name}"
+
+
+def setters(played: Kind[Any]) -> frozenset[str]:
+    """The knobs of a game whose value sets others' (a preset: Thirty-One's): those for which some value set
+    alone makes another knob's differ from its default (``Kind.rules_from_dict``)."""
+    base = played.rules_to_dict(played.rules_from_dict({}))
+    found = set()
+    for knob in played.knobs:
+        values: tuple[KnobValue, ...] = knob.words if knob.choices else (True, False) if knob.kind is bool else ()
+        for value in values:
+            try:
+                made = played.rules_to_dict(played.rules_from_dict({knob.name: value}))
+            except (RuleError, ValueError, TypeError):
+                continue
+            if any(made.get(name) != base.get(name) for name in base if name != knob.name):
+                found.add(knob.name)
+                break
+    return frozenset(found)
 
 
 class CreateTableScreen(ModalScreen[HostedTable | None]):
-    """A form for a new table: its name, seats, its game, that game's preset and every knob (Ten Pennies'
-    house rules of TP-6; Thirty-One's of its rule book, which its preset sets as it is chosen) and the
-    decision timer. The server judges the rules; a refusal is shown with the rule it cites and the form
-    stays open."""
+    """A form for a new table: its name, its game (every game played over the wire here), its seats (as many as
+    the game allows), every knob of the game's rules (``Kind.knobs``: Ten Pennies' house rules of TP-6,
+    Thirty-One's of its rule book; those the rules chosen play, ``Knob.applies_to``; a preset sets the knobs it
+    sets as it is chosen) and the decision timer. The server judges the rules; a refusal is shown with the rule
+    it cites and the form stays open."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
     AUTO_FOCUS = "#name"
@@ -185,26 +200,28 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         super().__init__()
         self.connection = connection
         self.default_name = name
+        self.games = [DEFAULT_GAME, *(game for game in names() if game != DEFAULT_GAME)]
+        self.fields: dict[str, tuple[str, Knob]] = {}  # a knob's field's id: its game, and the knob
+        self.seats_offered = kind(DEFAULT_GAME).seats  # the seats the form offers: the chosen game's
 
     def compose(self) -> ComposeResult:
+        seats = self.seats_offered
         with Vertical(id="create-box"):
             yield Label("New table", id="create-title")
             with VerticalScroll(id="create-fields"), Grid(id="create-grid"):
                 yield Label("Name")
                 yield Input(self.default_name, id="name", max_length=40, compact=True)
                 yield Label("Game")
-                yield Select([(game_title(name), name) for name in (DEFAULT_GAME, THIRTY_ONE)], value=DEFAULT_GAME,
+                yield Select([(game_title(game), game) for game in self.games], value=DEFAULT_GAME,
                              allow_blank=False, id="game", compact=True)
-                yield Label("Seats (2-8)")
-                yield Select([(str(n), n) for n in range(2, 9)], value=4, allow_blank=False, id="seats",
+                yield Label(self.seats_label(seats), id="seats-label")
+                yield Select(self.seat_choices(seats), value=self.seats_for(seats, 4), allow_blank=False, id="seats",
                              compact=True)
-                for knob in KNOBS:
-                    yield Label(knob.label, classes="ten-pennies")
-                    yield from self.knob_field(knob, classes="ten-pennies")
-                for knob in THIRTY_ONE_KNOBS:  # each also of a class of its own: shown when the preset plays it
-                    yield Label(knob.label, classes=f"thirty-one {T31}{knob.name}")
-                    yield from self.knob_field(knob, prefix=T31, enums=THIRTY_ONE_KNOB_ENUMS,
-                                               classes=f"thirty-one {T31}{knob.name}")
+                for game in self.games:  # each knob also of a class of its own: shown when the rules play it
+                    for knob in kind(game).knobs:
+                        classes = f"{knob_class(game)} {knob_class(game, knob)}"
+                        yield Label(knob.label, classes=classes)
+                        yield from self.knob_field(game, knob, classes=classes)
                 yield Label("Decision timer (s)")
                 yield Input(str(DECISION_SECONDS), id="decision_seconds", restrict=r"[0-9]*", max_length=5,
                             compact=True, tooltip="0: no timer")
@@ -221,83 +238,133 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
     def on_mount(self) -> None:
         self.show_game(DEFAULT_GAME)
 
-    def knob_field(self, knob: Knob, *, prefix: str = "", enums: Mapping[str, Mapping[str, int]] = KNOB_ENUMS,
-                   classes: str = "") -> ComposeResult:
-        """The field of one house rule (its id the knob's name after ``prefix``), showing its default: a switch
-        that also says on or off, a choice of its words (each with what it means), or a text of what
-        ``--rule`` takes."""
+    @staticmethod
+    def seats_label(seats: range) -> str:
+        return f"Seats ({seats[0]}-{seats[-1]})"
+
+    @staticmethod
+    def seat_choices(seats: range) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in seats]
+
+    @staticmethod
+    def seats_for(seats: range, wanted: object) -> int:
+        """``wanted`` if the game allows that many seats, else the nearest it does."""
+        if isinstance(wanted, int) and wanted in seats:
+            return wanted
+        return seats[-1] if isinstance(wanted, int) and wanted > seats[-1] else seats[0]
+
+    def field_id(self, game: str, knob: Knob) -> str:
+        """A knob's field's id: its name after its game's prefix (``ScreenGame.form``)."""
+        return screen_game(game).form + knob.name
+
+    def knob_field(self, game: str, knob: Knob, *, classes: str = "") -> ComposeResult:
+        """The field of one knob of ``game`` (its id ``field_id``), showing its default: a switch that also says
+        on or off, a choice of its words (each with what it means), or a text of what ``--rule`` takes."""
         tooltip = f"{knob.rule}: {knob.help}"
-        name = prefix + knob.name
+        name = self.field_id(game, knob)
+        self.fields[name] = (game, knob)
         if knob.kind is bool:
             with Horizontal(classes=f"switch-row {classes}"):
                 yield Switch(bool(knob.default), id=name, animate=False, tooltip=tooltip)
                 yield Label(knob.word(knob.default), id=f"{name}-word", classes="switch-word")
         elif knob.choices:
-            words = enums[knob.name]
-            yield Select([(f"{word} ({meaning})", words[word]) for word, meaning in knob.choices],
-                         value=words[str(knob.default)], allow_blank=False, id=name, compact=True,
+            yield Select([(f"{word} ({meaning})", self.choice(game, knob, word)) for word, meaning in knob.choices],
+                         value=self.choice(game, knob, str(knob.default)), allow_blank=False, id=name, compact=True,
                          tooltip=tooltip, classes=classes)
         else:
             rounds = knob.kind is tuple
             yield Input(knob.word(knob.default), id=name, restrict=r"[0-9, ]*" if rounds else r"[0-9]*",
                         max_length=20 if rounds else 6, compact=True, tooltip=tooltip, classes=classes)
 
+    @staticmethod
+    def choice(game: str, knob: Knob, word: str) -> int | str:
+        """What the form's choice of ``word`` carries: the wire's number for it (``ScreenGame.choices``), else
+        the word."""
+        return screen_game(game).choices.get(knob.name, {}).get(word, word)
+
     @property
     def game(self) -> str:
         chosen = self.query_one("#game", Select).value
         return chosen if isinstance(chosen, str) else DEFAULT_GAME
 
-    def thirty_one_preset(self) -> ThirtyOneRules:
-        """The Thirty-One preset chosen in the form (its rules, as the preset sets them)."""
-        chosen = self.query_one(f"#{T31}preset", Select).value
-        return ThirtyOneRules.of(THIRTY_ONE_KNOB_WORDS["preset"][chosen] if isinstance(chosen, int) else "classic")
+    def chosen_rules(self, game: str) -> Rules:
+        """The rules the form's switches and choices of ``game`` say (its texts may be half typed): what decides
+        which of its knobs the rules play (``Knob.applies_to``)."""
+        played = kind(game)
+        values = {knob.name: self.knob_value(game, knob) for knob in played.knobs
+                  if knob.kind is bool or knob.choices}
+        for given in (values, {name: value for name, value in values.items() if name in setters(played)}, {}):
+            try:
+                return played.rules_from_dict(given)
+            except (RuleError, ValueError, TypeError):
+                continue
+        return played.rules_from_dict({})
 
     def show_game(self, game: str) -> None:
-        """The chosen game's rules in the form, the other's hidden; of Thirty-One's, the knobs its preset plays
-        (``Rules.applies``: no tokens but in banking, ...), as the wire would refuse the others."""
-        for widget in self.query(".ten-pennies"):
-            widget.display = game == DEFAULT_GAME
-        preset = self.thirty_one_preset()
-        for knob in THIRTY_ONE_KNOBS:
-            for widget in self.query(f".{T31}{knob.name}"):
-                widget.display = game == THIRTY_ONE and preset.applies(knob.name)
+        """The chosen game's rules in the form, the others' hidden; of its knobs, those its rules play (no
+        tokens but in Thirty-One's banking, ...), as the game would refuse the others; its seats."""
+        for other in self.games:
+            rules = self.chosen_rules(other) if other == game else None
+            for knob in kind(other).knobs:
+                shown = other == game and knob.applies_to(rules)
+                for widget in self.query(f".{knob_class(other, knob)}"):
+                    widget.display = shown
+        seats = kind(game).seats
+        if seats != self.seats_offered:
+            self.seats_offered = seats
+            select = self.query_one("#seats", Select)
+            wanted = select.value
+            select.set_options(self.seat_choices(seats))
+            select.value = self.seats_for(seats, wanted)
+            self.query_one("#seats-label", Label).update(self.seats_label(seats))
 
-    @on(Select.Changed, "#game")
-    def game_chosen(self, event: Select.Changed) -> None:
-        self.show_game(self.game)
-
-    @on(Select.Changed, f"#{T31}preset")
-    def thirty_one_preset_chosen(self, event: Select.Changed) -> None:
-        """A Thirty-One preset sets its knobs (THIRTY-ONE.md's presets): the form shows what it plays."""
-        if not isinstance(event.value, int):
-            return
-        rules = ThirtyOneRules.of(THIRTY_ONE_KNOB_WORDS["preset"][event.value])
-        for knob in THIRTY_ONE_KNOBS[1:]:
-            value = getattr(rules, knob.name)
-            if knob.kind is bool:
-                self.query_one(f"#{T31}{knob.name}", Switch).value = bool(value)
-            elif knob.choices:
-                self.query_one(f"#{T31}{knob.name}", Select).value = THIRTY_ONE_KNOB_ENUMS[knob.name][str(value)]
-            else:
-                self.query_one(f"#{T31}{knob.name}", Input).value = knob.word(value)
-        self.show_game(self.game)
+    @on(Select.Changed)
+    def chosen(self, event: Select.Changed) -> None:
+        """The game chosen, or a knob's value: a knob that sets others (a preset) sets them in the form
+        (THIRTY-ONE.md's presets), and the form shows what the rules play."""
+        if event.select.id == "game":
+            self.show_game(self.game)
+        elif event.select.id in self.fields:
+            self.knob_changed(*self.fields[event.select.id])
 
     @on(Switch.Changed)
     def switched(self, event: Switch.Changed) -> None:
         """A switch says on or off in words too, not by the slider's side or colour alone (NO_COLOR)."""
         self.query_one(f"#{event.switch.id}-word", Label).update("on" if event.value else "off")
+        if event.switch.id in self.fields:
+            self.knob_changed(*self.fields[event.switch.id])
 
-    def knob_value(self, knob: Knob, *, prefix: str = "", words: Mapping[str, Mapping[int, str]] = KNOB_WORDS
-                   ) -> object:
-        """What the form says of one house rule; ValueError, naming its label, for a text that is not of
+    def knob_changed(self, game: str, knob: Knob) -> None:
+        played = kind(game)
+        if knob.name in setters(played):
+            try:
+                data = played.rules_to_dict(played.rules_from_dict({knob.name: self.knob_value(game, knob)}))
+            except (RuleError, ValueError, TypeError):
+                data = {}
+            for other in played.knobs:
+                if other is not knob and other.name in data:
+                    self.set_field(game, other, data[other.name])
+        self.show_game(self.game)
+
+    def set_field(self, game: str, knob: Knob, value: Any) -> None:
+        name = self.field_id(game, knob)
+        if knob.kind is bool:
+            self.query_one(f"#{name}", Switch).value = bool(value)
+        elif knob.choices:
+            self.query_one(f"#{name}", Select).value = self.choice(game, knob, str(value))
+        else:
+            self.query_one(f"#{name}", Input).value = knob.word(tuple(value) if isinstance(value, list) else value)
+
+    def knob_value(self, game: str, knob: Knob) -> KnobValue:
+        """What the form says of one knob of ``game``; ValueError, naming its label, for a text that is not of
         the knob's type at all (its limits are the server's to judge)."""
-        name = prefix + knob.name
+        name = self.field_id(game, knob)
         if knob.kind is bool:
             return self.query_one(f"#{name}", Switch).value
         if knob.choices:
             chosen = self.query_one(f"#{name}", Select).value
-            assert isinstance(chosen, int)
-            return words[knob.name][chosen]
+            words = {number: word for word, number in screen_game(game).choices.get(knob.name, {}).items()}
+            return words.get(chosen, str(chosen)) if isinstance(chosen, int) else str(chosen)
         try:
             return knob.parse(self.query_one(f"#{name}", Input).value)
         except RuleError:
@@ -310,13 +377,13 @@ class CreateTableScreen(ModalScreen[HostedTable | None]):
         if not name:
             raise ValueError("Name: the table needs one")
         game = self.game
-        if game == THIRTY_ONE:
-            preset = self.thirty_one_preset()
-            knobs = {knob.name: self.knob_value(knob, prefix=T31, words=THIRTY_ONE_KNOB_WORDS)
-                     for knob in THIRTY_ONE_KNOBS if preset.applies(knob.name)}  # the ones shown
-            rules = thirty_one_rules_to_pb(ThirtyOneRules.from_dict(knobs))
-        else:
-            rules = rules_to_pb(HouseRules.from_dict({knob.name: self.knob_value(knob) for knob in KNOBS}))
+        played = kind(game)
+        shown = self.chosen_rules(game)
+        knobs = {knob.name: self.knob_value(game, knob) for knob in played.knobs if knob.applies_to(shown)}
+        try:
+            rules = wire(game).rules_to_pb(played.rules_from_dict(knobs))
+        except (RuleError, BadRequest) as error:
+            raise ValueError(str(error)) from None
         seats = self.query_one("#seats", Select).value
         assert isinstance(seats, int)
         timer = self.query_one("#decision_seconds", Input).value.strip()

@@ -21,10 +21,14 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Input, Label, Static
 
+from tenpennies.engine.games import DEFAULT_GAME
+
 from ..arguments import address as check_address
+from ..arguments import game_title
 from ..discovery import Browser, Change, FoundServer
 from .cards import clip
 from .footer import KeysFooter
+from .games import SCREENS
 
 REMEMBERED = "remembered"  # the row key of the server played on last time
 FOUND = "lan:"  # the row keys of servers found begin so: a record may call itself anything, "remembered" too
@@ -43,7 +47,7 @@ class Choice:
     address: str = ""
     tls: bool = False
     name: str = ""
-    game: str = ""  # local: the game of a new local game ("": Ten Pennies), by its name in ``engine.games``
+    game: str = ""  # local: the game of a new local game ("": the default game), by its name in ``engine.games``
 
 
 def server_row(server: FoundServer, last: bool) -> tuple[Text | str, ...]:
@@ -58,13 +62,18 @@ def row_key(server: FoundServer) -> str:
     return FOUND + server.key
 
 
-SERVERS_HELP = """\
+LOCAL_KEYS = {name: SCREENS[name].key for name in sorted(SCREENS, key=lambda name: name != DEFAULT_GAME)
+              if SCREENS[name].key}
+"""The key of a local game of each game that has one (its screen entry's), the default game's first."""
+LOCAL_HELP = "\n".join(f"  [b]{key}[/b]{' ' * (7 - len(key))}play {game_title(name)} locally against three bots"
+                       + (" (no server needed)" if n == 0 else "") for n, (name, key) in enumerate(LOCAL_KEYS.items()))
+
+SERVERS_HELP = f"""\
 [b]Servers on the LAN[/b], listed as they answer (mDNS).
 
   [b]enter[/b]  open the lobby of the server under the cursor
   [b]a[/b]      connect to an address: type HOST:PORT, then enter
-  [b]l[/b]      play Ten Pennies locally against three bots (no server needed)
-  [b]t[/b]      play Thirty-One locally against three bots
+{LOCAL_HELP}
   [b]esc[/b]    from the address field back to the list
   [b]q[/b]      quit
 
@@ -98,8 +107,8 @@ class ServersScreen(Screen[Choice]):
 
     BINDINGS = [
         Binding("a", "address", "Address"),
-        Binding("l", "local", "Local game"),
-        Binding("t", "local('thirty_one')", "Local Thirty-One"),
+        *(Binding(key, f"local('{name}')", "Local game" if name == DEFAULT_GAME else f"Local {game_title(name)}")
+          for name, key in LOCAL_KEYS.items()),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -137,16 +146,19 @@ class ServersScreen(Screen[Choice]):
             yield Label("Connect to an address:")
             yield Input(placeholder="HOST:PORT", id="address", max_length=260, compact=True)
         yield Static("", id="servers-error", markup=False)  # what was typed, as typed
-        with Horizontal(id="servers-local"):
+        with Horizontal(id="servers-local"):  # the default game's, then each other game's (every one registered)
             yield Button("Play locally against bots", id="local", compact=True)
-            yield Button("Thirty-One locally", id="local-thirty-one", compact=True)
+            for name in SCREENS:
+                if name != DEFAULT_GAME:
+                    yield Button(f"{game_title(name)} locally", id=f"local-{name}", compact=True)
         yield KeysFooter(compact=True)
 
     def looking_text(self) -> str:
         where = f" (interface {self.interface})" if self.interface else ""
         found = len(self.found)
         if not found and self.waited:
-            return f"No server found on the LAN{where} yet: a to connect to an address, l to play locally"
+            local = f", {LOCAL_KEYS[DEFAULT_GAME]} to play locally" if DEFAULT_GAME in LOCAL_KEYS else ""
+            return f"No server found on the LAN{where} yet: a to connect to an address{local}"
         count = "none found yet" if not found else f"{found} found"
         return f"Looking for servers on the LAN{where}… {count}"
 
@@ -241,16 +253,15 @@ class ServersScreen(Screen[Choice]):
         error.update(text)
         error.add_class("shown")
 
-    @on(Button.Pressed, "#local")
-    def local_pressed(self) -> None:
-        self.action_local()
+    @on(Button.Pressed)
+    def local_pressed(self, event: Button.Pressed) -> None:
+        """``#local``: the local game (the default game's); ``#local-NAME``: a local game of that game."""
+        button = event.button.id or ""
+        if button == "local" or button.startswith("local-"):
+            self.action_local(button.removeprefix("local").removeprefix("-"))
 
     def action_address(self) -> None:
         self.query_one("#address", Input).focus()
-
-    @on(Button.Pressed, "#local-thirty-one")
-    def local_thirty_one_pressed(self) -> None:
-        self.action_local("thirty_one")
 
     def action_local(self, game: str = "") -> None:
         self.dismiss(Choice("local", game=game))

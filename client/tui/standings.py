@@ -1,6 +1,6 @@
-"""A server's tournament standings (``serve --tournament``), shown from the lobby with ``t``: a Ten Pennies
-tournament's mean score, pennies and buys; another game's (Thirty-One) mean place and its own tallies a
-game (lives left, tokens or points) in their place.
+"""A server's tournament standings (``serve --tournament``), shown from the lobby with ``t``: each bot's games,
+wins, mean score (or place) and rating, and the game's own columns (``ScreenGame.standings``: Ten Pennies'
+pennies and buys, Thirty-One's lives left, tokens or points a game).
 
 The standings come from ``GetStandings``, a unary call: the screen asks again every couple of seconds
 while it is open (the tournament's games end a few a minute; a stream would buy nothing).
@@ -16,44 +16,49 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.tournament import wins_text
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..connection import Connection, ServerError
+from ..games import CLIENT_GAMES, ClientGame
 from .cards import clip
 from .footer import KeysFooter
+from .game import tally_note
+from .games import screen_game
 
 REFRESH_SECONDS = 2.0
-# Short headers (the note says what they mean), so that the window fits 80 columns: each column takes a
-# space either side, and the window a border and a space either side.
-COLUMNS = ("#", "Bot", "Games", "Wins", "Mean", "Pen.", "Buys", "Ill.", "T/o", "Rating")
 BOT_WIDTH = 12  # a longer bot's name is cut with …
-NOTE = ("Wins: tied winners share one; Mean: mean score a game ± its margin (lower is better); Pen.: pennies "
-        "won or lost; Ill.: commands the rules refused; T/o: decisions the timer or the takeover bot made. "
-        "Escape closes.")
-PLACE_NOTE = ("Wins: tied winners share one; Place: mean finishing place ± its margin (1 the best); {tallies}: "
-              "a game's, as the game ended; Ill.: commands the rules refused; T/o: decisions the timer or the "
-              "takeover bot made. Escape closes.")
 
 
-def by_place(standings: pb.GetStandingsResponse) -> bool:
-    """A game whose scores are places, with tallies of its own (Thirty-One), not Ten Pennies."""
-    return standings.game not in ("", "ten_pennies")
+def scored(standings: pb.GetStandingsResponse) -> ClientGame:
+    """The client's entry of the tournament's game: what its scores are (a score, a place) and their decimals
+    (a game without one: scores, as ``Result.scores`` are)."""
+    game = standings.game or DEFAULT_GAME
+    return CLIENT_GAMES.get(game) or ClientGame(game)
+
+
+def mean_head(standings: pb.GetStandingsResponse) -> str:
+    """The mean column's head: ``Mean`` of scores, or what the game's scores are (``Place``)."""
+    word = scored(standings).score_word
+    return "Mean" if word == "score" else word.capitalize()
 
 
 def columns(standings: pb.GetStandingsResponse) -> tuple[str, ...]:
-    """The screen's columns: Ten Pennies' ``COLUMNS``, or the mean place and the game's tallies for pennies
-    and buys."""
-    if not by_place(standings):
-        return COLUMNS
-    return ("#", "Bot", "Games", "Wins", "Place", *(t.capitalize() for t in standings.tallies), "Ill.", "T/o",
-            "Rating")
+    """The screen's columns: what every game's standings have, the mean of the game's scores and its own
+    (``ScreenGame.standings``). Short heads (the note says what they mean), so that the window fits 80 columns:
+    each column takes a space either side, and the window a border and a space either side."""
+    own = screen_game(standings.game).standings
+    return ("#", "Bot", "Games", "Wins", mean_head(standings), *own.heads(standings), "Ill.", "T/o", "Rating")
 
 
 def note(standings: pb.GetStandingsResponse) -> str:
-    if not by_place(standings):
-        return NOTE
-    return PLACE_NOTE.format(tallies=", ".join(t.capitalize() for t in standings.tallies) or "Tallies")
+    own = screen_game(standings.game).standings
+    if own.note is not None:
+        return own.note(standings)
+    entry = scored(standings)
+    why = f" ({entry.score_note})" if entry.score_note else ""
+    return tally_note(standings, f"{mean_head(standings)}: mean {entry.score_word} a game ± its margin{why}")
 
 
 def progress(standings: pb.GetStandingsResponse) -> str:
@@ -66,20 +71,18 @@ def progress(standings: pb.GetStandingsResponse) -> str:
 
 
 
-def standing_row(place: int, standing: pb.Standing, tallies: tuple[str, ...] | None = None
-                 ) -> tuple[str | Text, ...]:
-    """One bot's row: Ten Pennies' (``tallies`` None), or by place with ``tallies`` a game."""
-    digits = 1 if tallies is None else 2  # a mean place (1 to 8) wants a second decimal
+def standing_row(place: int, standing: pb.Standing, standings: pb.GetStandingsResponse) -> tuple[str | Text, ...]:
+    """One bot's row, with the columns of the game of ``standings``."""
+    own = screen_game(standings.game).standings
+    digits = scored(standings).digits
     if standing.HasField("mean_score"):
         margin = f"±{standing.mean_score_margin:.{digits}f}" if standing.games > 1 else ""
         mean = f"{standing.mean_score:.{digits}f}{margin}"
     else:
         mean = "-"
     name = clip(standing.name, BOT_WIDTH)
-    own = (f"{standing.pennies:+d}", str(standing.buys)) if tallies is None else \
-        tuple(f"{standing.tallies.get(t, 0) / standing.games:.1f}" if standing.games else "-" for t in tallies)
     return (str(place), Text(name), str(standing.games), wins_text(standing.shared_wins), Text(mean, justify="right"),
-            *own, str(standing.illegal), str(standing.timed_out),
+            *own.cells(standing, standings), str(standing.illegal), str(standing.timed_out),
             f"{standing.rating_mu:.1f}±{standing.rating_sigma:.1f}")
 
 
@@ -124,9 +127,8 @@ class StandingsScreen(ModalScreen[None]):
         table = self.query_one("#standings-table", DataTable)
         cursor = table.cursor_row
         table.clear()
-        tallies = tuple(standings.tallies) if by_place(standings) else None
         for place, standing in enumerate(standings.standings, 1):
-            table.add_row(*standing_row(place, standing, tallies), key=standing.name)
+            table.add_row(*standing_row(place, standing, standings), key=standing.name)
         if standings.standings:
             table.move_cursor(row=min(cursor, len(standings.standings) - 1))
 

@@ -44,8 +44,8 @@ from tenpennies.client.view import TableView
 from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.games import wire
-from tenpennies.wire.mapping import BadRequest
 
 from .cards import CardStyle
 from .common import RETRY_FIRST, RETRY_MOST, WIDE, LiveScreen, default_bot, filled, sentence

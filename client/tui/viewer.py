@@ -1,5 +1,5 @@
-"""The replay viewer: a finished game (Ten Pennies or Thirty-One) step by step, forwards and back, every hand
-shown, the narrator's words for each step, a review's marks on the reviewed seat's costly decisions.
+"""The replay viewer: a finished game step by step, forwards and back, every hand shown (the game's board: its
+screen entry's), the narrator's words for each step, a review's marks on the reviewed seat's costly decisions.
 
 ``ReplayScreen(record, review=None)``: ← → a step, ↑ ↓ (or [ ]) a round, home / end the deal and the end,
 ``n`` / ``N`` the next / previous costly decision of the review, ``g`` each seat's running score by round,
@@ -19,111 +19,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from tenpennies.engine.cards import Card, sort_key
-from tenpennies.engine.interface import Game, RuleError
+from tenpennies.engine.cards import Card
+from tenpennies.engine.interface import RuleError
 from tenpennies.engine.review import Mark, Review
-from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.wire.games import THIRTY_ONE
 from tenpennies.wire.record import GameRecord
 
 from ..reviews import load_review, move_words, plus_minus
 from ..stepper import Stepper
 from .cards import CardStyle
 from .footer import KeysFooter
+from .games import screen_game
 from .line import Line
 from .plot import ScorePlot
-from .thirty_one import standing, worth
 
 BEFORE = 6  # earlier steps whose words stay above the step's own, dim
-Board = Callable[[Game, GameRecord, CardStyle, int], Text]
-Row = tuple[list[Text], list[Text]]  # a row's cells, then its last column as pieces (cards) to wrap
-
-
-def grid(head: list[str], rows: list[Row], width: int, right: frozenset[int] = frozenset()) -> Text:
-    """Rows in columns as one unwrapped text (so that its height is its lines, known without drawing it):
-    each column as wide as its widest cell (``right``: aligned right), the last one's pieces wrapped within
-    ``width``, a wrapped line starting under the column."""
-    cells = [[Text(h, style="bold") for h in head[:-1]], *([*c] for c, _ in rows)]
-    widths = [max(row[i].cell_len for row in cells) for i in range(len(head) - 1)]
-    start = sum(widths) + len(widths)
-    room = max(width - start, 12)
-    out = Text(no_wrap=True)
-    lines: list[tuple[list[Text], list[Text]]] = [(cells[0], [Text(head[-1], style="bold")])]
-    lines += [(c, pieces) for (_, pieces), c in zip(rows, cells[1:], strict=True)]
-    for n, (row, pieces) in enumerate(lines):
-        if n:
-            out.append("\n")
-        for i, cell in enumerate(row):
-            pad = " " * (widths[i] - cell.cell_len)
-            out.append_text(Text(pad) + cell if i in right else cell + Text(pad))
-            out.append(" ")
-        used = 0
-        for piece in pieces:
-            if used and used + 1 + piece.cell_len > room:
-                out.append("\n" + " " * start)
-                used = 0
-            elif used:
-                out.append(" ")
-                used += 1
-            out.append_text(piece)
-            used += piece.cell_len
-    return out
-
-
-def _names(record: GameRecord) -> list[str]:
-    return [record.seat_name(s)[:14] for s in range(record.seats)]
-
-
-def ten_pennies_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
-    """Ten Pennies: each seat's score, pennies and hand (wild cards marked), whose turn, the sets on the table,
-    the discard and the stock."""
-    public = game.view(None)
-    wild = public.spec.wild_ranks
-    rows: list[Row] = []
-    for s, name in enumerate(_names(record)):
-        p = public.players[s]
-        hand = sorted(game.view(s).hand, key=sort_key)
-        turn = style.turn_mark if not game.over and s in game.to_act() else " "
-        pieces = [style.rich(c, wild=c.rank in wild) for c in hand] or [Text("-", style="dim")]
-        if p.down:
-            pieces.append(Text("(down)", style="dim"))
-        rows.append(([Text(turn), Text(name), Text(str(p.score)), Text(str(p.pennies))], pieces))
-    sets = [Text("Sets:", style="bold")]
-    for meld in public.table:
-        sets.append(Text(f"{meld.id}:", style="dim") + style.cards(meld.cards, wild, sep=""))
-    if not public.table:
-        sets.append(Text("none yet", style="dim"))
-    top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
-    pile = [Text("Discard"), top, Text(f"· stock {public.stock_size} · pot {public.pot}", style="dim")]
-    blank = [Text(), Text(), Text(), Text()]
-    rows += [(blank, sets), (blank, pile)]
-    return grid(["", "Player", "Score", "Pen.", "Hand"], rows, width, frozenset({2, 3}))
-
-
-def thirty_one_board(game: Game, record: GameRecord, style: CardStyle, width: int) -> Text:
-    """Thirty-One: each seat's lives (tokens, points), hand and its worth, whose turn, the discard pile's top,
-    the stock and the cards in the middle."""
-    public = game.view(None)
-    rules = public.rules
-    rows: list[Row] = []
-    for s, name in enumerate(_names(record)):
-        hand = game.view(s).hand
-        turn = style.turn_mark if not game.over and s in game.to_act() else " "
-        knocked = " (knocked)" if public.knocker == s else ""
-        cards = style.cards(hand) if hand else Text("-", style="dim")
-        rows.append(([Text(turn), Text(name), Text(standing(public.players[s], rules)), cards],
-                     [Text(worth(hand, rules) + knocked)]))
-    top = style.rich(public.discard_top) if public.discard_top is not None else Text("-")
-    middle = [Text("Discard"), top, Text(f"· stock {public.stock_size}", style="dim")]
-    shown = [c for c in public.widow if c is not None] + list(public.table_cards)
-    if shown:
-        middle += [Text("· middle"), style.cards(shown)]
-    rows.append(([Text(), Text(), Text(), Text()], middle))
-    head = {"lives": "Lives", "tokens": "Tokens", "points": "Points"}[rules.scoring]
-    return grid(["", "Player", head, "Hand", "Worth"], rows, width, frozenset({2}))
-
-
-BOARDS: dict[str, Board] = {TEN_PENNIES.name: ten_pennies_board, THIRTY_ONE: thirty_one_board}
 
 
 def drawn_move(record: GameRecord, notation: str, style: CardStyle) -> Text:
@@ -192,7 +101,7 @@ class ReplayScreen(Screen[None]):
         self.stepper = Stepper(record, review=review, card=self.style.text)
         self.record = record
         self.review = review
-        self.board = BOARDS[record.game]
+        self.board = screen_game(record.game).board
         self.position = max(0, min(position, self.stepper.last))
         self.plotting = False
 

@@ -19,10 +19,9 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Input, Static
 
 from tenpennies.engine.cards import Card
 from tenpennies.engine.thirty_one.commands import (
@@ -47,17 +46,18 @@ from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.engine.thirty_one.view import Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from ..plots import Chart, running_deals
-from .cards import CardStyle
-from .common import count
-from .footer import KeysFooter
-from .game import Frame, GameTable
-from .guide import GuideScreen
-from .hand import Hand
-from .help import SCROLL_KEYS, BesideTheLog, Dialog, GameEnd, passes_on
-from .line import Line
-from .plot import ScorePlot
-from .seats import SeatLine, SeatsHead
+from ...plots import Chart, running_deals
+from ..cards import CardStyle
+from ..choose import ChooseScreen
+from ..common import count
+from ..footer import KeysFooter
+from ..game import Frame, GameTable
+from ..guide import GuideScreen
+from ..hand import Hand
+from ..help import SCROLL_KEYS, BesideTheLog, Dialog, GameEnd, passes_on
+from ..line import Line
+from ..plot import ScorePlot
+from ..seats import SeatLine, SeatsHead
 
 CHOICES = (ExchangeWidow, ExchangeMiddle, SwapHand, Renew, TableSwap, TableSwapAll)
 """The moves the chooser (``e``) lists: each preset's own, beside drawing and knocking."""
@@ -635,29 +635,6 @@ def given(command: Command) -> tuple[Card, ...]:
         case ExchangeWidow(give=cards):
             return cards
     return ()
-
-
-class ChooseScreen(ModalScreen[Command | None]):
-    """One move of several, each in words: enter makes it, esc makes none."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, choices: list[tuple[Text, Command]]) -> None:
-        super().__init__()
-        self.choices = choices
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text("Which move? (↑ ↓ and enter; esc: none)", style="bold"))
-            yield OptionList(*(Option(text, id=str(i)) for i, (text, _) in enumerate(self.choices)), id="choices")
-        yield KeysFooter()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(self.choices[event.option_index][1])
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ThirtyOneHelp(Dialog[bool]):

@@ -40,15 +40,15 @@ from tenpennies.engine.ten_pennies.melds import set_error
 from tenpennies.engine.ten_pennies.strategies import contract_distance, fits, would_buy, would_take
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from .cards import CardStyle
-from .common import count, pennies
-from .game import Frame, GameTable
-from .guide import GuideScreen
-from .hand import Hand
-from .help import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen
-from .line import Line, Rows
-from .prefs import PrefsScreen
-from .seats import SeatLine, SeatsHead
+from ..cards import CardStyle
+from ..common import count
+from ..game import Frame, GameTable
+from ..hand import Hand
+from ..line import Line, Rows
+from ..prefs import PrefsScreen
+from ..seats import SeatLine, SeatsHead
+from .dialogs import GameEndScreen, HelpScreen, PileScreen, RoundEndScreen, pennies
+from .guide import TurnGuide
 
 SORTS = ("rank", "suit", "own")
 SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3, None: 4}
@@ -628,7 +628,7 @@ class TenPenniesTable(GameTable):
         return HelpScreen(self.view, self.card_style, extra, watching=watching)
 
     def guide_screen(self) -> Screen[None] | None:
-        return GuideScreen()
+        return TurnGuide()
 
     def action_prefs(self) -> None:
         """The table's settings: the bell, a new offer's pause, the auto-pass (``PrefsScreen``)."""

@@ -10,8 +10,8 @@ from tenpennies.engine.games import DEFAULT_GAME, GAMES, UnknownGame, kind
 from tenpennies.engine.interface import Kind, RuleError, Rules
 from tenpennies.engine.knobs import either
 from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.games import wire
-from tenpennies.wire.mapping import BadRequest
 
 
 def address(text: str) -> str:

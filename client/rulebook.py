@@ -11,10 +11,12 @@ import functools
 import re
 from importlib import resources
 
+from tenpennies.engine.games import GAMES
+
 BOOKS_PACKAGE = "tenpennies.rulebooks"
-# each rule book by the prefix of its rules' numbers
-BOOKS = {"TP": "RULES.md", "T31": "THIRTY-ONE.md"}
-RULE = re.compile(r"\b(TP|T31)-\d+(?:\.\d+)?\b")
+BOOKS = dict(kind.rule_book for kind in GAMES.values() if kind.rule_book[1])
+"""Each rule book by the prefix of its rules' numbers (each game's ``Kind.rule_book``)."""
+RULE = re.compile(rf"\b({'|'.join(map(re.escape, BOOKS))})-\d+(?:\.\d+)?\b")
 
 
 def cited(text: str) -> str | None:

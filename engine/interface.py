@@ -4,7 +4,7 @@ A game *kind* (``Kind``) makes, loads and speaks for the games of one kind, in t
 text of its commands and what a timer does for a late seat (``KindRules``), its bots and searcher
 (``KindBots``), its words (``KindWords``). A *game* (``Game``) is one game being played: whose
 turn, what each seat may do, applying a command, what each seat may know. ``games.GAMES`` lists the kinds
-by name: Ten Pennies (``ten_pennies.kind``) and Thirty-One (``thirty_one.kind``).
+by name (each game's package has its ``kind``).
 
 A game's commands, views and rules are its own values: whoever drives a game only passes them along (and
 reads a command's ``seat``). Every game is reproducible from its seats, rules, seed and command log.
@@ -125,7 +125,7 @@ G_contra = TypeVar("G_contra", bound=Game, contravariant=True)  # KindBots only 
 
 
 class KindRules(Protocol[G]):
-    """A kind of game's rules: ``name`` as the store and the registry know it, e.g. ``ten_pennies``; making,
+    """A kind of game's rules: ``name`` as the store and the registry know it (snake case); making,
     loading and checking its games, its rules and commands as plain data and text, what its timer plays for a
     late seat, and the fold of its events into what a seat knows."""
 
@@ -265,7 +265,14 @@ class KindBots(Protocol[G_contra]):
 
 
 class KindWords(Protocol):
-    """A kind of game told to people: its events in words, and the tallies a tournament's standings add up."""
+    """A kind of game told to people: its events in words, its rule book, and the tallies a tournament's
+    standings add up."""
+
+    @property
+    def rule_book(self) -> tuple[str, str]:
+        """The prefix of the game's rule numbers (``RuleError.rule`` starts with it and ``-``) and its rule book's
+        file among the rule books (docs/), where a client finds a cited rule's text ("": the game has none there)."""
+        ...
 
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:

@@ -115,7 +115,7 @@ def game_spec(lineups: Sequence[Sequence[str]], seed: int, index: int) -> GameSp
 @dataclass(frozen=True, kw_only=True)
 class GameResult:
     """One finished game, seat by seat. ``seats``: the entry (bot name) at each seat; ``winners``: seat
-    numbers; ``pennies``: each seat's penny balance (``ten_pennies.results.penny_balance``); ``buys``:
+    numbers; ``pennies``: each seat's penny balance (Ten Pennies' results, its package's ``results``); ``buys``:
     pennies bought with; ``illegal`` and ``timeouts`` as ``engine.seats.Tally`` counts them. Where it
     was played from: ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``; ``won`` and
     ``paid``: pot shares, pennies paid for cards in hand (empty where not known). ``tallies``: a game's own

@@ -43,7 +43,7 @@ from tenpennies.engine.ten_pennies.bots import GreedyBot, safe_default
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import seed_from_db
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import subscribed
 

@@ -40,7 +40,7 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import Service, full_table, start, subscribed
 

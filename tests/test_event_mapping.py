@@ -11,7 +11,7 @@ from test_fold import played, random_table
 from tenpennies.engine.ten_pennies import Game
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 
 def test_every_event_of_real_games_comes_back_from_the_wire_as_it_went() -> None:

@@ -47,7 +47,7 @@ from tenpennies.server.store import NoSuchGame, Store, read_game
 from tenpennies.server.table import Settings, Subscriber, Table
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
-from tenpennies.wire import mapping
+from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import batch_events
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
@@ -271,6 +271,7 @@ class HighCardKind:
     takeover = "low"
     seats = range(2, 3)
     knobs = HIGH_KNOBS
+    rule_book = ("HC", "")  # its rules are this file's
 
     @property
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
@@ -422,7 +423,7 @@ def _event_from_pb(message: pb.Event, rules: HighRules) -> Any | None:
 
 def _command_from_pb(seat: int, message: pb.Command) -> Play:
     if message.WhichOneof("kind") != "discard" or not message.discard.HasField("card_id"):
-        raise mapping.BadRequest("high card: play a card (discard.card_id)")
+        raise BadRequest("high card: play a card (discard.card_id)")
     return Play(seat, message.discard.card_id)
 
 
@@ -575,9 +576,9 @@ async def test_a_gone_player_of_a_second_game_is_played_by_that_games_takeover_b
 async def test_a_game_the_engine_does_not_have_is_refused_by_name(lobby: Lobby) -> None:
     with pytest.raises(games.UnknownGame, match="no game 'high_card'"):
         games.kind("high_card")
-    with pytest.raises(mapping.BadRequest, match="no game 'high_card'"):
+    with pytest.raises(BadRequest, match="no game 'high_card'"):
         wire_games.wire("high_card")
-    with pytest.raises(mapping.BadRequest, match="no game 'high_card'"):
+    with pytest.raises(BadRequest, match="no game 'high_card'"):
         await lobby.create("high", 2, HighRules(), Settings(), None, "test", game="high_card")
     assert not lobby.tables
 
@@ -588,7 +589,7 @@ async def test_a_second_games_rules_are_judged_by_that_game(high_card: None, lob
     with pytest.raises(RuleError, match="HC-2"):
         await lobby.create("high", 2, HighRules(hands=9), Settings(), None, "test", game="high_card")
     table, host = await lobby.create("high", 2, HighRules(), Settings(), None, "test", game="high_card")
-    with pytest.raises(mapping.BadRequest, match="no greedy bot"):
+    with pytest.raises(BadRequest, match="no greedy bot"):
         await table.add_bot(host, 1, "greedy")  # Ten Pennies' bot, not this game's
 
 
@@ -761,7 +762,7 @@ async def test_a_table_of_a_game_the_server_lacks_is_refused_by_name_and_nothing
     assert refused.value.message == "no game 'high_card' here (there are ten_pennies, thirty_one)"
     assert await connection.tables() == [] and not server.lobby.tables and await server.store.list_tables() == []
     # a client shown a table of a game it lacks says so, by name, rather than misread it as Ten Pennies
-    with pytest.raises(mapping.BadRequest, match="no game 'high_card' here"):
+    with pytest.raises(BadRequest, match="no game 'high_card' here"):
         TableView(None).apply_snapshot(pb.Snapshot(table=pb.TableInfo(seats=2, game="high_card")))
 
 

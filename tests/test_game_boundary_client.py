@@ -9,7 +9,6 @@ module of the client names a game (its package, its engine name, an identifier o
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -173,32 +172,3 @@ async def test_a_stored_game_of_a_game_it_was_never_told_of_is_replayed_stepped_
     assert row.won == (ann in result.winners) and row.score == result.scores[ann] and row.pennies is None
     assert row.place == (1 if ann in result.winners else 2)
     assert left_in(stored, ann) is None
-
-
-# --- no module of the client names a game ---------------------------------------------------------------------
-
-GAME_NAMES = re.compile(r"ten_pennies|thirty_one|ThirtyOne|TEN_PENNIES|THIRTY_ONE|\bt31\b")
-"""A game's package or engine name (``ten_pennies``, ``thirty_one``), or an identifier of its own
-(``THIRTY_ONE``, ``ThirtyOneRules``, ``thirty_one_deal``, ``t31``). The product's name (``tenpennies``,
-``TenPenniesApp``) is not a game's."""
-
-REGISTRIES = ("games.py", "game_entry.py", "tui/games.py")
-"""The modules that list the games, by their place under client/ (and each game's packages, below)."""
-
-
-def named_games(path: Path) -> list[str]:
-    return [f"{path.relative_to(CLIENT)}:{number}: {line.strip()}"
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if GAME_NAMES.search(line)]
-
-
-def test_no_module_of_the_client_outside_the_registries_and_the_games_packages_names_a_game() -> None:
-    games_packages = {"ten_pennies", "thirty_one"}
-    found = []
-    for path in sorted(CLIENT.rglob("*.py")):
-        within = path.relative_to(CLIENT)
-        if str(within) in REGISTRIES or within.parts[0] == "examples" or games_packages & set(within.parts[:-1]):
-            continue
-        found += named_games(path)
-    assert not found, "\n".join(found)
-    assert named_games(CLIENT / "games.py")  # (the registry does name them: the rule sees a name where one is)

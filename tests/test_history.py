@@ -36,7 +36,7 @@ from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import subscribed
 from tuikit import until

@@ -23,7 +23,10 @@ from tenpennies.engine.thirty_one.bots import BOTS as THIRTY_ONE_BOTS
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.server.table import Settings
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping, words
+from tenpennies.wire import ten_pennies as mapping
+from tenpennies.wire import thirty_one as thirty_one_wire
+from tenpennies.wire import words
+from tenpennies.wire.errors import BadRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -88,9 +91,9 @@ def test_the_proto_has_a_field_of_each_knob_by_its_name_and_kind() -> None:
             assert field.is_repeated and field.type == FieldDescriptor.TYPE_UINT32
         elif knob.choices:
             assert field.enum_type is not None
-            assert set(words.KNOB_ENUMS[knob.name]) == set(knob.words)
-            assert set(words.KNOB_WORDS[knob.name]) == {v.number for v in field.enum_type.values}
-            assert words.KNOB_WORDS[knob.name][0] == knob.default  # unset: the default
+            assert set(mapping.KNOB_ENUMS[knob.name]) == set(knob.words)
+            assert set(mapping.KNOB_WORDS[knob.name]) == {v.number for v in field.enum_type.values}
+            assert mapping.KNOB_WORDS[knob.name][0] == knob.default  # unset: the default
         else:
             assert field.has_presence, f"{knob.name}: unset must be told from 0 or off"
             assert field.type == (FieldDescriptor.TYPE_BOOL if knob.kind is bool else FieldDescriptor.TYPE_UINT32)
@@ -100,7 +103,7 @@ def test_an_unset_proto_field_means_the_default_so_old_clients_keep_working() ->
     assert mapping.rules_from_pb(pb.HouseRules()) == HouseRules()
     assert mapping.rules_from_pb(pb.HouseRules(hand_size=9)) == HouseRules(hand_size=9)
     for bad in (pb.HouseRules(preset=9), pb.HouseRules(later_set_wilds=7)):  # type: ignore[arg-type]
-        with pytest.raises(mapping.BadRequest, match="unknown"):
+        with pytest.raises(BadRequest, match="unknown"):
             mapping.rules_from_pb(bad)
 
 
@@ -111,9 +114,9 @@ def test_the_proto_has_a_field_of_each_thirty_one_knob_by_its_name_and_kind() ->
         field = described[knob.name]
         if knob.choices:
             assert field.enum_type is not None
-            assert set(words.THIRTY_ONE_KNOB_ENUMS[knob.name]) == set(knob.words)
+            assert set(thirty_one_wire.KNOB_ENUMS[knob.name]) == set(knob.words)
             # unset (0): the preset's value, so no word of its own
-            assert set(words.THIRTY_ONE_KNOB_WORDS[knob.name]) == {v.number for v in field.enum_type.values} - {0}
+            assert set(thirty_one_wire.KNOB_WORDS[knob.name]) == {v.number for v in field.enum_type.values} - {0}
         else:
             assert field.has_presence, f"{knob.name}: unset (the preset's) must be told from 0 or off"
             assert field.type == (FieldDescriptor.TYPE_BOOL if knob.kind is bool else FieldDescriptor.TYPE_UINT32)
@@ -126,7 +129,7 @@ def test_each_enum_word_table_covers_its_enum_and_inverts() -> None:
     for table, inverse, enum in ((words.STRATEGIES, words.STRATEGY_WORDS, pb.BotStrategy),
                                  (words.TABLE_STATUSES, words.STATUS_WORDS, pb.TableStatus),
                                  (words.SEAT_KINDS, words.SEAT_KIND_WORDS, pb.SeatKind),
-                                 (words.PRESETS, words.PRESET_WORDS, pb.Preset)):
+                                 (mapping.PRESETS, mapping.PRESET_WORDS, pb.Preset)):
         assert set(table.values()) == numbers(enum)
         assert all(inverse[number] == word for word, number in table.items())
     # every built-in bot of every game can be asked for, and nothing else

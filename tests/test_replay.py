@@ -21,7 +21,8 @@ from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.app import Server
 from tenpennies.server.store import read_game
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
+from tenpennies.wire.cards import card_from_pb
 
 from serverkit import subscribed
 
@@ -128,7 +129,7 @@ async def test_an_unfinished_game_is_told_as_far_as_it_went_and_says_so(
     assert code == 0, err
     assert "Round 1: " in out and "  Bob " in out
     assert "This game is not finished (the table is playing)" in out
-    hand = " ".join(c.text for c in sorted((mapping.card_from_pb(c) for c in snapshot.game.hand), key=sort_key))
+    hand = " ".join(c.text for c in sorted((card_from_pb(c) for c in snapshot.game.hand), key=sort_key))
     assert f"Bob                  {hand}" in out.split("Hands now:")[1]  # the hand as it is now
 
 

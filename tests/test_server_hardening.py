@@ -20,7 +20,7 @@ from tenpennies.client.connection import join, open_channel, stub
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import Store
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import DEADLINES, Service, ThinClient, full_table, start
 

@@ -18,10 +18,12 @@ from tenpennies.engine.thirty_one.rules import KNOBS, PLAYED_BY, PRESET_NAMES, R
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.errors import BadRequest
-from tenpennies.wire.words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS
+from tenpennies.wire.thirty_one import KNOB_ENUMS as THIRTY_ONE_KNOB_ENUMS
+from tenpennies.wire.thirty_one import KNOB_WORDS as THIRTY_ONE_KNOB_WORDS
+from tenpennies.wire.whose import owner
 
 C = Card.parse
 
@@ -130,7 +132,7 @@ def test_a_command_of_the_other_game_is_refused_the_same_way_both_ways() -> None
     assert str(refused.value) == "lay_off is a Ten Pennies command: this table plays thirty_one"
     for name, game in wire_games.WIRE.items():  # every game's every command, at every other game's table
         for field in pb.Command.DESCRIPTOR.oneofs_by_name["kind"].fields:
-            whose = mapping.owner(field.name)
+            whose = owner(field.name)
             if whose != name:
                 message = pb.Command()
                 getattr(message, field.name).SetInParent()

@@ -42,8 +42,8 @@ from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, HouseRu
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import rules_from_pb, rules_to_pb
-from tenpennies.wire.words import DECISION_SECONDS, KNOB_WORDS
+from tenpennies.wire.ten_pennies import KNOB_WORDS, rules_from_pb, rules_to_pb
+from tenpennies.wire.words import DECISION_SECONDS
 
 from tuikit import lobby_of, status_of, until
 

@@ -65,7 +65,7 @@ from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.engine.thirty_one.view import SeatView as ThirtyOneView
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one as t31_wire
 from tenpennies.wire.games import THIRTY_ONE
 

@@ -37,7 +37,8 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
+from tenpennies.wire.cards import card_from_pb
 
 from tuikit import TableApp, game_of, screen_of, until
 
@@ -221,7 +222,7 @@ async def test_two_clients_each_see_only_their_own_hand(connection: Connection) 
         async def truth(seat: int) -> list[str]:
             """The seat's hand as the server holds it (its own snapshot)."""
             snapshot = await sessions[seat].snapshot()
-            return [ASCII.text(mapping.card_from_pb(c)) for c in snapshot.game.hand]
+            return [ASCII.text(card_from_pb(c)) for c in snapshot.game.hand]
 
         async def check(waiting: int) -> None:
             """While the game waits for ``waiting``: each screen comes to draw exactly its own seat's hand

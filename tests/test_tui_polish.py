@@ -25,7 +25,7 @@ from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import events as tp_events
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
 
 from tuikit import Over, TableApp, lobby_of, screen_of, text_of, until
 

@@ -35,7 +35,8 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import card_from_pb, command_to_pb
+from tenpennies.wire.cards import card_from_pb
+from tenpennies.wire.ten_pennies import command_to_pb
 
 from tuikit import TableApp, game_of, screen_of, text_of, until
 

@@ -47,7 +47,7 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.mapping import command_to_pb
+from tenpennies.wire.ten_pennies import command_to_pb
 
 from positions import position
 from tuikit import TableApp, game_of, painted_rows, screen_of, settled, text_of, until

@@ -149,6 +149,8 @@ class TenPenniesBots:
 class TenPenniesWords:
     """Ten Pennies told to people (``interface.KindWords``)."""
 
+    rule_book = ("TP", "RULES.md")
+
     def narrator(self, rules: HouseRules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)

@@ -113,6 +113,8 @@ class ThirtyOneBots:
 class ThirtyOneWords:
     """Thirty-One told to people (``interface.KindWords``)."""
 
+    rule_book = ("T31", "THIRTY-ONE.md")
+
     def narrator(self, rules: Rules, name: Callable[[int], str], *, seat: int | None = None,
                  every_hand: bool = False, card: Callable[[Card], str] | None = None) -> Narrator:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)

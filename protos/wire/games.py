@@ -15,13 +15,13 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE as THIRTY_ONE_KIND
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from . import mapping, thirty_one
+from . import ten_pennies, thirty_one
 from .errors import BadRequest
 
 
 @dataclass(frozen=True)
 class WireGame:
-    """One game's mapping. ``game_view``: what a seat (None: a spectator) may see of a game, on the wire;
+    """One game's ten_pennies. ``game_view``: what a seat (None: a spectator) may see of a game, on the wire;
     ``view_from_pb`` reads it back with the table's rules. ``event_from_pb`` is ``event_to_pb``'s inverse:
     the game's event a wire event carries, None for the table's own (seats, chat, timers, decisions)."""
 
@@ -36,16 +36,17 @@ class WireGame:
 
 
 def _ten_pennies_view(game: Any, seat: int | None) -> pb.GameView:
-    return mapping.view_to_pb(game.view(seat), game.winners)
+    return ten_pennies.view_to_pb(game.view(seat), game.winners)
 
 
 THIRTY_ONE = THIRTY_ONE_KIND.name  # Thirty-One's name in ``engine.games``
 
 WIRE: dict[str, WireGame] = {
     TEN_PENNIES.name: WireGame(
-        rules_to_pb=mapping.rules_to_pb, rules_from_pb=mapping.rules_from_pb, command_to_pb=mapping.command_to_pb,
-        command_from_pb=mapping.command_from_pb, event_to_pb=mapping.event_to_pb,
-        event_from_pb=mapping.event_from_pb, game_view=_ten_pennies_view, view_from_pb=mapping.view_from_pb),
+        rules_to_pb=ten_pennies.rules_to_pb, rules_from_pb=ten_pennies.rules_from_pb,
+        command_to_pb=ten_pennies.command_to_pb, command_from_pb=ten_pennies.command_from_pb,
+        event_to_pb=ten_pennies.event_to_pb, event_from_pb=ten_pennies.event_from_pb, game_view=_ten_pennies_view,
+        view_from_pb=ten_pennies.view_from_pb),
     THIRTY_ONE: WireGame(
         rules_to_pb=thirty_one.rules_to_pb, rules_from_pb=thirty_one.rules_from_pb,
         command_to_pb=thirty_one.command_to_pb, command_from_pb=thirty_one.command_from_pb,

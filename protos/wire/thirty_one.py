@@ -1,12 +1,12 @@
 """Thirty-One on the wire (docs/THIRTY-ONE.md): its rules, commands, events and a seat's view <-> the
 protobuf messages named ``ThirtyOne*`` (and the ``thirty_one_*`` fields of ``Command``, ``Event`` and
-``GameView``; its rules ride in ``HouseRules.thirty_one``). Ten Pennies' mapping is ``mapping``; the two
-share the cards (``mapping.card``); a malformed message is refused as in every game (``errors.BadRequest``).
+``GameView``; its rules ride in ``HouseRules.thirty_one``). The cards are every game's (``wire.cards``); a
+malformed message is refused as in every game (``errors.BadRequest``).
 No rules here, no I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tenpennies.engine.cards import Card
@@ -32,9 +32,17 @@ from tenpennies.engine.thirty_one.rules import KNOBS, Rules, knob_named, preset_
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from .cards import card, card_from_id, card_from_pb, cards
 from .errors import BadRequest
-from .mapping import card, card_from_id, card_from_pb, cards, other_games_command, refuse_other_games_rules
-from .words import THIRTY_ONE_KNOB_ENUMS, THIRTY_ONE_KNOB_WORDS, inverse
+from .whose import other_games_command, refuse_other_games_rules
+from .words import enum_of, inverse
+
+# Thirty-One's knobs of words (its enums are named ``THIRTY_ONE_KNOB_WORD``); an unset one is the preset's value,
+# so it has no word here: the wire leaves it out of the rules it reads.
+KNOB_ENUMS: dict[str, Mapping[str, int]] = {
+    knob.name: {word: enum_of(f"THIRTY_ONE_{knob.name.upper()}", word) for word, _ in knob.choices}
+    for knob in KNOBS if knob.choices}
+KNOB_WORDS = {name: inverse(table) for name, table in KNOB_ENUMS.items()}
 
 # --- rules ------------------------------------------------------------------------------------------
 
@@ -47,7 +55,7 @@ def rules_to_pb(rules: Rules) -> pb.HouseRules:
         if not rules.applies(knob.name):
             continue
         value = getattr(rules, knob.name)
-        setattr(message, knob.name, THIRTY_ONE_KNOB_ENUMS[knob.name][value] if knob.name in THIRTY_ONE_KNOB_ENUMS
+        setattr(message, knob.name, KNOB_ENUMS[knob.name][value] if knob.name in KNOB_ENUMS
                 else value)
     return pb.HouseRules(thirty_one=message)
 
@@ -78,12 +86,12 @@ def _knobs_from_pb(rules: pb.ThirtyOneRules) -> dict[str, Any]:
     """The knobs ``rules`` set, by name (an unknown word of one: BadRequest)."""
     knobs: dict[str, Any] = {}
     for knob in KNOBS:
-        if knob.name in THIRTY_ONE_KNOB_WORDS:
+        if knob.name in KNOB_WORDS:
             number = getattr(rules, knob.name)
             if number:  # 0: unset
-                if number not in THIRTY_ONE_KNOB_WORDS[knob.name]:
+                if number not in KNOB_WORDS[knob.name]:
                     raise BadRequest(f"unknown {knob.name} {number}")
-                knobs[knob.name] = THIRTY_ONE_KNOB_WORDS[knob.name][number]
+                knobs[knob.name] = KNOB_WORDS[knob.name][number]
         elif rules.HasField(knob.name):
             knobs[knob.name] = getattr(rules, knob.name)
     return knobs

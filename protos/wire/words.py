@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tenpennies.engine.games import GAMES
-from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
-from tenpennies.engine.thirty_one import rules as thirty_one
 from tenpennies.v1 import tenpennies_pb2 as pb
 
 
@@ -20,7 +18,7 @@ def inverse(table: Mapping[str, int], unset: str | None = None) -> dict[int, str
     return words
 
 
-# --- house rules that are one of some words (TP-6); an unset one is the knob's default ---------------
+# --- knobs that are one of some words: each game's wire module tables its own with these -------------
 
 def enum_of(prefix: str, word: str) -> int:
     """The proto's value for ``word`` of the enum whose values are named ``PREFIX_WORD`` (buf's style; a
@@ -28,20 +26,6 @@ def enum_of(prefix: str, word: str) -> int:
     value: int = getattr(pb, f"{prefix}_{word.upper().replace('.', '_')}")
     return value
 
-
-# Each knob's words are its declaration's (``rules.KNOBS``); the proto names its values after them.
-KNOB_ENUMS: dict[str, Mapping[str, int]] = {
-    knob.name: {word: enum_of(knob.name.upper(), word) for word, _ in knob.choices} for knob in KNOBS if knob.choices}
-KNOB_WORDS = {name: inverse(table, str(knob_named(name).default)) for name, table in KNOB_ENUMS.items()}
-PRESETS = KNOB_ENUMS["preset"]
-PRESET_WORDS = KNOB_WORDS["preset"]
-
-# Thirty-One's knobs of words, the same way (its enums are named ``THIRTY_ONE_KNOB_WORD``); an unset one is the
-# preset's value, so it has no word here: the wire leaves it out of the rules it reads (``wire.thirty_one``).
-THIRTY_ONE_KNOB_ENUMS: dict[str, Mapping[str, int]] = {
-    knob.name: {word: enum_of(f"THIRTY_ONE_{knob.name.upper()}", word) for word, _ in knob.choices}
-    for knob in thirty_one.KNOBS if knob.choices}
-THIRTY_ONE_KNOB_WORDS = {name: inverse(table) for name, table in THIRTY_ONE_KNOB_ENUMS.items()}
 
 # --- bots, tables, seats ---------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tenpennies.engine.ten_pennies.rules import HouseRules
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.words import KNOB_ENUMS
+from tenpennies.wire.ten_pennies import KNOB_ENUMS
 
 from ..game import ScreenGame, ShortGame, Standings
 from .board import board

@@ -18,7 +18,8 @@ from tenpennies.engine.ten_pennies import Card, SeatView
 from tenpennies.engine.ten_pennies.narrate import round_end_why
 from tenpennies.engine.ten_pennies.rules import RoundSpec
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import mapping
+from tenpennies.wire import ten_pennies as mapping
+from tenpennies.wire.cards import card_from_pb
 
 from ...plots import running_scores
 from ..cards import CardStyle
@@ -208,7 +209,7 @@ class RoundEndScreen(BesideTheLog, inherit_bindings=False):
         table.add_column("To pot", justify="right", no_wrap=True)
         table.add_column("Hand", ratio=1)
         for s in range(len(m.scores)):
-            cards = [mapping.card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
+            cards = [card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
             cards.sort(key=lambda c: (c.rank, c.suit or "", c.copy))
             hand = self.style.cards(cards, spec.wild_ranks) if cards else Text("out", style="bold")
             table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)

@@ -5,7 +5,7 @@ key)."""
 from __future__ import annotations
 
 from tenpennies.engine.thirty_one.rules import Rules
-from tenpennies.wire.words import THIRTY_ONE_KNOB_ENUMS
+from tenpennies.wire.thirty_one import KNOB_ENUMS
 
 from ..game import ScreenGame, Standings, tally_note
 from .board import board
@@ -37,4 +37,4 @@ SCREEN = ScreenGame(
     table=ThirtyOneTable, board=board, label=label,
     standings=Standings(note=lambda standings: tally_note(
         standings, "Place: mean finishing place ± its margin (1 the best)")),
-    key="t", form="t31-", choices=THIRTY_ONE_KNOB_ENUMS)
+    key="t", form="t31-", choices=KNOB_ENUMS)

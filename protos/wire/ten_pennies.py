@@ -1,15 +1,14 @@
-"""The one place that maps engine values to protobuf messages and back. No rules here, no I/O."""
+"""Ten Pennies on the wire (docs/RULES.md): its rules, commands, events and a seat's view <-> the protobuf
+messages (the game's fields of ``HouseRules``, ``Command``, ``Event`` and ``GameView``, which came before there was
+a choice of game). The cards are every game's (``wire.cards``). No rules here, no I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS
-from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.ten_pennies import (
     Buy,
-    Card,
     Command,
     DeclineDiscard,
     Discard,
@@ -26,14 +25,22 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.engine.ten_pennies.rules import KNOBS
+from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
 from tenpennies.v1 import tenpennies_pb2 as pb
 
-from .errors import BadRequest as BadRequest  # (the client reads it from here too)
-from .words import KNOB_ENUMS, KNOB_WORDS, inverse
+from .cards import card, card_from_id, card_from_pb, cards
+from .errors import BadRequest
+from .whose import other_games_command, refuse_other_games_rules
+from .words import enum_of, inverse
 
-_SUITS = {None: pb.SUIT_UNSPECIFIED, "C": pb.SUIT_CLUBS, "D": pb.SUIT_DIAMONDS, "H": pb.SUIT_HEARTS,
-          "S": pb.SUIT_SPADES}
+# Each knob's words are its declaration's (``rules.KNOBS``); the proto names its values after them; an unset
+# one is the knob's default.
+KNOB_ENUMS: dict[str, Mapping[str, int]] = {
+    knob.name: {word: enum_of(knob.name.upper(), word) for word, _ in knob.choices} for knob in KNOBS if knob.choices}
+KNOB_WORDS = {name: inverse(table, str(knob_named(name).default)) for name, table in KNOB_ENUMS.items()}
+PRESETS = KNOB_ENUMS["preset"]
+PRESET_WORDS = KNOB_WORDS["preset"]
+
 _PHASES = {Phase.PICK_UP: pb.PHASE_PICK_UP, Phase.BUY: pb.PHASE_BUY, Phase.DRAW: pb.PHASE_DRAW,
            Phase.MELD: pb.PHASE_MELD, Phase.GAME_OVER: pb.PHASE_GAME_OVER}
 _PHASE_NAMES = {v: k for k, v in _PHASES.items()}
@@ -42,66 +49,9 @@ _RECEIVED = {"deal": pb.RECEIVED_REASON_DEAL, "draw": pb.RECEIVED_REASON_DRAW,
 _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK,
               "max_turns": pb.ROUND_END_REASON_MAX_TURNS}
 
-_CARDS = [pb.Card(id=c.id, text=c.text, rank=c.rank, suit=_SUITS[c.suit])
-          for c in (Card.from_id(i) for i in range(CARDS_PER_DECK * MAX_DECKS))]
 
 
-# --- what is whose: each game's fields of HouseRules and Command -----------------------------------------
-
-def owner(field: str) -> str:
-    """The game (its name in ``engine.games``) a field of ``HouseRules`` or ``Command`` is of: the proto names
-    a game's fields after the game (``HouseRules.thirty_one``, ``Command.thirty_one_knock``), but for the first
-    game's, the default (Ten Pennies': ``hand_size``, ``draw``), which came before there was a choice."""
-    for name in GAMES:
-        if field == name or field.startswith(f"{name}_"):
-            return name
-    return DEFAULT_GAME
-
-
-def _title(game: str) -> str:
-    return GAMES[game].title if game in GAMES else game
-
-
-def refuse_other_games_rules(message: pb.HouseRules, game: str) -> None:
-    """BadRequest for a field of ``message`` that is another game's than ``game`` (the table's), set: a knob of
-    it, or its whole rules (``rules.hand_size is a Ten Pennies knob: this table plays thirty_one``,
-    ``rules.thirty_one is Thirty-One's: this table plays ten_pennies``); never dropped in silence."""
-    for field, _ in message.ListFields():
-        whose = owner(field.name)
-        if whose != game:
-            what = f"{_title(whose)}'s" if field.name == whose else f"a {_title(whose)} knob"
-            raise BadRequest(f"rules.{field.name} is {what}: this table plays {game}")
-
-
-def other_games_command(kind: str, game: str) -> BadRequest:
-    """The refusal of a command that is not one of ``game``'s (the table's): whose it is (``thirty_one_knock is
-    a Thirty-One command: this table plays ten_pennies``)."""
-    whose = owner(kind)
-    if whose != game:
-        return BadRequest(f"{kind} is a {_title(whose)} command: this table plays {game}")
-    return BadRequest(f"unknown command {kind!r}")  # a game's own command its mapping does not read
-
-
-# --- cards and rules --------------------------------------------------------------------------------
-
-def card(c: Card) -> pb.Card:
-    return _CARDS[c.id]
-
-
-def cards(cs: Iterable[Card]) -> list[pb.Card]:
-    return [_CARDS[c.id] for c in cs]
-
-
-def card_from_pb(message: pb.Card) -> Card:
-    """The engine card a wire card names (by its id; the text, rank and suit only repeat it)."""
-    return card_from_id(message.id)
-
-
-def card_from_id(card_id: int) -> Card:
-    if not 0 <= card_id < CARDS_PER_DECK * MAX_DECKS:
-        raise BadRequest(f"no card has id {card_id}")
-    return Card.from_id(card_id)
-
+# --- rules ------------------------------------------------------------------------------------------
 
 def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
     """Every knob of ``KNOBS`` set, by its own name (a knob of words as its enum, rounds as a list)."""

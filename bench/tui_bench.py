@@ -77,6 +77,7 @@ from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.ten_pennies import RoundEndScreen
+from tenpennies.client.view import Incoming
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.game import SeatView
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -195,17 +196,17 @@ class TimedTableScreen(TableScreen):
         self.when: list[str] = []      # for each latency: where the table stood as the event came
         setattr(self, DRAW, self._timed_draw)
 
-    def fold_event(self, event: pb.Event) -> None:
+    def fold_event(self, incoming: Incoming) -> None:
         # a dialog over the table; or one due once the table's next frame is composed (``after_frame``: an
         # end was folded and is being drawn first; the starting commit pushed it at once)
         when = "behind" if self.app.screen is not self else "opening" if getattr(self, "_after_frame", ()) else "view"
         self.folded_at = time.perf_counter()
         if not self.end_folded:
             self.to_end += 1
-        if event.WhichOneof("kind") == "game_ended":
+        if incoming.kind == "game_ended":
             self.end_folded = self.folded_at
         self.pending.append((self.folded_at, when))
-        super().fold_event(event)
+        super().fold_event(incoming)
 
     def _timed_draw(self) -> None:
         before = getattr(self, "_drawn_at", None)

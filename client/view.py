@@ -17,6 +17,10 @@ would list the engine's. Other seats' deadlines are private; see ``deadline_ms``
 
 A game's view is a dataclass whose ``legal`` holds the seat's legal commands (the server's, put there
 by ``dataclasses.replace``); its ``Known`` has the view as ``.view``.
+
+Each wire event is decoded once (``TableView.read``: an ``Incoming``, the wire's message with the game's event
+it carries); whoever reads it after the fold (the terminal client's table and its game's widget) takes the
+game's event from there, never from the wire message again.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tenpennies.engine.cards import Card
@@ -44,6 +49,21 @@ def timed_out(line: str) -> str:
     return f"Time ran out: {line}"
 
 
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One event of a table's stream, read once (``TableView.read``). ``message``: the wire's; ``kind``: which of
+    the wire's events it is (its ``kind`` field's name; None: none, a newer peer's); ``event``: the game's own
+    event it carries, decoded with the table's rules (the engine's value, which the game's fold, narrator and
+    widgets take), None for the table's own events (seats, chat, timers, decisions), which the table reads
+    from ``message``."""
+
+    message: pb.Event
+    kind: str | None
+    event: Any | None
+
+
+TABLE_EVENTS = frozenset({"seat_changed", "chat_posted", "decision_request", "timer_expired"})
+"""The wire's events that are the table's own, not a game's: no game decodes them."""
 LOG_LINES = 200
 CHAT_LINES = 100
 RECAP_MOVES = 4  # lines of the moves made for a seat while it was away, in a recap (then "and N more")
@@ -53,7 +73,8 @@ class TableView:
     """What one seat (or a spectator, seat None) knows of a table, folded from its stream.
 
     ``apply_snapshot`` starts (or restarts, after a reconnect) from a snapshot; ``apply_event`` folds
-    each event after it. Attributes, all read-only for callers:
+    each event after it (read first with ``read`` where the caller wants the game's event too). Attributes,
+    all read-only for callers:
 
     * ``info``: the table (name, seats, settings, status), kept current from seat changes and the
       game's start and end.
@@ -68,10 +89,11 @@ class TableView:
       spectator, or a seat not awaited, has the snapshot's value (the awaited seat due first) until the
       game moves; then 0, since others' deadlines are private.
     * ``sequence``: the last sequence applied; events at or below it are history already reflected.
-    * ``round_end``: the last round's end (the wire's RoundEnded: the hands shown, points, scores) until
-      the next one, for a game that plays rounds; ``round_ends``: every round's end this view has seen
-      or been told of (history included), by round number, in the order played.
-    * ``game_end`` and ``winners``: the end of the game (the wire's GameEnded).
+    * ``round_end``: the last round's end (the game's event of the wire's ``round_ended``: the hands shown,
+      points, scores) until the next one, for a game that plays rounds; ``round_ends``: every round's end
+      this view has seen or been told of (history included), by round number, in the order played.
+    * ``game_end`` and ``winners``: the end of the game (the wire's GameEnded: every game's scores and
+      winners); ``game_ended``: the same end as the game's own event (what its widget's end shows).
     * ``pile``: the discard pile as far as it is known, bottom first, for a game whose seats remember one
       (Ten Pennies' ``Known.pile``: every discard is face up; the whole pile for a fold that saw the
       round's deal, else its top ``len(pile)`` cards); empty for any other game.
@@ -100,9 +122,10 @@ class TableView:
         self.deadline_ms = 0
         self.decision = 0
         self.sequence = 0
-        self.round_end: pb.RoundEnded | None = None
-        self.round_ends: dict[int, pb.RoundEnded] = {}
+        self.round_end: Any | None = None  # (the game's events)
+        self.round_ends: dict[int, Any] = {}
         self.game_end: pb.GameEnded | None = None
+        self.game_ended: Any | None = None
         self.winners: tuple[int, ...] = ()
         self.pile: list[Card] = []
         self.log: collections.deque[str] = collections.deque(maxlen=LOG_LINES)
@@ -134,7 +157,7 @@ class TableView:
         self._history = _History(self.seat) if snapshot.sequence > self._told else None
         self.deadline_ms = snapshot.decision_deadline_ms
         self.round_end = None
-        self.game_end = None
+        self.game_end = self.game_ended = None
         self._timed_out = None
         self._known = self.view = None
         self.pile = []
@@ -145,14 +168,26 @@ class TableView:
             self.winners = ()
         self.decision = snapshot.decision  # (after the fold: a new view names none)
 
-    def apply_event(self, event: pb.Event) -> str | None:
-        """Fold one event; return the line it added to the log (None: none). Events at or below
-        ``sequence`` are history the snapshot already reflects: not folded, but told (``history``)."""
+    def read(self, event: pb.Event) -> Incoming:
+        """``event`` read once: which it is, and the game's event it carries (decoded with the table's rules;
+        None for the table's own, and before a snapshot)."""
+        what = event.WhichOneof("kind")
+        game_event = None
+        if what is not None and what not in TABLE_EVENTS and self._wire is not None and self.rules is not None:
+            game_event = self._wire.event_from_pb(event, self.rules)
+        return Incoming(event, what, game_event)
+
+    def apply_event(self, event: pb.Event | Incoming) -> str | None:
+        """Fold one event (the wire's, or as ``read`` read it); return the line it added to the log (None:
+        none). Events at or below ``sequence`` are history the snapshot already reflects: not folded, but
+        told (``history``)."""
+        incoming = event if isinstance(event, Incoming) else self.read(event)
+        event = incoming.message
         if event.sequence and event.sequence <= self.sequence:
-            return self._told_again(event)
+            return self._told_again(incoming)
         self._caught_up()
         self.sequence = self._told = max(self.sequence, event.sequence)
-        what = event.WhichOneof("kind")
+        what = incoming.kind
         if what is None:
             return None
         if self.info is not None:
@@ -170,10 +205,8 @@ class TableView:
         elif what == "timer_expired":  # what was done for the seat follows as events of its own: its line
             self._timed_out = event.timer_expired.seat  # (the first the seat's own events make) tells it, once
             self._decided()
-        elif self._wire is not None and self.rules is not None:  # the game's own (a stream begins with a snapshot)
-            game_event = self._wire.event_from_pb(event, self.rules)
-            if game_event is not None:
-                line = self._game_event(game_event, event)
+        elif incoming.event is not None:  # the game's own (a stream begins with a snapshot)
+            line = self._game_event(incoming)
         if line is not None:
             self.log.append(line)
         return line
@@ -189,17 +222,19 @@ class TableView:
         recap, self.recap = self.recap, []
         return recap
 
-    def _told_again(self, event: pb.Event) -> str | None:
+    def _told_again(self, incoming: Incoming) -> str | None:
         """An event of the history the snapshot reflects, told in the narrator's words (and kept for the
         recap), not folded; None for one told already, or that tells nothing."""
         history = self._history
+        event = incoming.message
         if history is None or event.sequence <= self._told:
             return None
         self._told = event.sequence
-        what = event.WhichOneof("kind")
+        what = incoming.kind
+        game_event = incoming.event
         line: str | None = None
-        if what == "round_ended":
-            self.round_ends[event.round_ended.round] = event.round_ended
+        if what == "round_ended" and game_event is not None:
+            self.round_ends[event.round_ended.round] = game_event
         if what == "seat_changed":
             changed = event.seat_changed.seat
             history.seat_changed(changed)
@@ -212,18 +247,14 @@ class TableView:
             line = f"{who}: {chat.text}"
         elif what == "timer_expired":
             history.timed_out = event.timer_expired.seat
-        elif what != "decision_request" and self._wire is not None and self._narrator is not None \
-                and self.rules is not None:
-            game_event = self._wire.event_from_pb(event, self.rules)
-            if game_event is not None:
-                line = self._narrator.line(game_event)
-                seat: int | None = getattr(game_event, "seat", None)
-                if line is not None and history.timed_out is not None and seat == history.timed_out:
-                    history.timed_out = None
-                    line = timed_out(line)
-                deal = what == "cards_received" and event.cards_received.reason == pb.RECEIVED_REASON_DEAL
-                if line is not None and not deal:
-                    history.told(line, seat, what, self.name(self.seat) if self.seat is not None else "")
+        elif game_event is not None and what is not None and self._narrator is not None:
+            line = self._narrator.line(game_event)
+            seat: int | None = getattr(game_event, "seat", None)
+            if line is not None and history.timed_out is not None and seat == history.timed_out:
+                history.timed_out = None
+                line = timed_out(line)
+            if line is not None:  # (cards dealt tell no move: ``told`` leaves them out)
+                history.told(line, seat, what, self.name(self.seat) if self.seat is not None else "")
         if line is not None:
             self.log.append(line)
         if event.sequence >= self.sequence:
@@ -273,7 +304,8 @@ class TableView:
         if self.view is not None and self.view.legal:
             self.view = dataclasses.replace(self.view, legal=())
 
-    def _game_event(self, event: Any, message: pb.Event) -> str | None:
+    def _game_event(self, incoming: Incoming) -> str | None:
+        event, message = incoming.event, incoming.message
         assert self._kind is not None and self._narrator is not None  # (set with the rules, by the snapshot)
         assert self.info is not None and self.rules is not None
         if self._known is None:  # the game's first event: this view follows the game from its beginning
@@ -283,12 +315,11 @@ class TableView:
         self.deadline_ms = 0
         if self.view is None or not self.view.legal:
             self.decision = 0
-        what = message.WhichOneof("kind")
-        if what == "round_ended":
-            self.round_end = message.round_ended
-            self.round_ends[message.round_ended.round] = message.round_ended
+        what = incoming.kind
+        if what == "round_ended":  # (by the wire's round number: a game's own event may name none)
+            self.round_end = self.round_ends[message.round_ended.round] = event
         elif what == "game_ended":
-            self.game_end = message.game_ended
+            self.game_end, self.game_ended = message.game_ended, event
             self.winners = tuple(message.game_ended.winners)
             self.info.status = pb.TABLE_STATUS_FINISHED
         line = self._narrator.line(event)
@@ -301,7 +332,7 @@ class TableView:
         assert self.info is not None
         self.info.status = pb.TABLE_STATUS_PLAYING
         self.info.expires_at = 0
-        self.round_end = self.game_end = None
+        self.round_end = self.game_end = self.game_ended = None
         self.round_ends = {}
         self.winners = ()
         self._follow(opening)

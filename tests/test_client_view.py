@@ -38,6 +38,7 @@ from tenpennies.engine.ten_pennies import (
     TakeDiscard,
 )
 from tenpennies.engine.ten_pennies.bots import GreedyBot
+from tenpennies.engine.ten_pennies.events import GameEnded, RoundEnded
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
@@ -169,13 +170,18 @@ def test_the_fold_of_what_the_server_would_send_equals_the_engines_view(seats: i
     bots: list[Bot] = [RandomBot(seed + s) if s % 2 == 0 else GreedyBot() for s in range(seats)]
     rng = random.Random(seed)
     table.check(None)
+    ends: list[object] = []  # the engine's own events of the rounds' ends and the game's
     while not game.over:
         seat = rng.choice(game.to_act())  # any awaited seat, as over the network
         command = bots[seat].choose(game.view(seat))
-        table.publish(list(game.apply(command)), command.seat)
+        events: list[object] = list(game.apply(command))
+        ends += [e for e in events if isinstance(e, RoundEnded | GameEnded)]
+        table.publish(events, command.seat)
         table.check(command)
     for fold in table.folds:
         assert fold.winners == game.winners and fold.game_end is not None and fold.round_end is not None
+        # the ends as the game's own events, decoded once from the wire: the engine's, value for value
+        assert [*fold.round_ends.values(), fold.game_ended] == ends and fold.round_end == ends[-2]
         assert fold.info is not None and fold.info.status == pb.TABLE_STATUS_FINISHED
         assert fold.log and fold.sequence == table.sequence
     steps = " | ".join(table.kinds)

@@ -65,7 +65,6 @@ from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.engine.thirty_one.view import SeatView as ThirtyOneView
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one as t31_wire
 from tenpennies.wire.games import THIRTY_ONE
 
@@ -288,21 +287,22 @@ def name(seat: int) -> str:
     return NAMES[seat]
 
 
-def ten_pennies_ends() -> tuple[list[pb.RoundEnded], pb.GameEnded, TenPenniesView, TenPenniesView, list[Card]]:
-    """A short Ten Pennies game played to its end by bots: each round's end and the game's (as the wire has
-    them), the last seat's view at its end and in round 1 once sets are on the table, and the pile then."""
+def ten_pennies_ends() -> tuple[list[tp_events.RoundEnded], tp_events.GameEnded, TenPenniesView, TenPenniesView,
+                                list[Card]]:
+    """A short Ten Pennies game played to its end by bots: each round's end and the game's (the engine's
+    events), the last seat's view at its end and in round 1 once sets are on the table, and the pile then."""
     record = played(seats=3, seed=3, rules={"rounds": [1, 2], "max_turns": 40})
     game = kind("ten_pennies").new(record.seats, record.rules, record.seed)
-    rounds: list[pb.RoundEnded] = []
-    ended: pb.GameEnded | None = None
+    rounds: list[tp_events.RoundEnded] = []
+    ended: tp_events.GameEnded | None = None
     middle: TenPenniesView | None = None
     pile: list[Card] = []
     for command in record.commands:
         for event in game.apply(command):
             if isinstance(event, tp_events.RoundEnded):
-                rounds.append(mapping.event_to_pb(event, record.rules).round_ended)
+                rounds.append(event)
             elif isinstance(event, tp_events.GameEnded):
-                ended = mapping.event_to_pb(event, record.rules).game_ended
+                ended = event
         if middle is None and game.view(2).table and len(game.pile) > 2:
             middle, pile = game.view(2), list(game.pile)
     assert ended is not None and middle is not None and len(rounds) == 2

@@ -25,7 +25,6 @@ from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import events as tp_events
 from tenpennies.server.app import Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import ten_pennies as mapping
 
 from tuikit import Over, TableApp, lobby_of, screen_of, text_of, until
 
@@ -272,14 +271,14 @@ async def test_the_game_ends_picture_shows_whose_line_is_whose_or_is_not_shown()
     names cut off; at 120x40 it is drawn, every name under it."""
     record = played(seats=4, seed=3)
     game = kind("ten_pennies").new(record.seats, record.rules, record.seed)
-    rounds: list[pb.RoundEnded] = []
-    ended: pb.GameEnded | None = None
+    rounds: list[tp_events.RoundEnded] = []
+    ended: tp_events.GameEnded | None = None
     for command in record.commands:
         for event in game.apply(command):
             if isinstance(event, tp_events.RoundEnded):
-                rounds.append(mapping.event_to_pb(event, record.rules).round_ended)
+                rounds.append(event)
             elif isinstance(event, tp_events.GameEnded):
-                ended = mapping.event_to_pb(event, record.rules).game_ended
+                ended = event
     names = ["greedy bot 0", "greedy bot 1", "greedy bot 2", "You"]
     for size, drawn in (((80, 24), False), ((120, 40), True)):
         app = Over(lambda: GameEndScreen(game.view(3), ended, names.__getitem__, 3, rounds=rounds))

@@ -35,7 +35,6 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.server.app import Options, Server
 from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire.cards import card_from_pb
 from tenpennies.wire.ten_pennies import command_to_pb
 
 from tuikit import TableApp, game_of, screen_of, text_of, until
@@ -270,8 +269,8 @@ async def test_the_last_rounds_hands_then_the_standings_with_the_points_by_round
         shown = dialog_text(app)
         assert "Round 2" in shown and "over" in shown and "final standings" in shown, shown
         for hand in ended.hands:  # every hand of the last round, as it ended
-            for card in hand.cards:
-                assert ASCII.text(card_from_pb(card)) in shown, (card, shown)
+            for card in hand:
+                assert ASCII.text(card) in shown, (card, shown)
         await pilot.press("space")
         await until(pilot, lambda: isinstance(app.screen, GameEndScreen), "then the standings")
         shown = dialog_text(app)

@@ -21,6 +21,7 @@ from tenpennies.client.local import DB_FILE, LocalServer
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.tui.app import Launch, TenPenniesApp
 from tenpennies.client.tui.table import TableScreen
+from tenpennies.client.view import Incoming
 from tenpennies.engine.ten_pennies import Discard, Draw, PassBuy
 from tenpennies.server.store import Store
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -67,9 +68,9 @@ class Recorded(TableScreen):
         self.snapshots += 1
         super().log_snapshot(again)
 
-    def fold_event(self, event: pb.Event) -> None:
-        self.sequences.append(event.sequence)
-        super().fold_event(event)
+    def fold_event(self, incoming: Incoming) -> None:
+        self.sequences.append(incoming.message.sequence)
+        super().fold_event(incoming)
 
 
 class OpenedFirst(App[None]):

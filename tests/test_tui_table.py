@@ -28,7 +28,7 @@ from tenpennies.client.tui.ten_pennies import GameEndScreen, HelpScreen, PileScr
 from tenpennies.client.tui.ten_pennies import table as ten_pennies
 from tenpennies.client.tui.ten_pennies.dialogs import pennies
 from tenpennies.client.tui.ten_pennies.guide import PAGES as GUIDE_PAGES
-from tenpennies.client.view import TableView
+from tenpennies.client.view import Incoming, TableView
 from tenpennies.engine.cards import CARDS_PER_DECK
 from tenpennies.engine.ten_pennies import (
     Buy,
@@ -561,9 +561,9 @@ async def test_behind_a_dialog_the_table_draws_seldom_then_at_once_when_it_close
             draws.append((time.monotonic(), screen.on_top))
             redraw()
 
-        def folding(event: pb.Event) -> None:
-            events.append((time.monotonic(), event.WhichOneof("kind") or ""))
-            fold_event(event)
+        def folding(incoming: Incoming) -> None:
+            events.append((time.monotonic(), incoming.kind or ""))
+            fold_event(incoming)
         screen.redraw = drawing  # type: ignore[method-assign]
         screen.fold_event = folding  # type: ignore[method-assign]
         await connection.start(hosted.table_id, hosted.host_token)
@@ -1323,10 +1323,11 @@ class Timed(TableScreen):
 
     turns: list[float]
 
-    def fold_event(self, event: pb.Event) -> None:
-        if event.WhichOneof("kind") == "turn_started" and event.turn_started.seat != self.session.seat:
+    def fold_event(self, incoming: Incoming) -> None:
+        message = incoming.message
+        if incoming.kind == "turn_started" and message.turn_started.seat != self.session.seat:
             self.turns.append(time.monotonic())
-        super().fold_event(event)
+        super().fold_event(incoming)
 
 
 async def test_the_pace_setting_brings_the_bots_turns_one_by_one_and_is_remembered(

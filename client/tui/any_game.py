@@ -85,12 +85,16 @@ class AnyGameTable(GameTable):
     def over(self) -> bool:
         return self.tv.game_end is not None
 
-    def folded(self, event: pb.Event, kind: str, before: Any) -> None:
-        if kind == "game_ended":
+    def folded(self, event: Any, before: Any) -> None:
+        if self.ends(event):
             self.show_end()
 
-    def line_style(self, kind: str) -> str:
-        return "bold" if kind == "game_ended" else ""
+    def ends(self, event: Any) -> bool:
+        """``event`` is the game's end (the one the table view took as the wire's GameEnded)."""
+        return event is self.tv.game_ended
+
+    def line_style(self, event: Any) -> str:
+        return "bold" if self.ends(event) else ""
 
     def redraw(self) -> None:
         self.moves.show(moves_text([self.words(c) for c in self.legal]))

@@ -192,12 +192,12 @@ class GameTable(Widget):
         """The game is over."""
         raise NotImplementedError
 
-    def folded(self, event: pb.Event, kind: str, before: View | None) -> None:
-        """After the frame folded ``event`` into the table view (``before``: the view before it, for the
-        game's own marks)."""
+    def folded(self, event: Any, before: View | None) -> None:
+        """After the frame folded the game's ``event`` (its engine's value, as the table view decoded it) into
+        the table view (``before``: the view before it, for the game's own marks)."""
 
-    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
-        """``event`` begins another seat's turn (the table's pace waits a moment before it)."""
+    def turn_of_another(self, event: Any) -> bool:
+        """The game's ``event`` begins another seat's turn (the table's pace waits a moment before it)."""
         return False
 
     def pauses(self, legal: tuple[Command, ...]) -> bool:
@@ -209,8 +209,8 @@ class GameTable(Widget):
         """A new decision is drawn: answer it now without the player (an auto-pass), True when it did."""
         return False
 
-    def line_style(self, kind: str) -> str:
-        """The style of the log line of an event of ``kind``."""
+    def line_style(self, event: Any) -> str:
+        """The style of the log line of the game's ``event``."""
         return ""
 
     def redraw(self) -> None:

@@ -40,7 +40,7 @@ from tenpennies.client.connection import Backoff, Connection, HostedTable, Link,
 from tenpennies.client.plots import load_charts
 from tenpennies.client.rulebook import cited, rule_text
 from tenpennies.client.settings import PACES, TablePrefs
-from tenpennies.client.view import TableView
+from tenpennies.client.view import Incoming, TableView
 from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.interface import Command, View
 from tenpennies.v1 import tenpennies_pb2 as pb
@@ -278,10 +278,11 @@ class TableScreen(LiveScreen):
                     self.tv.apply_snapshot(message)
                     self.log_snapshot(again)
                 else:
-                    if self.paced(message):
+                    incoming = self.tv.read(message)  # decoded once: the view and the game's widget take it
+                    if self.paced(incoming):
                         self.redraw()  # the turn before, on the screen for a moment
                         await asyncio.sleep(PACES[self.prefs.pace])
-                    self.fold_event(message)
+                    self.fold_event(incoming)
                 self.stale()
             self.ended = "The server closed this seat's stream (the seat was emptied)."
         except ServerError as error:
@@ -292,13 +293,12 @@ class TableScreen(LiveScreen):
             self._taken_in.set()
         self.redraw()
 
-    def paced(self, event: pb.Event) -> bool:
+    def paced(self, incoming: Incoming) -> bool:
         """Another seat's turn begins as it is played (not one told from the table's history): the table's
         pace (``TablePrefs.pace``) waits a moment first, so that bots' turns come one by one."""
-        if self.prefs.pace == "instant" or time.time() * 1000 - event.time_ms > LIVE_MS:
+        if self.prefs.pace == "instant" or time.time() * 1000 - incoming.message.time_ms > LIVE_MS:
             return False
-        kind = event.WhichOneof("kind")
-        return kind is not None and self.game.turn_of_another(event, kind)
+        return incoming.event is not None and self.game.turn_of_another(incoming.event)
 
     async def seat_game(self, game: str) -> None:
         """The table's own game widget (the snapshot names the game): swapped in when it is not the one
@@ -351,28 +351,35 @@ class TableScreen(LiveScreen):
         if not again and not self.guide and not self.prefs.seen_guide(self.tv.game) and self.session.seat is not None:
             self.log_region.add("New to the game? ? then G: a guide to a turn", style="dim")
 
-    def fold_event(self, event: pb.Event) -> None:
-        kind = event.WhichOneof("kind")
+    def fold_event(self, incoming: Incoming) -> None:
+        """Fold an event (``tv.read``'s) into the table view; the game's widget is handed the game's event."""
+        kind, event = incoming.kind, incoming.event
         before = self.tv.view
         unstarted = before is None  # not started: a seat changed makes a host's refusal old news
-        if self.tv.history(event):  # what the snapshot reflects: told, not folded
-            line = self.tv.apply_event(event)
+        if self.tv.history(incoming.message):  # what the snapshot reflects: told, not folded
+            line = self.tv.apply_event(incoming)
             if line is not None:
                 self.log_region.add(line, "dim")
             self.recap()
             return
-        line = self.tv.apply_event(event)
+        line = self.tv.apply_event(incoming)
         self.recap()
         if kind is None:
             return
-        if getattr(getattr(event, kind), "seat", self.session.seat) != self.session.seat:
+        # whose it is: the game's event's seat, else the table's own message's (a seat change names a whole
+        # SeatInfo, never this seat's number: it counts as another's)
+        whose = getattr(event if event is not None else getattr(incoming.message, kind), "seat", self.session.seat)
+        if whose != self.session.seat:
             self._others_moved = True
         if kind == "seat_changed" and unstarted:
             self.say("")  # what the message line said was about the seats before
         if line is not None:
-            self.log_region.add(line, "bold cyan" if kind == "chat_posted" else self.game.line_style(kind))
-        if self.tv.view is not None:
-            self.game.folded(event, kind, before)
+            if kind == "chat_posted":
+                self.log_region.add(line, "bold cyan")
+            else:
+                self.log_region.add(line, self.game.line_style(event) if event is not None else "")
+        if self.tv.view is not None and event is not None:
+            self.game.folded(event, before)
 
     def recap(self) -> None:
         """A seat back at the table is told first what happened while it was away: the recap, last in the

@@ -15,11 +15,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tenpennies.engine.ten_pennies import Card, SeatView
+from tenpennies.engine.ten_pennies.events import GameEnded, RoundEnded
 from tenpennies.engine.ten_pennies.narrate import round_end_why
 from tenpennies.engine.ten_pennies.rules import RoundSpec
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.wire import ten_pennies as mapping
-from tenpennies.wire.cards import card_from_pb
 
 from ...plots import running_scores
 from ..cards import CardStyle
@@ -193,15 +191,14 @@ class RoundEndScreen(BesideTheLog, inherit_bindings=False):
         self.plot = ScorePlot(None, colour=style.colour, reserve=max(16, 12 + seats))
         self.hint = Static(classes="dim")
 
-    def show(self, ended: pb.RoundEnded, spec: RoundSpec, total_rounds: str = "", *, last: bool = False,
-             rounds: Sequence[pb.RoundEnded] = ()) -> RoundEndScreen:
+    def show(self, ended: RoundEnded, spec: RoundSpec, total_rounds: str = "", *, last: bool = False,
+             rounds: Sequence[RoundEnded] = ()) -> RoundEndScreen:
         """This round's end, in place of the one shown before (if any): ``rounds``, every round's end so far,
         this one last (the running scores' picture); ``last``: the game's last round (the standings come
         next). Returns the screen."""
         m = ended
         names = seat_names(self.seat_name, self.seat, len(m.scores))
-        why = round_end_why(m.out if m.HasField("out") else None, mapping.round_end_reason_from_pb(m.reason),
-                            names.__getitem__)
+        why = round_end_why(m.out, m.reason, names.__getitem__)
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
         table.add_column("Player", no_wrap=True)
         table.add_column("Points", justify="right", no_wrap=True)
@@ -209,7 +206,7 @@ class RoundEndScreen(BesideTheLog, inherit_bindings=False):
         table.add_column("To pot", justify="right", no_wrap=True)
         table.add_column("Hand", ratio=1)
         for s in range(len(m.scores)):
-            cards = [card_from_pb(c) for c in m.hands[s].cards] if s < len(m.hands) else []
+            cards = list(m.hands[s]) if s < len(m.hands) else []
             cards.sort(key=lambda c: (c.rank, c.suit or "", c.copy))
             hand = self.style.cards(cards, spec.wild_ranks) if cards else Text("out", style="bold")
             table.add_row(names[s], str(m.points[s]), str(m.scores[s]), str(len(cards)), hand)
@@ -237,8 +234,8 @@ class RoundEndScreen(BesideTheLog, inherit_bindings=False):
 class GameEndScreen(GameEnd):
     """The final standings: scores, the winners, the pot and its shares."""
 
-    def __init__(self, view: SeatView, ended: pb.GameEnded | None, name: Callable[[int], str],
-                 seat: int | None, *, rounds: Sequence[pb.RoundEnded] = (),
+    def __init__(self, view: SeatView, ended: GameEnded | None, name: Callable[[int], str],
+                 seat: int | None, *, rounds: Sequence[RoundEnded] = (),
                  review: Callable[[], object] | None = None, history: Callable[[], object] | None = None) -> None:
         super().__init__(review, history)
         self.rounds = rounds  # the rounds' ends known, in the order played: the points by round

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -35,10 +36,25 @@ from tenpennies.engine.ten_pennies import (
     SeatView,
     TakeDiscard,
 )
+from tenpennies.engine.ten_pennies.events import (
+    BuyAnswered,
+    CardBought,
+    CardsReceived,
+    ContractLaid,
+    DiscardDeclined,
+    Discarded,
+    DiscardTaken,
+    Event,
+    GameEnded,
+    LaidOff,
+    RoundEnded,
+    RoundStarted,
+    SetLaid,
+    TurnStarted,
+)
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.melds import set_error
 from tenpennies.engine.ten_pennies.strategies import contract_distance, fits, would_buy, would_take
-from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ..cards import CardStyle
 from ..common import count
@@ -90,16 +106,15 @@ def _shed(command: Command) -> tuple[int, int]:
 
 class StatusLine(Rows):
     """The discard pile's top (live or dead) on the left; the hand's count and order, or Watching, on the
-    right (the left cut short where both do not fit). Redrawn only when one of the two changes."""
+    right (the left cut short where both do not fit). Redrawn only when one of the two changes (``sides``, a
+    reactive: its watcher draws)."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.sides: tuple[Text, Text] | None = None
+    sides: reactive[tuple[Text, Text] | None] = reactive(None, repaint=False, init=False)
 
     def sides_of(self, left: Text, right: Text) -> None:
-        if self.sides is not None and self.sides[0] == left and self.sides[1] == right:
-            return
         self.sides = (left, right)
+
+    def watch_sides(self) -> None:
         self.draw_sides()
 
     def draw_sides(self) -> None:
@@ -211,30 +226,30 @@ class TenPenniesTable(GameTable):
 
     # --- events ----------------------------------------------------------------------------------
 
-    def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
+    def folded(self, event: Event, before: SeatView | None) -> None:
         """After the frame folded ``event``: the cards just received, the message line, the round's end."""
-        self.mark_received(event, kind, {c.id for c in before.hand} if before is not None else set())
-        if kind in ("turn_started", "round_started", "game_ended"):
+        self.mark_received(event, {c.id for c in before.hand} if before is not None else set())
+        if isinstance(event, (TurnStarted, RoundStarted, GameEnded)):
             self.say("")  # what the message line said was about the turn before
         tv = self.tv
-        if kind == "round_ended" and tv.round_end is not None and tv.view is not None:
-            if tv.round_end.round != tv.view.rules.rounds[-1]:  # the last round's end comes with the game's
+        if isinstance(event, RoundEnded) and tv.view is not None:
+            if event.round != tv.view.rules.rounds[-1]:  # the last round's end comes with the game's
                 self.frame.redraw()  # the table behind the dialog as it ended
                 self.show_round_end()
-        elif kind == "game_ended":
+        elif isinstance(event, GameEnded):
             self.frame.redraw()
             if tv.round_end is not None:  # the whole story: the last round's hands and points, then the standings
                 self.show_round_end(then=self.show_game_end)
             else:
                 self.show_game_end()
-        if kind == "round_started":
+        if isinstance(event, RoundStarted):
             self._pieces.clear()
 
-    def line_style(self, kind: str) -> str:
-        return "bold" if kind in ("round_ended", "game_ended") else ""
+    def line_style(self, event: Event) -> str:
+        return "bold" if isinstance(event, (RoundEnded, GameEnded)) else ""
 
-    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
-        return kind == "turn_started" and event.turn_started.seat != self.seat
+    def turn_of_another(self, event: Event) -> bool:
+        return isinstance(event, TurnStarted) and event.seat != self.seat
 
     def pauses(self, legal: tuple[Command, ...]) -> bool:
         return any(isinstance(c, Buy) for c in legal)
@@ -263,27 +278,28 @@ class TenPenniesTable(GameTable):
         self.say(f"Passed the {self.top(v)} by itself: it fits nothing in your hand (auto-pass on; a turns it off)")
         return True
 
-    def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
+    def mark_received(self, event: Event, before: set[int]) -> None:
         """Mark the cards this seat just received (a draw, a take, a buy and its penalty cards) until its
         next move; the cursor goes to the card drawn, taken or bought."""
         seat, v = self.seat, self.tv.view
         if seat is None or v is None:
             return
-        message = getattr(event, kind)
-        if kind == "round_started" or (kind in ("discarded", "contract_laid", "set_laid", "laid_off",
-                                                "discard_declined", "buy_answered") and message.seat == seat):
+        if isinstance(event, RoundStarted) or (isinstance(event, (Discarded, ContractLaid, SetLaid, LaidOff,
+                                                                  DiscardDeclined, BuyAnswered))
+                                               and event.seat == seat):
             self.fresh.clear()
             return
-        if kind not in ("discard_taken", "card_bought", "cards_received") or message.seat != seat:
+        if not isinstance(event, (DiscardTaken, CardBought, CardsReceived)) or event.seat != seat:
+            return
+        reason = event.reason if isinstance(event, CardsReceived) else None  # deal, draw or penalty
+        if reason == "deal":
             return
         new = [c.id for c in v.hand if c.id not in before]
-        if kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DEAL:
-            return
-        if kind == "discard_taken" or (kind == "cards_received" and message.reason == pb.RECEIVED_REASON_DRAW):
+        if isinstance(event, DiscardTaken) or reason == "draw":
             self.fresh = set(new)  # a new turn's card: what was marked before is old news
         else:
             self.fresh |= set(new)  # a buy: the card and its penalty cards
-        if new and (kind != "cards_received" or message.reason == pb.RECEIVED_REASON_DRAW):
+        if new and reason in (None, "draw"):
             self.cursor_id = new[0]
 
     def sent(self, command: Command) -> None:
@@ -657,7 +673,7 @@ class TenPenniesTable(GameTable):
         v = self.tv.view
         if v is None:
             return
-        self.show_over_table(GameEndScreen(v, self.tv.game_end, self.who, self.seat,
+        self.show_over_table(GameEndScreen(v, self.tv.game_ended, self.who, self.seat,
                                            rounds=list(self.tv.round_ends.values()),
                                            review=self.frame.open_review if self.seat is not None else None,
                                            history=self.frame.your_games))

@@ -39,12 +39,23 @@ from tenpennies.engine.thirty_one.commands import (
     TableSwapAll,
     TakeDiscard,
 )
-from tenpennies.engine.thirty_one.events import DealEnded, PlayerInfo
+from tenpennies.engine.thirty_one.events import (
+    CardsReceived,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    DiscardTaken,
+    Event,
+    GameEnded,
+    Knocked,
+    PlayerInfo,
+    Stood,
+    TurnStarted,
+)
 from tenpennies.engine.thirty_one.hands import brag_name, hand_value
 from tenpennies.engine.thirty_one.narrate import PRESET_TITLES, value_text
 from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.engine.thirty_one.view import Phase, SeatView
-from tenpennies.v1 import tenpennies_pb2 as pb
 
 from ...plots import Chart, running_deals
 from ..cards import CardStyle
@@ -179,51 +190,47 @@ class ThirtyOneTable(GameTable):
 
     # --- events ----------------------------------------------------------------------------------
 
-    def turn_of_another(self, event: pb.Event, kind: str) -> bool:
-        return kind == "thirty_one_turn_started" and event.thirty_one_turn_started.seat != self.seat
+    def turn_of_another(self, event: Event) -> bool:
+        return isinstance(event, TurnStarted) and event.seat != self.seat
 
-    def folded(self, event: pb.Event, kind: str, before: SeatView | None) -> None:
+    def folded(self, event: Event, before: SeatView | None) -> None:
         """After the frame folded ``event``: the cards just received, the message line, a deal's or the
         game's end."""
-        self.mark_received(event, kind, {c.id for c in before.hand} if before is not None else set())
-        if kind in ("thirty_one_turn_started", "thirty_one_deal_started", "game_ended"):
+        self.mark_received(event, {c.id for c in before.hand} if before is not None else set())
+        if isinstance(event, (TurnStarted, DealStarted, GameEnded)):
             self.frame.say("")  # what the message line said was about the turn before
-        if kind == "thirty_one_deal_ended":
-            last = self.tv.view.last_deal if self.tv.view is not None else None
-            if last is not None:
-                self.deal_ends[last.deal] = last
+        if isinstance(event, DealEnded):
+            self.deal_ends[event.deal] = event
             self.frame.redraw()  # the table behind the dialog as the deal ended
             self.show_deal_end()
-        elif kind == "game_ended":
+        elif isinstance(event, GameEnded):
             self.frame.redraw()
             self.show_game_end()
 
-    def line_style(self, kind: str) -> str:
-        return "bold" if kind in ("thirty_one_deal_ended", "game_ended", "thirty_one_knocked") else ""
+    def line_style(self, event: Event) -> str:
+        return "bold" if isinstance(event, (DealEnded, GameEnded, Knocked)) else ""
 
-    def mark_received(self, event: pb.Event, kind: str, before: set[int]) -> None:
+    def mark_received(self, event: Event, before: set[int]) -> None:
         """Mark the cards this seat just took (drawn, taken, exchanged) until its next move; the cursor goes
         to the first of them."""
         seat, v = self.seat, self.tv.view
         if seat is None or v is None:
             return
-        if kind == "thirty_one_deal_started":
+        if isinstance(event, DealStarted):
             self.fresh.clear()
             return
-        message = getattr(event, kind, None)
-        if message is None or "seat" not in message.DESCRIPTOR.fields_by_name or message.seat != seat:
+        if getattr(event, "seat", None) != seat:  # (an event of no seat's, or another's)
+            return
+        if isinstance(event, CardsReceived) and event.reason in ("deal", "spare"):
+            return
+        if isinstance(event, (Discarded, Knocked, Stood)):
+            self.fresh.clear()
             return
         new = [c.id for c in v.hand if c.id not in before]
-        if kind == "thirty_one_cards_received" and message.reason in (
-                pb.THIRTY_ONE_RECEIVED_REASON_DEAL, pb.THIRTY_ONE_RECEIVED_REASON_SPARE):
-            return
-        if kind in ("thirty_one_discarded", "thirty_one_knocked", "thirty_one_stood"):
-            self.fresh.clear()
-            return
         if new:
             self.fresh = set(new)
             self.cursor_id = new[0]
-            if kind == "thirty_one_discard_taken" and len(v.hand) > 1:
+            if isinstance(event, DiscardTaken) and len(v.hand) > 1:
                 # the card taken may not go straight back (T31-4.2): the cursor goes to the card whose discard
                 # leaves the best hand of the others instead
                 others = [c for c in v.hand if c.id not in self.fresh]

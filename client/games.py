@@ -31,14 +31,13 @@ from tenpennies.engine.interface import Narrator, Rules, View
 from tenpennies.engine.tournament import Standing
 from tenpennies.v1 import tenpennies_pb2 as pb
 
+from . import ten_pennies, thirty_one
 from .game_entry import ClientGame, Column, Rounds
-from .ten_pennies import ENTRY as _FIRST
-from .thirty_one import ENTRY as _SECOND
 
 __all__ = ["CLIENT_GAMES", "ClientGame", "Column", "Rounds", "StandingRow", "UnknownGame", "cell", "client_game",
            "mean_text", "place", "reader", "standing_columns", "standings_lines", "table_words", "telling"]
 
-CLIENT_GAMES: dict[str, ClientGame] = {_FIRST.name: _FIRST, _SECOND.name: _SECOND}
+CLIENT_GAMES: dict[str, ClientGame] = {entry.name: entry for entry in (ten_pennies.ENTRY, thirty_one.ENTRY)}
 
 
 class UnknownGame(LookupError):

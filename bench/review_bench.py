@@ -7,7 +7,8 @@ each review's wall-clock seconds, how many decisions it calls sure mistakes, and
 
 * the five costliest (``Review.costliest(5)``, the sure mistakes that surely cost most): how many the two
   lists share, of the longer; the aim holds for a game when at most one decision of the longer list is
-  missing from the other (4 of 5 shared, 3 of 4, ...);
+  missing from the other (4 of 5 shared, 3 of 4, ...); and how many of each list the review itself calls too
+  close to call (``Review.too_close(5)``: its interval cannot tell it from the first left out);
 * the sure mistakes: those both call so, of those either does.
 
 ``--reference N``: a third review of each game, at N times the budget, another seed, and (Ten Pennies) its
@@ -88,11 +89,14 @@ def bench(kind: Kind[Any], game: Any, label: str, budget: int, seeds: Sequence[i
     (a, a_seconds), (b, b_seconds) = made
     shared, longer, holds = agree(a, b)
     print(f"{label}: {len(game.log)} commands, {len(a.marks)} decisions of seat {SEAT}; budget {budget}")
+    close = [len(r.too_close(SHOWN)) for r in (a, b)]
     print(f"  {a_seconds:5.1f} s and {b_seconds:5.1f} s a review ({workers} processes); sure mistakes "
           f"{a.mistakes} / {b.mistakes}, shared {sure_shared(a, b):.2f}; five costliest shared {shared} of "
-          f"{longer}: {'holds' if holds else 'FAILS'}  [{sorted(top(a))} / {sorted(top(b))}]")
+          f"{longer}: {'holds' if holds else 'FAILS'}  [{sorted(top(a))} / {sorted(top(b))}], too close to "
+          f"call {close[0]} / {close[1]}")
     row = {"seconds": (a_seconds + b_seconds) / 2, "shared": shared, "longer": longer, "holds": float(holds),
-           "mistakes": (a.mistakes + b.mistakes) / 2, "sure_shared": sure_shared(a, b)}
+           "mistakes": (a.mistakes + b.mistakes) / 2, "sure_shared": sure_shared(a, b), "close": sum(close),
+           "shown": len(top(a)) + len(top(b))}
     if serial:
         alone, alone_seconds = timed(lambda: review_game(kind, game.seats, game.rules, game.seed, game.log, SEAT,
                                                          budget=budget, seed=seeds[0]))
@@ -158,7 +162,8 @@ def main() -> None:
             f"{args.workers} processes | sure mistakes {statistics.fmean(r['mistakes'] for r in rows):.1f}, shared "
             f"{statistics.fmean(r['sure_shared'] for r in rows):.2f} | five costliest: "
             f"{sum(int(r['shared']) for r in rows)} shared of {sum(int(r['longer']) for r in rows)}, holds on "
-            f"{sum(int(r['holds']) for r in rows)} of {n} games |")
+            f"{sum(int(r['holds']) for r in rows)} of {n} games; too close to call "
+            f"{sum(int(r['close']) for r in rows)} of the {sum(int(r['shown']) for r in rows)} listed |")
     if args.reference:
         line += (f" held up at {args.reference}x: {sum(int(r['held']) for r in rows)} of "
                  f"{sum(int(r['listed']) for r in rows)} |")

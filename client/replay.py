@@ -216,18 +216,21 @@ def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
            f"{review.budget} worlds a decision at most{seed}.")
     yield ("Points are the seat's expected points for the rest of the round after each option, from what it "
            "knew then (lower is better); a cost is shown with its 95% margin, and a decision is called a "
-           "mistake only when its cost is larger than the margin.")
+           "mistake only when its cost is larger than the margin. Mistakes are listed by the least each surely "
+           "cost (the low end of its margin); ~ marks one too close to call against the first left out.")
     if not costly:
         yield "No decision was surely a mistake: every choice was the searcher's best, or too close to call."
     else:
         yield ""
         yield f"The costliest mistakes{'' if len(costly) < top else f' (first {top})'}:"
         had = moments(stored, review.seat, (m.index for m in costly))
+        close = {m.index for m in review.too_close(top)}
         for place, mark in enumerate(costly, 1):
             chosen = next(o.points for o in mark.options if o.command == mark.chosen)
             played, better = (move_words(stored.game, stored.rules, m) for m in (mark.chosen, mark.best.command))
             yield (f"{place:>3}. round {mark.round}, move {mark.index + 1}: {played} cost {mark.loss:.1f} "
-                   f"{plus_minus(mark.margin)} points ({chosen:.1f}); better: {better} ({mark.best.points:.1f})")
+                   f"{plus_minus(mark.margin)} points{' ~' if mark.index in close else ''} ({chosen:.1f}); "
+                   f"better: {better} ({mark.best.points:.1f})")
             if mark.index in had:
                 yield f"       {had[mark.index]}"
     yield ""

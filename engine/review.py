@@ -16,7 +16,9 @@ first look at every option of every decision (``first_look``: 8 to 16 worlds; a 
 looks again, each doubling the worlds of the decisions whose place among the five costliest is still in
 question (``to_refine``: those that may yet be among them, and those of them that may yet fall out), and of
 their options only those still in question (``weigh``), until the five are told apart or the review has spent
-its rollouts (``SPEND``).
+its rollouts (``SPEND``); a decision at that edge may be played in up to ``DEEPER`` times the budget's worlds.
+The five are ranked by what each surely cost (``Mark.least``), which the luck of a few worlds moves least, and
+those no interval tells from one left out are said to be too close to call (``Review.too_close``).
 
 A review is a pure function of the game, its seed and its budget (``Plan``, ``Walk``): the same marks
 whatever runs the decisions' jobs and in whatever order, in this process (``review_game``) or in a pool of
@@ -136,11 +138,17 @@ class Review:
     seed: int | None = None
 
     def costliest(self, n: int) -> list[Mark]:
-        """The ``n`` costliest of the decisions the review is sure are mistakes (``Mark.costly``), costliest
-        first (ties in game order). (Ranked by what each surely cost, ``Mark.least``, two seeds' lists agreed
-        no better, on the same reviews of ten games: docs/BENCHMARKS.md.)"""
-        costly = [m for m in self.marks if m.costly]
-        return sorted(costly, key=lambda m: (-m.loss, m.index))[:n]
+        """The ``n`` decisions the review is sure are mistakes (``Mark.costly``) that surely cost most, by the
+        low end of their interval (``Mark.least``; ties in game order): a decision seen in few worlds, whose cost
+        the next seed may halve, ranks below one as costly that many worlds agree on."""
+        return ranked(self.marks)[:n]
+
+    def too_close(self, n: int) -> list[Mark]:
+        """Those of the ``n`` costliest (``costliest``) whose place among them is too close to call: their
+        intervals cannot tell what they cost from what the first sure mistake left out cost (``apart``), so
+        another seed may list the one for the other."""
+        listed = ranked(self.marks)
+        return [m for m in listed[:n] if n < len(listed) and not apart(m, listed[n])]
 
     @property
     def mistakes(self) -> int:
@@ -337,28 +345,53 @@ REFINE = 12
 SPEND = 4
 """The rollouts of a review's looks again, at most (checked before each): a ``SPEND``-th of its budget's worlds
 a decision, on average, beyond the first look's (``first_look``)."""
+DEEPER = 2
+"""The most worlds an option of a decision at the edge of the five is played in, as a multiple of the budget:
+the five costliest of most games cost within a few points of each other, and more worlds for the few in
+question there steady the list more than more decisions looked at again; but the deeper, the fewer decisions
+get the worlds a mistake is called on (the ten games of ``bench/review_bench.py``, three seeds each: the lists
+of two seeds shared 72 of 150 up to the budget, 92 at 2, 96 at 4; the mistakes both seeds called, 7.4, 6.6 and
+5.2 a pair)."""
+SCREEN = 1.5
+"""How far beyond its 95% margin a decision outside the five may yet reach, for a look again: of some three
+hundred decisions a game, a twentieth fall outside their interval, and a mistake missed on its first look is
+missed for good."""
 
 
-def upper(mark: Mark) -> float:
+def upper(mark: Mark, wide: float = 1.0) -> float:
     """The far end of the interval of what the decision may have cost: the chosen one's loss and its margin,
-    or, for a chosen one that looked best, how far another may yet be better."""
+    or, for a chosen one that looked best, how far another may yet be better; ``wide``: the margin so many
+    times over."""
     if mark.loss > 0 or len(mark.options) < 2:
-        return mark.loss + mark.margin
-    return mark.margin - (mark.options[1].points - mark.options[0].points)
+        return mark.loss + wide * mark.margin
+    return wide * mark.margin - (mark.options[1].points - mark.options[0].points)
+
+
+def ranked(marks: Iterable[Mark]) -> list[Mark]:
+    """The sure mistakes among ``marks`` by what each surely cost (``Mark.least``), the most first, ties in
+    game order: the order of a review's costliest."""
+    return sorted((m for m in marks if m.costly), key=lambda m: (-m.least, m.index))
+
+
+def apart(a: Mark, b: Mark) -> bool:
+    """Whether decision ``a`` surely cost more than ``b``: the 95% interval of the difference of their costs
+    (their worlds drawn apart, so their margins add as squares) is clear of zero."""
+    return a.loss - b.loss > math.hypot(a.margin, b.margin)
 
 
 def to_refine(marks: dict[int, Mark], count: int, sure: int = SHOWN, most: int | None = None) -> list[int]:
     """The log positions of the (at most ``count``) decisions whose place among the ``sure`` costliest is in
     question, the lower end of each interval ranking them (``Mark.least``): those outside the first ``sure``
-    whose interval reaches above the last of them (above zero, while fewer than ``sure`` are sure mistakes),
-    the farthest reach first, two in turn with one of those among the first whose interval reaches below what
-    an outsider may yet cost, the lowest first (as LUCB picks them: the outsider likeliest to belong and the
-    one inside likeliest not to; more outsiders, as a decision missed on its first look is missed for good);
-    in game order. ``most``: a decision played in that many worlds is not looked at again."""
-    ranked = sorted(marks, key=lambda i: (-marks[i].least, i))
-    top = [i for i in ranked[:sure] if marks[i].least > 0]
+    whose interval, ``SCREEN`` times as wide, reaches above the last of them (above zero, while fewer than
+    ``sure`` are sure mistakes), the farthest reach first, two in turn with one of those among the first
+    whose interval reaches below what an outsider may yet cost, the lowest first (as LUCB picks them: the
+    outsider likeliest to belong and the one inside likeliest not to; more outsiders, as a decision missed on
+    its first look is missed for good); in game order. ``most``: a decision played in that many worlds is not
+    looked at again."""
+    order = sorted(marks, key=lambda i: (-marks[i].least, i))
+    top = [i for i in order[:sure] if marks[i].least > 0]
     bar = marks[top[-1]].least if len(top) == sure else 0.0
-    reach = {i: upper(m) for i, m in marks.items()}
+    reach = {i: upper(m, SCREEN) for i, m in marks.items()}
     outside = [i for i in marks if i not in top]
     open_ = {i for i in marks if most is None or marks[i].worlds < most}
     farthest = max((reach[i] for i in outside), default=-math.inf)
@@ -452,8 +485,8 @@ class Plan:
 
     def looks(self) -> Iterator[list[Job]]:
         """Each look's jobs: the first look at every decision, then the looks again (``to_refine``), doubling
-        the worlds of the decisions in question up to the budget, while the rollouts they spent are within
-        ``SPEND``'s share of it."""
+        the worlds of the decisions in question up to ``DEEPER`` times the budget, while the rollouts they
+        spent are within ``SPEND``'s share of it."""
         if not isinstance(self.kind, Rolling):
             yield [Job(i, self.budget, self.seed * 1_000_003 + i, 1.0, None) for i in self.wanted]
             return
@@ -461,14 +494,15 @@ class Plan:
                for i in self.wanted]
         allotment = self.spent() + self.budget * len(self.wanted) // SPEND
         settled: set[int] = set()  # looked at again and given no more worlds: nothing of it is in question
+        deepest = DEEPER * self.budget
         while self.refine > 0 and self.spent() < allotment:
             sizing = self.sizing()
-            again = to_refine({i: m for i, m in sizing.items() if i not in settled}, self.refine, most=self.budget)
+            again = to_refine({i: m for i, m in sizing.items() if i not in settled}, self.refine, most=deepest)
             if not again:
                 return
             self.total += len(again)
             worlds = {i: self.marks[i].worlds for i in again}
-            yield [Job(i, min(self.budget, 2 * worlds[i]), self.seed * 1_000_003 + i, 0.0, self.tables[i])
+            yield [Job(i, min(deepest, 2 * worlds[i]), self.seed * 1_000_003 + i, 0.0, self.tables[i])
                    for i in again]
             settled.update(i for i in again if self.marks[i].worlds == worlds[i])
 
@@ -506,7 +540,8 @@ def review_game(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, comma
     """``seat``'s play in the game of ``kind`` dealt from ``game_seed`` and played by ``commands``, reviewed
     decision by decision (``score_decision``) by the kind's searcher: a first look at every decision
     (``FIRST_WORLDS`` worlds an option; ``budget`` None: the searcher's default), then looks again at the
-    ``refine`` (at most, each time) whose place among the five costliest is in question (``Plan``).
+    ``refine`` (at most, each time) whose place among the five costliest is in question (``Plan``), up to
+    ``DEEPER`` times the budget's worlds.
     Deterministic: the same review for the same game, ``budget`` and ``seed``, whatever scores the jobs
     (``scorer``, made from a ``Walk`` of this game: None, that walk in this process).
     ``progress(done, total)`` is called before the first decision and after each (``total`` grows by each

@@ -16,7 +16,9 @@ from tenpennies.client.reviews import review_pooled
 from tenpennies.engine.cards import Card
 from tenpennies.engine.play import play_game
 from tenpennies.engine.review import (
+    DEEPER,
     FIRST_WORLDS,
+    SCREEN,
     SURE_FROM,
     Job,
     Mark,
@@ -182,7 +184,7 @@ def test_the_looks_again_double_the_worlds_where_the_costliest_are_in_question(p
             plan.scored(job, walk.score(job))
     review = plan.review()
     assert review == review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=64, seed=1, refine=4)
-    assert all(m.worlds <= 64 for m in review.marks) and max(m.worlds for m in review.marks) > SURE_FROM
+    assert all(m.worlds <= DEEPER * 64 for m in review.marks) and max(m.worlds for m in review.marks) > SURE_FROM
     assert plan.spent() <= sum(len(v) for t in plan.tables.values() for v in t or []) and plan.total > len(plan.wanted)
 
 
@@ -206,6 +208,36 @@ def test_the_costliest_in_question_are_told_apart_first() -> None:
     assert to_refine({**clear, **quiet}, 12) == []
     costly = Review("g", 0, "search", 64, tuple({**clear, **close, **unsure}.values()), seed=1).costliest(5)
     assert [m.index for m in costly] == [4, 3, 2, 1, 0]             # the sure ones, costliest first
+    missed = {32: mark(32, 30.0, 6.0)}                              # reaches the fifth only on a wider interval
+    assert 30.0 + 6.0 < clear[0].least < 30.0 + SCREEN * 6.0
+    assert to_refine({**clear, **missed}, 1) == [32]                # looked at again: a first look misses some
+
+
+def test_the_costliest_are_what_surely_cost_most_and_say_when_too_close_to_call() -> None:
+    """The list ranks by the low end of each interval: a cost seen in a few worlds, which the next seed may
+    halve, comes after one as large that many worlds agree on; those the intervals cannot tell from the first
+    left out are too close to call."""
+    def mark(index: int, loss: float, margin: float) -> Mark:
+        return Mark(index, 1, "0 discard 3C", (Option("0 discard 2C", 0.0), Option("0 discard 3C", loss)), loss,
+                    margin, 64)
+
+    wide, narrow = mark(1, 20.0, 15.0), mark(2, 12.0, 1.0)
+    review = Review("g", 0, "search", 64, (wide, narrow, mark(3, 9.0, 1.0), mark(4, 8.0, 1.0)), seed=1)
+    assert [m.index for m in review.costliest(4)] == [2, 3, 4, 1]   # 11, 8, 7 and 5 points surely
+    assert review.too_close(4) == [] and review.too_close(9) == []  # nothing left out: every place is sure
+    assert [m.index for m in review.too_close(2)] == [3]             # 9 ± 1 is no clearer than 8 ± 1, left out
+    assert [m.index for m in review.too_close(3)] == [2, 3, 4]      # 20 ± 15 may cost more than any of them
+    assert review.too_close(1) == []                                # 12 ± 1 surely cost more than 9 ± 1
+    even = Review("g", 0, "search", 64, (mark(7, 8.0, 1.0), mark(5, 8.0, 1.0)), seed=1)
+    assert [m.index for m in even.costliest(1)] == [5] and [m.index for m in even.too_close(1)] == [5]  # game order
+
+
+def test_a_decision_at_the_edge_of_the_five_is_played_in_more_worlds_than_the_budget(played: Game) -> None:
+    """The looks again may take a decision in question past the budget, to ``DEEPER`` times it; the rest keep
+    their first look's worlds."""
+    review = review_game(TEN_PENNIES, 4, played.rules, 21, played.log, 2, budget=8, seed=3)
+    worlds = sorted(m.worlds for m in review.marks)
+    assert 8 < worlds[-1] <= DEEPER * 8 and worlds[len(worlds) // 2] == 8
 
 
 def test_where_more_worlds_go_and_when_a_mistake_is_sure() -> None:

@@ -172,6 +172,6 @@ async def test_a_kept_review_shows_its_costliest_decisions_at_80x24(tmp_path: Pa
         assert screen.kept and screen.worker is None
         lines = [line for line in shown(screen).splitlines() if line.strip()]
         costly = [line.split() for line in lines if line.lstrip()[:2] in ("1.", "2.", "3.", "4.", "5.")]
-        assert [row[1:3] for row in costly] == [["r4", "#231"], ["r3", "#161"], ["r1", "#13"], ["r1", "#41"]], lines
+        assert [row[1:3] for row in costly] == [["r4", "#231"], ["r1", "#13"], ["r3", "#161"], ["r1", "#41"]], lines
         assert costly[0][3:] == ["discard", "the", "JK", "50.5", "±", "9.0", "discard", "the", "2♣"]  # as drawn
         assert "7 decisions with a choice (seed 0), 4 of them sure mistakes: 87.0 points" in shown(screen)

@@ -43,9 +43,11 @@ def move_text(command: str) -> str:
 
 def marks_table(review: Review, count: int = SHOWN, move: Callable[[str], str | Text] = move_text) -> Table | Text:
     """The ``count`` costliest of the decisions the review is sure are mistakes: where, the move made, what it
-    cost with its 95% margin, the better move (each as ``move`` writes it from its notation; the screen's:
-    ``viewer.drawn_move``); the first three in bold."""
+    cost with its 95% margin (``~``: too close to call against the first one left out, ``Review.too_close``), the
+    better move (each as ``move`` writes it from its notation; the screen's: ``viewer.drawn_move``); the first
+    three in bold. They are listed by what each surely cost (the low end of its margin)."""
     costly = review.costliest(count)
+    close = {mark.index for mark in review.too_close(count)}
     if not costly:
         return Text("No decision was surely a mistake: every choice was the searcher's best, or too close to "
                     "call.")
@@ -56,7 +58,8 @@ def marks_table(review: Review, count: int = SHOWN, move: Callable[[str], str | 
     table.add_column("Cost", justify="right", no_wrap=True)
     table.add_column("Better", ratio=1)
     for place, mark in enumerate(costly, 1):
-        table.add_row(f"{place}.", where(mark), move(mark.chosen), f"{mark.loss:.1f} {plus_minus(mark.margin)}",
+        table.add_row(f"{place}.", where(mark), move(mark.chosen),
+                      f"{mark.loss:.1f} {plus_minus(mark.margin)}{' ~' if mark.index in close else ''}",
                       move(mark.best.command),
                       style="bold" if place <= 3 else "")
     return table
@@ -175,8 +178,9 @@ class ReviewScreen(ModalScreen[None]):
         else:
             head = (f"Stopped after {len(review.marks)} of {self.total} decisions (not kept): the costliest so "
                     f"far, {review.total_loss:.1f} points expected lost.")
-        self.query_one("#status", Static).update(Text(head + " Cost: expected points for the rest of the round "
-                                                      "against the better move, ± its 95% margin."))
+        self.query_one("#status", Static).update(Text(
+            head + " Cost: expected points for the rest of the round against the better move, ± its 95% margin; "
+            "listed by the least each surely cost, ~ too close to call."))
         self.query_one("#marks", Static).update(marks_table(review, move=self.move))
         self.query_one("#keys", Static).update("v steps through the game in the replay viewer, n there to each "
                                                "costly decision; Escape closes.")

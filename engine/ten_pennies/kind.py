@@ -34,7 +34,8 @@ from .worlds import SeatMemory
 REVIEW_BUDGET = 96
 """The most worlds a review plays an option of a decision in by default (``option_rollouts``): a clear
 decision takes its first look's (``review.first_look``), those whose place among the costliest is in
-question up to this many, within the review's rollouts (``review.SPEND``)."""
+question up to this many, and those at the edge of the five costliest up to twice as many (``review.DEEPER``),
+within the review's rollouts (``review.SPEND``)."""
 REVIEW_DISCARDS = 4
 """A review scores the chosen command and at most this many other discards (the policy's best, one per face)."""
 REVIEW_MELDS = 3

@@ -62,13 +62,22 @@ lint: install-test contract
 	$(BIN)/mypy
 
 # The wire contract (buf lint and breaking), the layer contracts (pyproject's [tool.importlinter]), the whole
-# suite (the conformance kit among it), then the linter and the type checker (the engine under --strict): all
-# must be clean.
+# suite (the conformance kit among it), the linter and the type checker (the engine under --strict): all must be
+# clean. The suite runs on TEST_WORKERS processes (pytest-xdist): its tests wait on servers and subprocesses more
+# than they compute, so more workers than cores pay; tests that cannot share the machine with their own kind run
+# one after another, and those marked alone after the rest (tests/conftest.py). TEST_WORKERS=0: all in one
+# process. The linter and the type checker run beside the suite and say what they found after it.
+TEST_WORKERS ?= 4
+LINT_LOG := $(VENV)/lint.log
+
 test: install-test contract
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check .
-	$(BIN)/mypy
+	@echo "$(BIN)/ruff check . && $(BIN)/mypy (beside the suite; their output follows it)"
+	@{ $(BIN)/ruff check .; linted=$$?; $(BIN)/mypy || linted=1; exit $$linted; } >$(LINT_LOG) 2>&1 & linting=$$!; \
+	echo "$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m 'not alone'"; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m 'not alone'; tested=$$?; \
+	echo "$(BIN)/python -m pytest -q -m alone"; $(BIN)/python -m pytest -q -m alone || tested=1; \
+	wait $$linting; linted=$$?; echo "ruff check . and mypy:"; cat $(LINT_LOG); test $$tested = 0 && test $$linted = 0
 
 # What to run between edits (about a minute): the layers, the linter, the type checker, and the tests of the
 # rules, the engine's folds and the wire's mapping (no server, no terminal). `make test` is still the gate.

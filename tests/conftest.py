@@ -13,6 +13,22 @@ from tenpennies.server.app import Options, Server
 
 from serverkit import Service
 
+# Under pytest-xdist (`make test` runs the suite on several workers, --dist loadgroup), the tests marked lan run
+# one after another on one worker, beside the rest ("hosts"): each builds network namespaces and starts a dozen
+# processes, with deadlines for reconnecting; one set of hosts at a time.
+# The tests of tests/test_discovery.py are marked alone: `make test` runs them after the others, by themselves.
+# They advertise and browse on this machine's real interface, and the flood test fills the browser's list with
+# whatever it hears there: beside the rest it let a record past the bound now and then; alone, never.
+ALONE = {"test_discovery.py"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("lan"):
+            item.add_marker(pytest.mark.xdist_group("hosts"))
+        if item.path.name in ALONE:
+            item.add_marker(pytest.mark.alone)
+
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:

@@ -66,11 +66,12 @@ class Delivered:
         self.timed_out: list[int] = []  # sequences of the timer's decisions for this seat
         apply_event, apply_snapshot = view_module.TableView.apply_event, view_module.TableView.apply_snapshot
 
-        def on_event(tv: view_module.TableView, event: pb.Event) -> str | None:
-            kind = event.WhichOneof("kind") or ""
-            self.events.append((event.sequence, kind))
-            if kind == "timer_expired" and event.timer_expired.seat == tv.seat:
-                self.timed_out.append(event.sequence)
+        def on_event(tv: view_module.TableView, event: pb.Event | view_module.Incoming) -> str | None:
+            message = event.message if isinstance(event, view_module.Incoming) else event  # the screen's: read once
+            kind = message.WhichOneof("kind") or ""
+            self.events.append((message.sequence, kind))
+            if kind == "timer_expired" and message.timer_expired.seat == tv.seat:
+                self.timed_out.append(message.sequence)
             return apply_event(tv, event)
 
         def on_snapshot(tv: view_module.TableView, snapshot: pb.Snapshot) -> None:

@@ -624,8 +624,13 @@ class Terminal:
             pid, fd = os.forkpty()
         except OSError as error:
             pytest.skip(f"no pty: {error}")
-        if pid == 0:  # the child: exec at once
+        if pid == 0:  # the child: exec at once, with the signals a terminal's program starts with
             try:
+                # what the test process ignored or blocked (a worker of pytest-xdist, a library's thread) would
+                # be the program's too, across exec: closing the terminal would then not hang it up
+                signal.pthread_sigmask(signal.SIG_SETMASK, set())
+                for number in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE):
+                    signal.signal(number, signal.SIG_DFL)
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)

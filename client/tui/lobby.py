@@ -458,7 +458,7 @@ LOBBY_HELP = """\
 
   [b]enter[/b]  a waiting table: join it (the first empty seat) and sit down;
          where you sit: back to your seat; a started one: watch it
-  [b]c[/b]      make a table: seats, house rules (TP-6), decision timer
+  [b]c[/b]      make a table: the game, seats, its house rules, decision timer
   [b]w[/b]      watch a table
   [b]b[/b] [b]B[/b]    add a greedy / a random bot   [dim](tables you made: *)[/dim]
   [b]x[/b]      empty a seat                   [dim](before the start)[/dim]

@@ -348,7 +348,8 @@ class TableScreen(LiveScreen):
         # the table's id, for ``tenpennies bot --table`` and ``play --spectate`` (shown nowhere else here)
         where = f"{'Back at' if again else 'At'} {info.name or 'the table'} (table {info.table_id})"
         self.log_region.add(where + self.game.where(), style="dim")
-        if not again and not self.guide and not self.prefs.seen_guide(self.tv.game) and self.session.seat is not None:
+        if not again and not self.guide and not self.prefs.seen_guide(self.tv.game) and self.session.seat is not None \
+                and self.game.guide_screen() is not None:  # (a game with no guide is not offered one)
             self.log_region.add("New to the game? ? then G: a guide to a turn", style="dim")
 
     def fold_event(self, incoming: Incoming) -> None:

@@ -68,6 +68,7 @@ DIMMED = 1 / 4   # the same, behind a dialog (see redraw)
 FLASH = 1.0      # seconds the prompt stays highlighted after a new decision
 LOOK = 1 / 10    # after a redraw, the screen is asked this often whether it has a frame left to compose ...
 LOOK_FOR = 5.0   # ... for this long after the last one (``look_again``)
+OVERDUE = 1.0    # a redraw asked for this long ago and not yet drawn is asked for again (``stale``, ``look_again``)
 
 
 class Middle(Container):
@@ -137,6 +138,7 @@ class TableScreen(LiveScreen):
         self.game: GameTable = table_widget()(self, id="game")
         self._stale = False                  # folded since the last redraw (one is on its way)
         self._asked = 0                      # the redraws stale asked for (only the last one asked draws)
+        self._asked_at = 0.0                 # when the last was asked for (time.monotonic)
         self._drawn_at = 0.0                 # when the last redraw was (time.monotonic)
         self.drawn_view: View | None = None   # the game as last drawn (tv.view is as last folded)
         self._keys: tuple[bool | None, ...] | None = None  # which keys could be pressed at the last redraw
@@ -195,6 +197,8 @@ class TableScreen(LiveScreen):
         next comes to the screen: what the table drew meanwhile, and then nothing more (the next seat to
         play is away), stayed off the screen for good. Asked again, it is composed once the batch is over."""
         self.check_idle()
+        if self._stale and time.monotonic() - self._asked_at > OVERDUE:
+            self.stale()  # a redraw asked for and never drawn: ask again (the last event may be the seat's turn)
         if time.monotonic() - self._drawn_at > LOOK_FOR and self._looks is not None:
             self._looks.pause()
 
@@ -323,9 +327,11 @@ class TableScreen(LiveScreen):
         """Something was folded: redraw as soon as the stream has nothing more at hand, but not more often
         than each ``BURST`` seconds (``DIMMED`` behind a dialog): when the stream runs ahead, the events of a
         burst are drawn at once, and Textual composes the frame (at its next tick, ``TEXTUAL_FPS`` a second)."""
-        if not self._stale:
-            self._stale = True
+        overdue = self._stale and time.monotonic() - self._asked_at > OVERDUE
+        if not self._stale or overdue:  # (overdue: the one asked for was lost, e.g. while the game's widget
+            self._stale = True             # was not mounted yet; asking again costs one timer)
             self._asked += 1
+            self._asked_at = time.monotonic()
             asked = self._asked
             wait = self._drawn_at + (BURST if self.on_top else DIMMED) - time.monotonic()
             if wait > 0:

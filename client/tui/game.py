@@ -187,6 +187,12 @@ class GameTable(Widget):
         """The first legal command of type ``kind``, if any."""
         return next((c for c in self.legal if isinstance(c, kind)), None)
 
+    def play(self, kind: type) -> None:
+        """Send the first legal command of type ``kind`` (a key's move), if there is one."""
+        command = self.first(kind)
+        if command is not None:
+            self.frame.send(command)
+
     @property
     def over(self) -> bool:
         """The game is over."""

@@ -126,23 +126,20 @@ class RuleScreen(Dialog[bool]):
         self.dismiss(False)
 
 
-class KeysHelp(Dialog[bool]):
-    """A game's keys (``keys``: key, what it does), then ``notes``; any key closes it, and ``G``, where the game
-    has a guide (``guide``), closes it with True: open the guide."""
+class KeysDialog(Dialog[bool]):
+    """A table's help: any key or a click closes it, and ``G``, where there is a guide to open
+    (``has_guide``), closes it with True: open the guide. Each game's help says what it shows."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("G", "close(True)", "Guide"),
                                              Binding("escape", "close(False)", "Close"),
                                              Binding("q", "app.quit", "Quit")]
 
-    def __init__(self, keys: Sequence[tuple[str, str]], notes: Sequence[RenderableType] = (), *,
-                 guide: bool = False) -> None:
-        super().__init__()
-        self.keys = keys
-        self.notes = notes
-        self.guide = guide
+    @property
+    def has_guide(self) -> bool:
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "close" and parameters == (True,) and not self.guide:
+        if action == "close" and parameters == (True,) and not self.has_guide:
             return False
         return super().check_action(action, parameters)
 
@@ -158,6 +155,21 @@ class KeysHelp(Dialog[bool]):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.dismiss(False)
+
+
+class KeysHelp(KeysDialog):
+    """A game's keys (``keys``: key, what it does), then ``notes``; ``G`` where the game has a guide (``guide``)."""
+
+    def __init__(self, keys: Sequence[tuple[str, str]], notes: Sequence[RenderableType] = (), *,
+                 guide: bool = False) -> None:
+        super().__init__()
+        self.keys = keys
+        self.notes = notes
+        self.guide = guide
+
+    @property
+    def has_guide(self) -> bool:
+        return self.guide
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))

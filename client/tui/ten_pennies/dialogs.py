@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -22,7 +21,7 @@ from tenpennies.engine.ten_pennies.rules import RoundSpec
 from ...plots import running_scores
 from ..cards import CardStyle
 from ..footer import KeysFooter
-from ..help import SCROLL_KEYS, BesideTheLog, Dialog, Dismissable, GameEnd, passes_on
+from ..help import SCROLL_KEYS, BesideTheLog, Dismissable, GameEnd, KeysDialog
 from ..help import names as seat_names
 from ..plot import ScorePlot
 
@@ -75,31 +74,13 @@ def marks(style: CardStyle, watching: bool = False) -> str:
             "selected, + just received.")
 
 
-class HelpScreen(Dialog[bool]):
+class HelpScreen(KeysDialog):
     """The table's keys: a seat's, or (``watching``) a watcher's, who has no hand and makes no move. Any key
     closes it; ``G`` closes it with True: open the guide to a turn."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("G", "close(True)", "Guide"),
-                                             Binding("escape", "close(False)", "Close"),
-                                             Binding("q", "app.quit", "Quit")]
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "close" and parameters == (True,) and self.watching:
-            return False  # (a watcher has no guide)
-        return super().check_action(action, parameters)
-
-    def on_key(self, event: events.Key) -> None:
-        if passes_on(self, event):
-            return
-        event.stop()
-        self.dismiss(False)
-
-    def action_close(self, guide: bool) -> None:
-        self.dismiss(guide)
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        self.dismiss(False)
+    @property
+    def has_guide(self) -> bool:
+        return not self.watching  # (a watcher has no guide)
 
     def __init__(self, view: SeatView | None, style: CardStyle, extra: Sequence[tuple[str, str]] = (), *,
                  watching: bool = False) -> None:

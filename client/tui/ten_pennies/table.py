@@ -680,11 +680,6 @@ class TenPenniesTable(GameTable):
 
     # --- actions: picking up ---------------------------------------------------------------------
 
-    def play(self, kind: type) -> None:
-        command = self.first(kind)
-        if command is not None:
-            self.frame.send(command)
-
     def action_take(self) -> None:
         self.play(TakeDiscard)
 

@@ -65,7 +65,7 @@ from ..footer import KeysFooter
 from ..game import Frame, GameTable
 from ..guide import GuideScreen
 from ..hand import Hand
-from ..help import SCROLL_KEYS, BesideTheLog, Dialog, GameEnd, passes_on
+from ..help import SCROLL_KEYS, BesideTheLog, GameEnd, KeysDialog
 from ..line import Line
 from ..plot import ScorePlot
 from ..seats import SeatLine, SeatsHead
@@ -530,11 +530,6 @@ class ThirtyOneTable(GameTable):
 
     # --- actions ---------------------------------------------------------------------------------
 
-    def play(self, kind: type) -> None:
-        command = self.first(kind)
-        if command is not None:
-            self.frame.send(command)
-
     def action_draw(self) -> None:
         self.play(DrawStock)
 
@@ -644,13 +639,9 @@ def given(command: Command) -> tuple[Card, ...]:
     return ()
 
 
-class ThirtyOneHelp(Dialog[bool]):
+class ThirtyOneHelp(KeysDialog):
     """The keys of Thirty-One's table and the preset's rules in a few lines. Any key closes it; ``G`` closes
     it with True: open the guide to the game."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("G", "close(True)", "Guide"),
-                                             Binding("escape", "close(False)", "Close"),
-                                             Binding("q", "app.quit", "Quit")]
 
     def __init__(self, view: SeatView | None, extra: Sequence[tuple[str, str]] = (), *, watching: bool = False) -> None:
         super().__init__()
@@ -658,23 +649,9 @@ class ThirtyOneHelp(Dialog[bool]):
         self.extra = extra
         self.watching = watching
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "close" and parameters == (True,) and self.watching:
-            return False  # (a watcher has no guide)
-        return super().check_action(action, parameters)
-
-    def on_key(self, event: events.Key) -> None:
-        if passes_on(self, event):
-            return
-        event.stop()
-        self.dismiss(False)
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        self.dismiss(False)
-
-    def action_close(self, guide: bool) -> None:
-        self.dismiss(guide)
+    @property
+    def has_guide(self) -> bool:
+        return not self.watching  # (a watcher has no guide)
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-PROTO := protos/tenpennies/v1/tenpennies.proto
+PROTO := protos/tenpennies/v2/tenpennies.proto
 
 .PHONY: check install install-test install-web install-bench protos contract lint test play serve bench clean
 
@@ -51,7 +51,7 @@ protos:
 # The contract: buf's STANDARD style guide, and no break on the wire or in JSON against the last tagged contract
 # (protos/tagged/; buf comes from the conformance kit's lockfile, run by the venv's Node).
 BUF = $(CURDIR)/tests/conformance/node_modules/.bin/buf
-CONTRACT_TAG := tagged/contract-v1.binpb
+CONTRACT_TAG := tagged/contract-v2.binpb
 
 contract: install-conformance
 	cd protos && PATH=$(CURDIR)/$(BIN):$$PATH $(BUF) lint

@@ -39,8 +39,8 @@ from pathlib import Path
 
 import grpc
 
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import WORKER_ADDRESS_METADATA, WORKER_PORT_METADATA
 
 from server_bench import CHANNELS, LoadTable, _pct
@@ -114,7 +114,7 @@ async def tables_at(maker: int, player: int, count: int, max_turns: int, direct:
 
     async def one(i: int) -> LoadTable:
         created: pb.CreateTableResponse = await made[i % len(made)].CreateTable(pb.CreateTableRequest(
-            name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
+            name=f"load {i}", seats=4, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=max_turns)),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
         stub = playing[i % len(playing)]
         tokens = []

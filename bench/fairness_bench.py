@@ -58,8 +58,8 @@ import grpc
 from tenpennies.server.app import HOUSEKEEPING_SECONDS
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import list_cost
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import VISITOR_METADATA
 
 from benchkit import LAUNCHER, SERVER_TREE

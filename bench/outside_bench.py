@@ -27,8 +27,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tenpennies.server.store import SeatRow, Store, TableRow
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 
 sys.path.insert(0, str(Path(__file__).parent))
 from benchkit import start_server  # noqa: E402

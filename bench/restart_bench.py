@@ -170,7 +170,7 @@ async def play(port: int, tables_file: Path, count: int) -> None:
     import grpc
     from fairness_bench import OWN, Visitor
 
-    from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+    from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 
     from server_bench import LoadTable, started_tables
     links = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN, interceptors=[Visitor(f"p{n}")])

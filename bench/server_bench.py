@@ -37,8 +37,8 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.store import Store
 from tenpennies.server.table import Settings
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import WORKER_PORT_METADATA
 
 CHANNELS = 16  # the load generator's connections; tables are spread over them
@@ -164,7 +164,7 @@ async def make_tables(stubs: list[pb_grpc.TenPenniesServiceStub], count: int, ma
     async def one(i: int) -> LoadTable:
         stub = stubs[i % len(stubs)]
         call = stub.CreateTable(pb.CreateTableRequest(
-            name=f"load {i}", seats=4, rules=pb.HouseRules(max_turns=max_turns),
+            name=f"load {i}", seats=4, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=max_turns)),
             settings=pb.TableSettings(decision_seconds=0, takeover_seconds=0)))
         created: pb.CreateTableResponse = await call
         worker = dict(await call.trailing_metadata() or ()).get(WORKER_PORT_METADATA)

@@ -80,7 +80,7 @@ from tenpennies.client.tui.ten_pennies import RoundEndScreen
 from tenpennies.client.view import Incoming
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.game import SeatView
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from benchkit import start_server  # the bench folder is the script's own: on sys.path
 
@@ -276,8 +276,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def bot_table(connection: Connection, rounds: list[int]) -> HostedTable:
-    hosted = await connection.create_table("bots", 4, pb.HouseRules(rounds=rounds), seed=5, decision_seconds=0,
-                                           takeover_seconds=0)
+    hosted = await connection.create_table("bots", 4, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=rounds)),
+                                           seed=5, decision_seconds=0, takeover_seconds=0)
     for _ in range(4):
         await connection.add_bot(hosted.table_id, hosted.host_token, "greedy")
     return hosted
@@ -321,8 +321,8 @@ def paced_players(address: str, table_id: str, tokens: list[tuple[int, str]]) ->
 
 async def paced_table(connection: Connection, rounds: list[int]) -> tuple[HostedTable, BaseProcess]:
     """A table of four paced players, each in the seat it joined, played from another process."""
-    hosted = await connection.create_table("paced", 4, pb.HouseRules(rounds=rounds), seed=5, decision_seconds=0,
-                                           takeover_seconds=0)
+    hosted = await connection.create_table("paced", 4, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=rounds)),
+                                           seed=5, decision_seconds=0, takeover_seconds=0)
     tokens = []
     for seat in range(4):
         session = await connection.join(hosted.table_id, f"paced {seat}", seat)

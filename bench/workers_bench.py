@@ -26,8 +26,8 @@ from pathlib import Path
 
 import grpc
 
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 
 from server_bench import DIRECT_VARIABLE, cpu_seconds, start
 

@@ -9,7 +9,7 @@ from typing import Any
 from tenpennies.engine.games import DEFAULT_GAME, GAMES, UnknownGame, kind
 from tenpennies.engine.interface import Kind, RuleError, Rules
 from tenpennies.engine.knobs import either
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.games import wire
 

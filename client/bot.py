@@ -32,7 +32,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ from tenpennies.engine import seats
 from tenpennies.engine.games import DEFAULT_GAME, GAMES, kind, kind_of
 from tenpennies.engine.interface import Bot, Command, View
 from tenpennies.engine.seats import Answer, Fault
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 
 STRATEGIES = sorted({strategy for game in GAMES.values() for strategy in game.bots})
@@ -659,14 +659,16 @@ def standings_lines(end: pb.GameEnded, table: TableView) -> list[str]:
                                                     table.name, table.seat)]
 
 
-def standing_line(standing: pb.Standing, game: str) -> str:
+def standing_line(standing: pb.Standing, game: str, tallies: Sequence[str] = ()) -> str:
     """One bot's line of a tournament's standings (``GetStandings``), its game's columns as the headless
     tournament's table has them (``client.games.standing_columns``): its mean score (place, where the game
-    scores by place) and its own figures a game (pennies and buys; or the tallies it keeps: lives left, ...)."""
+    scores by place) and its game's own tallies a game (pennies and buys, lives left, ...), in the order of
+    ``tallies`` (the response's), any others after them by name."""
     entry = client_game(game)
     row = StandingRow.of_pb(standing)
+    order = [*tallies, *sorted(set(standing.tallies) - set(tallies))]
     own = "  ".join([f"mean {entry.score_word} {mean_text(entry, row, ' '):>15}",
-                     *(f"{c.header} {cell(c, row)}" for c in standing_columns(entry, sorted(standing.tallies)))])
+                     *(f"{c.header} {cell(c, row)}" for c in standing_columns(entry, order))])
     return (f"{standing.name:<24} games {standing.games:>4}  wins {standing.shared_wins:>6.2f}  {own}  "
             f"illegal {standing.illegal:>3}  timed out {standing.timed_out:>3}  rating {standing.rating_mu:6.2f} "
             f"± {standing.rating_sigma:.2f}")
@@ -706,5 +708,5 @@ async def _tournament(connection: Connection, name: str, bot: Bot, tournament: s
     print(f"tournament {report.tournament}: {report.games_played} of {report.games_total} games played", flush=True)
     for place, standing in enumerate(report.standings, 1):
         mark = "  (this bot)" if standing.name == name else ""
-        print(f"  {place:>3}. {standing_line(standing, report.game)}{mark}", flush=True)
+        print(f"  {place:>3}. {standing_line(standing, report.game, report.tallies)}{mark}", flush=True)
     return 0

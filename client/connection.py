@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import (
     VISITOR_METADATA,
     VISITOR_VARIABLE,
@@ -29,7 +29,7 @@ from tenpennies.wire.common import (
     WORKER_PORT_METADATA,
 )
 from tenpennies.wire.record import GameRecord, record_from_pb
-from tenpennies.wire.words import DEFAULT_STRATEGY, STRATEGIES
+from tenpennies.wire.words import STRATEGIES
 
 from .trust import Pinned, certificate_refused, explain
 
@@ -546,9 +546,12 @@ class Connection:
         session.address = self.address
         return self.direct(session)
 
-    async def add_bot(self, table_id: str, host_token: str, strategy: str = DEFAULT_STRATEGY,
+    async def add_bot(self, table_id: str, host_token: str, strategy: str | None = None,
                       seat: int | None = None) -> int:
-        request = pb.AddBotRequest(table_id=table_id, host_token=host_token, strategy=STRATEGIES[strategy])
+        """A built-in bot at ``seat`` (None: the first empty one) playing ``strategy`` (None: the table's game's
+        own bot); the seat it took."""
+        request = pb.AddBotRequest(table_id=table_id, host_token=host_token,
+                                   strategy=STRATEGIES[strategy] if strategy else pb.BOT_STRATEGY_UNSPECIFIED)
         if seat is not None:
             request.seat = seat
         response: pb.AddBotResponse = await _call(self.service.AddBot(request))

@@ -15,7 +15,7 @@ from typing import Any
 
 from tenpennies.engine.games import kind
 from tenpennies.engine.interface import Game, Kind, Narrator, Rules, View
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 
 def _starts_none(event: Any) -> int | None:
@@ -96,13 +96,13 @@ class ClientGame:
     * ``columns``: a seat's figures in the final standings (``standings_lines``), from a view of the finished
       game, the scores, the seat and the rules; None: its score.
     * ``counts``: what a view of the finished game shows by seat that a tournament's ``GameResult`` keeps
-      beyond scores and winners (``won``, ``paid``, ``buys``, ``pennies``, and the tallies
-      ``Kind.tournament_tallies`` names): the same in-process (the spectator's view) and over gRPC (a seat's).
+      beyond scores and winners (the tallies ``Kind.tournament_tallies`` names, and ``won`` and ``paid`` where
+      the game has them): the same in-process (the spectator's view) and over gRPC (a seat's).
     * ``pennies_left``: a seat's pennies left at the end, for the history (None: a game without them).
     * ``score_word``, ``score_note``: what ``Result.scores`` are to a reader (``place``, ``1 the best``).
-    * ``standing_columns``, ``tally_words``, ``standing_notes``, ``digits``: a tournament's standings: the
-      game's own columns (before one for each tally it keeps), a tally's header, the notes under the table,
-      the decimals of a mean.
+    * ``tally_words``, ``signed``, ``standing_notes``, ``digits``: a tournament's standings, a column for each
+      of the game's tallies: a tally's header (default: its name), the tallies written with their sign (a
+      balance, won or lost: ``+1.5``), the notes under the table, the decimals of a mean.
     * ``unfinished``: where a snapshot of a game being played stands, for the offer to continue it: (round,
       rounds the table plays, which of them it is, the words of a game without numbered rounds); None: its
       title.
@@ -122,8 +122,8 @@ class ClientGame:
     pennies_left: Callable[[Any, int], int | None] = _nothing
     score_word: str = "score"
     score_note: str = ""
-    standing_columns: tuple[Column, ...] = ()
     tally_words: Mapping[str, str] = field(default_factory=dict)
+    signed: frozenset[str] = frozenset()
     standing_notes: tuple[str, ...] = ()
     digits: int = 1
     unfinished: Callable[[pb.Snapshot], tuple[int, int, int, str]] | None = None

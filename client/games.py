@@ -29,7 +29,7 @@ from typing import Any
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import Narrator, Rules, View
 from tenpennies.engine.tournament import Standing
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from . import ten_pennies, thirty_one
 from .game_entry import ClientGame, Column, Rounds
@@ -110,7 +110,7 @@ def standings_lines(entry: ClientGame, view: View | None, scores: Sequence[int],
 @dataclass(frozen=True)
 class StandingRow:
     """One entry's standing as any standings show it: a headless tournament's (``engine.tournament.Standing``)
-    or a server's (``pb.Standing``). ``totals``: pennies, buys and the game's own tallies over its games."""
+    or a server's (``pb.Standing``). ``totals``: the game's own tallies over its games."""
 
     name: str
     games: int
@@ -128,22 +128,21 @@ class StandingRow:
 
     @classmethod
     def of_standing(cls, s: Standing) -> StandingRow:
-        return cls(s.name, s.games, s.wins, s.mean_score, s.mean_score_margin,
-                   {"pennies": s.pennies, "buys": s.buys, **s.tallies}, s.illegal, s.timeouts, s.rating_mu,
-                   s.rating_sigma)
+        return cls(s.name, s.games, s.wins, s.mean_score, s.mean_score_margin, dict(s.tallies), s.illegal,
+                   s.timeouts, s.rating_mu, s.rating_sigma)
 
     @classmethod
     def of_pb(cls, s: pb.Standing) -> StandingRow:
         return cls(s.name, s.games, s.shared_wins, s.mean_score if s.HasField("mean_score") else None,
                    s.mean_score_margin if s.HasField("mean_score") else None,
-                   {"pennies": s.pennies, "buys": s.buys, **dict(s.tallies)}, s.illegal, s.timed_out, s.rating_mu,
-                   s.rating_sigma)
+                   dict(s.tallies), s.illegal, s.timed_out, s.rating_mu, s.rating_sigma)
 
 
 def standing_columns(entry: ClientGame, tallies: Iterable[str]) -> tuple[Column, ...]:
-    """A game's own columns of its standings: the entry's, then a game's mean of each of ``tallies``."""
-    return entry.standing_columns + tuple(Column(entry.tally_words.get(t, t), t, f".{entry.digits}f")
-                                          for t in tallies)
+    """A game's own columns of its standings: a game's mean of each of ``tallies``, signed where the entry says
+    (``+1.5``)."""
+    return tuple(Column(entry.tally_words.get(t, t), t, f"{'+' if t in entry.signed else ''}.{entry.digits}f")
+                 for t in tallies)
 
 
 def mean_text(entry: ClientGame, row: StandingRow, between: str = "") -> str:

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 from tenpennies.wire.record import GameRecord
 
@@ -24,9 +24,9 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """One game as the history lists it. ``place``: 1 the best (tied seats share); ``score``: the tally the
-    game's rules keep (``Kind.tournament_tallies``: lives, tokens or points), else its score; ``pennies``: the
-    pennies left at the end (None for a game without them)."""
+    """One game as the history lists it. ``place``: 1 the best (tied seats share); ``score``: its score, or
+    for a game whose scores are places the tally its rules keep (``Kind.tournament_tallies``: lives, tokens or
+    points); ``pennies``: the pennies left at the end (None for a game without them)."""
 
     table_id: str
     date: str
@@ -61,7 +61,8 @@ def history_row(played: PlayedGame) -> HistoryRow:
     assert result is not None, f"{played.table_id} is not over"
     seat = played.people[0] if played.people else played.seats - 1
     entry = client_game(played.game)
-    kept = entry.kind.tournament_tallies(played.rules)
+    # a place says nothing the place column does not: such a game's own tally says more
+    kept = entry.kind.tournament_tallies(played.rules) if entry.score_word == "place" else ()
     score: int = result.tallies[kept[0]][seat] if kept else result.scores[seat]
     pennies = entry.pennies_left(game.view(None), seat)
     opponents = tuple(played.names[s] or f"seat {s}" for s in range(played.seats) if s != seat)

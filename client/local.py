@@ -23,7 +23,7 @@ from tenpennies.server.front import serve
 from tenpennies.server.store import NoSuchGame, PlayedGame, Store, StoredGame, played_games
 from tenpennies.server.table import Settings
 from tenpennies.server.workers import read_game
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.games import wire
 
 from .connection import Connection, HostedTable, SeatSession, ServerError
@@ -171,18 +171,15 @@ class LocalServer:
             pass  # gone already: nothing to leave
 
     async def new_game(self, name: str, game: str = DEFAULT_GAME, rules: pb.HouseRules | None = None, *,
-                       rounds: tuple[int, ...] = (), practice: bool = False) -> tuple[SeatSession, HostedTable]:
+                       practice: bool = False) -> tuple[SeatSession, HostedTable]:
         """A 4-seat table of ``game`` (its ``rules``; None: the game's defaults) with three built-in bots (the
         game's own default bot) and the player in the last seat, started: the game is dealt when this
-        returns. No decision timer and no takeover: the player plays at their own pace. ``rounds``: a short
-        game of these rounds (Ten Pennies'; empty: all seven); ``practice``: a practice table (remembered, so
-        that the client shows hints as the player goes)."""
+        returns. No decision timer and no takeover: the player plays at their own pace. ``practice``: a practice
+        table (remembered, so that the client shows hints as the player goes)."""
         assert self.connection is not None and self.server is not None
         table_rules = pb.HouseRules()
         if rules is not None:
             table_rules.CopyFrom(rules)
-        if rounds:
-            table_rules.rounds[:] = rounds
         what = "practice game" if practice else "game"
         # Made in-process, with the lobby's own calls (the servicer's CreateTable, JoinTable, AddBot and
         # StartGame make the same from protobuf): over loopback gRPC, six round trips were three quarters of

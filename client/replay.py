@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import Game, RuleError
 from tenpennies.engine.review import Review
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .games import ClientGame, client_game, reader, standings_lines, table_words, telling
 from .reviews import moments, move_words, plus_minus, reviewed

@@ -17,9 +17,9 @@ tournament mode uses too; its docstring says what each is. What is decided here:
 * **Games.** ``--game NAME`` plays any game here (in-process, over gRPC or on Ray). A game's result is
   taken from a view of the finished game (the spectator's in-process, a seat's over gRPC), through the
   game's client entry (``client.games``: ``ClientGame.counts``), so both give the same: its scores (a place,
-  where the game scores by place), and what the standings add up beside them: the tallies its rules keep
-  (``Kind.tournament_tallies``: lives left, tokens or points), or pennies and buys (a seat's penny balance,
-  ``won - paid - pennies bought with``, which adds up to zero over a table).
+  where the game scores by place), and what the standings add up beside them: the game's own tallies
+  (``Kind.tournament_tallies``: pennies and buys, a seat's penny balance ``won - paid - pennies bought with``
+  adding up to zero over a table; or lives left, tokens or points).
 * **Misbehaving bots** are played by the one seat loop (``engine.seats``): a bot that raises, or answers
   something that is not a legal command of its own seat, is counted under *illegal* and
   ``bots.safe_default`` is played for it. A decision that takes longer than ``decision_seconds`` (0: no
@@ -178,14 +178,21 @@ def game_spec(config: TournamentConfig, index: int) -> GameSpec:
 
 # --- results ----------------------------------------------------------------------------------------
 
-STANDING_FIELDS = ("name", "games", "wins", "mean_score", "score_ci95", "pennies_per_game", "buys_per_game",
-                   "illegal", "timeouts", "rating_mu", "rating_sigma")
-"""The columns of --out, in this order: a ``Standing``'s, ``score_ci95`` its ``mean_score_margin``."""
+PER_GAME = "_per_game"
 
 
-def columns(standing: Standing) -> dict[str, Any]:
+def standing_fields(tallies: Sequence[str]) -> tuple[str, ...]:
+    """The columns of --out, in this order: a ``Standing``'s, ``score_ci95`` its ``mean_score_margin``, and a
+    game's mean of each of the game's ``tallies`` (``pennies_per_game``, ``lives_per_game``)."""
+    return ("name", "games", "wins", "mean_score", "score_ci95", *(tally + PER_GAME for tally in tallies),
+            "illegal", "timeouts", "rating_mu", "rating_sigma")
+
+
+def columns(standing: Standing, tallies: Sequence[str]) -> dict[str, Any]:
     """A standing as the columns of --out."""
-    return {key: getattr(standing, "mean_score_margin" if key == "score_ci95" else key) for key in STANDING_FIELDS}
+    own = {tally + PER_GAME: standing.per_game(tally) for tally in tallies}
+    return {key: own[key] if key in own else getattr(standing, "mean_score_margin" if key == "score_ci95" else key)
+            for key in standing_fields(tallies)}
 
 
 @dataclass(frozen=True)
@@ -194,8 +201,13 @@ class Results:
     standings: tuple[Standing, ...]
     games: tuple[GameResult, ...]
 
+    @property
+    def tallies(self) -> tuple[str, ...]:
+        """The game's own tallies the standings add up (``Kind.tournament_tallies``)."""
+        return game_kinds.kind(self.config.game).tournament_tallies(self.config.rules)
+
     def to_json(self) -> str:
-        data = {"standings": [{k: _round(v) for k, v in columns(s).items()} for s in self.standings],
+        data = {"standings": [{k: _round(v) for k, v in columns(s, self.tallies).items()} for s in self.standings],
                 "games": [g.to_json() for g in self.games]}
         return json.dumps(data, indent=1) + "\n"
 
@@ -203,9 +215,9 @@ class Results:
         import csv
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(STANDING_FIELDS)
+        writer.writerow(standing_fields(self.tallies))
         for s in self.standings:
-            writer.writerow(["" if v is None else _round(v) for v in columns(s).values()])
+            writer.writerow(["" if v is None else _round(v) for v in columns(s, self.tallies).values()])
         return out.getvalue()
 
     def write(self, path: str | Path) -> None:
@@ -263,16 +275,14 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
 def game_result(config: TournamentConfig, spec: GameSpec, view: View, scores: Sequence[int], winners: Sequence[int],
                 illegal: Sequence[int], timeouts: Sequence[int]) -> GameResult:
     """A finished game's result from a view of it (all it needs is public: the game's entry's ``counts``),
-    its scores and winners: pot shares, pennies paid, buys and penny balances where the game has them, the
-    tallies its rules keep (``Kind.tournament_tallies``)."""
+    its scores and winners: pot shares and pennies paid where the game has them, the tallies the standings
+    add up (``Kind.tournament_tallies``: pennies and buys, or lives left, tokens or points)."""
     counts = client_game(config.game).counts(view, config.rules)
-    none = (0,) * config.seats
     kept = game_kinds.kind(config.game).tournament_tallies(config.rules)
     return GameResult(
         index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
         scores=tuple(scores), winners=tuple(winners), won=tuple(counts.get("won", ())),
-        paid=tuple(counts.get("paid", ())), buys=tuple(counts.get("buys", none)),
-        pennies=tuple(counts.get("pennies", none)), illegal=tuple(illegal), timeouts=tuple(timeouts),
+        paid=tuple(counts.get("paid", ())), illegal=tuple(illegal), timeouts=tuple(timeouts),
         tallies={tally: tuple(counts[tally]) for tally in kept})
 
 
@@ -305,7 +315,7 @@ async def play_grpc(config: TournamentConfig, index: int, connections: Sequence[
     from tenpennies.client.bot import SeatPlayer, StreamItem
     from tenpennies.client.connection import _call
     from tenpennies.client.view import TableView
-    from tenpennies.v1 import tenpennies_pb2 as pb
+    from tenpennies.v2 import tenpennies_pb2 as pb
     from tenpennies.wire.games import wire
     spec = game_spec(config, index)
     registry = config.bot_registry
@@ -511,11 +521,10 @@ def render(results: Results, width: int | None = None) -> str:
     console.print(table)
     console.print("wins: tied winners share a win;")
     console.print(f"mean {word}: {entry.score_note + ', ' if entry.score_note else ''}with its 95% interval;")
+    if own:
+        console.print(f"{', '.join(c.header for c in own)}: a game's;")
     for note in entry.standing_notes:
         console.print(note)
-    tallies = [c.header for c in own if c not in entry.standing_columns]
-    if tallies:
-        console.print(f"{', '.join(tallies)}: a game's;")
     console.print("late: decisions past their time (the safe default played); rating: openskill")
     console.print(f"BradleyTerryFull μ±σ, ties in {word} are ties; best first by μ - 3σ")
     text = console.export_text()

@@ -34,7 +34,7 @@ from typing import Any
 from tenpennies.engine.cards import Card
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Kind, Known, Narrator, Rules, View
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.games import WireGame, wire
 from tenpennies.wire.words import seat_label
 

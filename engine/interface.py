@@ -282,9 +282,9 @@ class KindWords(Protocol):
         ...
 
     def tournament_tallies(self, rules: Rules) -> tuple[str, ...]:
-        """The game's own tallies of ``Result.tallies`` a tournament's standings add up under ``rules``
-        (Thirty-One: the one its preset keeps, ``lives``, ``tokens`` or ``points``; Ten Pennies: none, its
-        pennies and buys have standings of their own)."""
+        """The game's own tallies of ``Result.tallies`` a tournament's standings add up under ``rules``, in
+        the order the standings show them (Ten Pennies: ``pennies`` and ``buys``; Thirty-One: the one its
+        preset keeps, ``lives``, ``tokens`` or ``points``)."""
         ...
 
 

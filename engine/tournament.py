@@ -115,11 +115,11 @@ def game_spec(lineups: Sequence[Sequence[str]], seed: int, index: int) -> GameSp
 @dataclass(frozen=True, kw_only=True)
 class GameResult:
     """One finished game, seat by seat. ``seats``: the entry (bot name) at each seat; ``winners``: seat
-    numbers; ``pennies``: each seat's penny balance (Ten Pennies' results, its package's ``results``); ``buys``:
-    pennies bought with; ``illegal`` and ``timeouts`` as ``engine.seats.Tally`` counts them. Where it
-    was played from: ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``; ``won`` and
-    ``paid``: pot shares, pennies paid for cards in hand (empty where not known). ``tallies``: a game's own
-    counts by seat beyond those (Thirty-One: the ``lives``, ``tokens`` or ``points`` its preset keeps)."""
+    numbers; ``illegal`` and ``timeouts`` as ``engine.seats.Tally`` counts them. Where it was played from:
+    ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``; ``won`` and ``paid``: pot shares,
+    pennies paid for cards in hand (empty where not known). ``tallies``: the game's own counts by seat that
+    the standings add up (``Kind.tournament_tallies``: Ten Pennies' ``pennies`` and ``buys``, Thirty-One's
+    ``lives``, ``tokens`` or ``points``)."""
 
     index: int = 0
     deal: int = 0
@@ -130,8 +130,6 @@ class GameResult:
     winners: tuple[int, ...]
     won: tuple[int, ...] = ()
     paid: tuple[int, ...] = ()
-    buys: tuple[int, ...]
-    pennies: tuple[int, ...]
     illegal: tuple[int, ...]
     timeouts: tuple[int, ...]
     tallies: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -188,8 +186,6 @@ class Standing:
     wins: float = 0.0  # tied winners share a win: 1/k each
     score_total: int = 0
     score_squares: int = 0
-    pennies: int = 0   # penny balance over all its games
-    buys: int = 0
     illegal: int = 0
     timeouts: int = 0
     tallies: dict[str, int] = field(default_factory=dict)  # each of the games' own tallies, summed
@@ -211,14 +207,6 @@ class Standing:
     def ordinal(self) -> float:
         """The conservative rating the standings are ordered by: mu - 3 sigma."""
         return self.rating_mu - 3 * self.rating_sigma
-
-    @property
-    def pennies_per_game(self) -> float:
-        return self.pennies / self.games if self.games else 0.0
-
-    @property
-    def buys_per_game(self) -> float:
-        return self.buys / self.games if self.games else 0.0
 
     def per_game(self, tally: str) -> float:
         """One of the games' own tallies, a game."""
@@ -252,8 +240,6 @@ class Standings:
             standing.wins += share if seat in game.winners else 0.0
             standing.score_total += score
             standing.score_squares += score * score
-            standing.pennies += game.pennies[seat]
-            standing.buys += game.buys[seat]
             standing.illegal += game.illegal[seat]
             standing.timeouts += game.timeouts[seat]
             for name, tally in game.tallies.items():

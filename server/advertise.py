@@ -31,7 +31,7 @@ from typing import Protocol
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import ALL_ADDRESSES, SERVICE_TYPE, interface_addresses, lan_addresses
 
 from .lobby import TableWatcher

@@ -18,8 +18,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import fingerprint, pem_to_der
 
 from .advertise import Advertiser, Plan, clean_lan_name, default_lan_name, plan

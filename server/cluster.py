@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 log = logging.getLogger(__name__)
 

@@ -54,8 +54,8 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import (
     VISITORS_PER_ADDRESS,
     WORKER_ADDRESS_METADATA,

@@ -19,7 +19,7 @@ from typing import Any
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Rules
 from tenpennies.engine.tournament import MAX_SEED
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import VISITORS_PER_ADDRESS
 from tenpennies.wire.errors import BadRequest
 

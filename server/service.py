@@ -38,8 +38,8 @@ import grpc
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 from tenpennies.wire.common import VISITOR_METADATA
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import messages
@@ -320,7 +320,7 @@ class FairShare:
     again by the handler (``charged``). Both refusals spend nothing of the budget and carry ``REFUSAL``."""
 
     def __init__(self, admission: Admission, limiter: RateLimiter, cost: Callable[[str], float],
-                 service: str = "/tenpennies.v1.TenPenniesService/") -> None:
+                 service: str = "/tenpennies.v2.TenPenniesService/") -> None:
         self.admission = admission
         self.limiter = limiter
         self.cost = cost
@@ -600,9 +600,9 @@ class TournamentServicer:
                                            game=report.game, tallies=report.tallies)
         for record in report.records:
             standing = response.standings.add(name=record.name, games=record.games, wins=round(record.wins),
-                                              shared_wins=record.wins, pennies=record.pennies,
-                                              rating_mu=record.rating_mu, rating_sigma=record.rating_sigma,
-                                              mean_score_margin=record.mean_score_margin or 0.0, buys=record.buys,
+                                              shared_wins=record.wins, rating_mu=record.rating_mu,
+                                              rating_sigma=record.rating_sigma,
+                                              mean_score_margin=record.mean_score_margin or 0.0,
                                               illegal=record.illegal, timed_out=record.timeouts,
                                               tallies=record.tallies)
             if record.mean_score is not None:

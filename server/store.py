@@ -99,10 +99,10 @@ STATUSES = ("waiting", "playing", "finished", "expired")
 @dataclass
 class TournamentGameRow:
     """One game of a tournament: its number (from 0), its table, the bots' names by seat, and once it is
-    over its result (``{"scores", "winners", "pennies"}`` by seat) and its place in the order games
-    finished (from 0: the order ratings are updated in). ``host_token``: the table's host token, kept only
-    until the game is over (it can do nothing once the game has started; a restart between making the
-    table and starting the game needs it)."""
+    over its result (``{"scores", "winners", "tallies", "illegal", "timed_out"}`` by seat) and its place in
+    the order games finished (from 0: the order ratings are updated in). ``host_token``: the table's host
+    token, kept only until the game is over (it can do nothing once the game has started; a restart between
+    making the table and starting the game needs it)."""
 
     game: int
     table_id: str

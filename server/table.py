@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 from tenpennies.engine import games
 from tenpennies.engine import seats as seat_loop
 from tenpennies.engine.interface import Bot, Command, Event, Kind, RuleError
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import event_batch
 from tenpennies.wire.games import WireGame, wire

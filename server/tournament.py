@@ -199,14 +199,13 @@ class GameTable:
 
 def game_result(table: Table) -> dict[str, Any]:
     """What a finished game counts for, by seat, as it is stored: the game's result (final scores, the
-    winners, and the game's own tallies, ``Result.tallies``: a seat's pennies and buys, or lives and tokens),
-    the commands each seat sent that the rules refused, and the decisions the timer or the takeover bot made
-    for it (both counted by the table while the server runs: a restart
-    mid-game starts them again)."""
+    winners, and under ``tallies`` the game's own, ``Result.tallies``: a seat's pennies and buys, or lives and
+    tokens), the commands each seat sent that the rules refused, and the decisions the timer or the takeover
+    bot made for it (both counted by the table while the server runs: a restart mid-game starts them again)."""
     result = table.game.result if table.game is not None else None
     assert result is not None, "a finished game has a result"
     return {"scores": list(result.scores), "winners": list(result.winners),
-            **{name: list(tally) for name, tally in result.tallies.items()},
+            "tallies": {name: list(tally) for name, tally in result.tallies.items()},
             "illegal": list(table.refused), "timed_out": list(table.defaulted)}
 
 
@@ -214,13 +213,14 @@ def stored_result(number: int, names: list[str], result: dict[str, Any],
                   tallies: Iterable[str] = ()) -> GameResult:
     """A stored result as the standings take it, with the game's own ``tallies`` (``TournamentConfig.tallies``):
     none of a tally the result does not have (results stored before buys, illegal and timed_out were
-    counted; a game without pennies)."""
+    counted)."""
     none = [0] * len(names)
+    # a result stored before the tallies had a key of their own has them beside the scores
+    stored = result.get("tallies", result)
     return GameResult(index=number, seats=tuple(names), scores=tuple(result["scores"]),
-                      winners=tuple(result["winners"]), pennies=tuple(result.get("pennies", none)),
-                      buys=tuple(result.get("buys", none)), illegal=tuple(result.get("illegal", none)),
+                      winners=tuple(result["winners"]), illegal=tuple(result.get("illegal", none)),
                       timeouts=tuple(result.get("timed_out", none)),
-                      tallies={name: tuple(result.get(name, none)) for name in tallies})
+                      tallies={name: tuple(stored.get(name, none)) for name in tallies})
 
 
 # --- where the games are played -------------------------------------------------------------------------

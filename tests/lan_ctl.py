@@ -29,7 +29,7 @@ from google.protobuf.json_format import MessageToDict
 
 from tenpennies.client.connection import Connection, Link, ServerError
 from tenpennies.client.trust import settle
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 
 def say(at: str, **fields: Any) -> None:
@@ -37,7 +37,8 @@ def say(at: str, **fields: Any) -> None:
 
 
 async def make_table(connection: Connection, args: argparse.Namespace) -> None:
-    rules = pb.HouseRules(rounds=[int(r) for r in args.rounds.split(",")], max_turns=args.max_turns)
+    rounds = [int(r) for r in args.rounds.split(",")]
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=rounds, max_turns=args.max_turns))
     hosted = await connection.create_table(args.name, args.seats, rules, decision_seconds=args.decision,
                                            takeover_seconds=args.takeover, seed=args.seed)
     say("table", table_id=hosted.table_id, host_token=hosted.host_token)
@@ -95,10 +96,10 @@ async def history(connection: Connection, args: argparse.Namespace) -> None:
     finally:
         call.cancel()
     assert snapshot is not None
-    game = snapshot.game
+    game, own = snapshot.game, snapshot.game.ten_pennies
     say("history", sequence=snapshot.sequence, events=events, hand=sorted(c.id for c in game.hand),
-        scores=[p.score for p in game.players], pennies=[p.pennies for p in game.players],
-        phase=pb.Phase.Name(game.phase), status=pb.TableStatus.Name(snapshot.table.status))
+        scores=[p.score for p in own.players], pennies=[p.pennies for p in own.players],
+        phase=pb.Phase.Name(own.phase), status=pb.TableStatus.Name(snapshot.table.status))
 
 
 async def join(connection: Connection, args: argparse.Namespace) -> None:
@@ -135,8 +136,8 @@ async def follow(connection: Connection, args: argparse.Namespace) -> None:
     from tenpennies.client.tui.app import ServerConnection
     from tenpennies.client.tui.common import RETRY_FIRST, RETRY_MOST
 
-    hosted = await connection.create_table("bench", 2, pb.HouseRules(max_turns=100_000), decision_seconds=1,
-                                           takeover_seconds=0)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=100_000))
+    hosted = await connection.create_table("bench", 2, rules, decision_seconds=1, takeover_seconds=0)
     seat = await connection.join(hosted.table_id, "follower")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)

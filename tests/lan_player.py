@@ -46,7 +46,7 @@ from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.trust import TrustScreen
 from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.engine.ten_pennies.game import Phase
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 SIZE = (80, 24)
 KEYS = ((DeclineDiscard, ("d",)), (PassBuy, ("p",)), (Draw, ("r",)), (Discard, ("home", "x")))
@@ -76,7 +76,7 @@ class Delivered:
 
         def on_snapshot(tv: view_module.TableView, snapshot: pb.Snapshot) -> None:
             self.snapshots.append(snapshot.sequence)
-            say("snapshot", sequence=snapshot.sequence, over=snapshot.game.phase == pb.PHASE_GAME_OVER)
+            say("snapshot", sequence=snapshot.sequence, over=snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER)
             apply_snapshot(tv, snapshot)
 
         view_module.TableView.apply_event = on_event  # type: ignore[method-assign, assignment]

@@ -15,8 +15,8 @@ from typing import NamedTuple, Protocol
 import grpc
 
 from tenpennies.client.connection import SeatSession, join
-from tenpennies.v1 import tenpennies_pb2 as pb
-from tenpennies.v1 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.v2 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
 
 Service = pb_grpc.TenPenniesServiceStub
 PREFERENCE = ("lay_contract", "lay_set", "lay_off")
@@ -73,7 +73,7 @@ class ThinClient:
                 self.asked = message.decision  # the decision open now, as the snapshot names it
                 for card in message.game.hand:
                     self.points[card.id] = _points(card.rank)
-                if message.game.phase == pb.PHASE_GAME_OVER:
+                if message.game.ten_pennies.phase == pb.PHASE_GAME_OVER:
                     return
                 legal = list(message.game.legal_commands)
                 if legal:

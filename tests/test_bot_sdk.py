@@ -42,7 +42,7 @@ from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.bots import GreedyBot, safe_default
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import seed_from_db
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import subscribed
@@ -375,7 +375,7 @@ async def test_the_grpcurl_walk_through_works_as_json(server: Server, connection
     async def ask() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
         yield reflection_pb2.ServerReflectionRequest(list_services="")
     services = [s.name async for r in reflect.ServerReflectionInfo(ask()) for s in r.list_services_response.service]
-    assert "tenpennies.v1.TenPenniesService" in services
+    assert "tenpennies.v2.TenPenniesService" in services
 
     service = connection.service
     created = await service.CreateTable(json_format.Parse(

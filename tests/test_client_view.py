@@ -40,7 +40,7 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.events import GameEnded, RoundEnded
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import Service, full_table, start, subscribed
@@ -58,7 +58,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
     yield running
     await running.stop(0)
 
-SHORT = pb.HouseRules(max_turns=40, rounds=[1, 3, 5, 7])  # whole games, kept short
+SHORT = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40, rounds=[1, 3, 5, 7]))  # whole games, kept short
 
 
 # --- engine only ------------------------------------------------------------------------------------
@@ -470,8 +470,9 @@ async def test_a_resumed_stream_folded_afresh_equals_the_fold_that_saw_everythin
 async def test_a_refused_command_never_comes_from_the_folds_legal_commands(server: Server, service: Service) -> None:
     """The fold's legal commands are exactly the server's: a player choosing only among them is never
     refused (SendCommand raises on a refusal, which would fail the game above; here, one short game)."""
-    table = await full_table(service, seats=2, rules=pb.HouseRules(max_turns=10, rounds=[1, 2]), seed=1)
-    rules = mapping.rules_from_pb(pb.HouseRules(max_turns=10, rounds=[1, 2]))
+    short = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=10, rounds=[1, 2]))
+    table = await full_table(service, seats=2, rules=short, seed=1)
+    rules = mapping.rules_from_pb(short)
     players = [Folding(service, table.table_id, s, rules, seed=i, buy_rate=0.9) for i, s in enumerate(table.sessions)]
     tasks = [asyncio.ensure_future(f.run()) for f in players]
     await subscribed(service, table.table_id, seats=range(2))

@@ -30,7 +30,7 @@ from tenpennies.client.trust import Pinned
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.tournament import GAMES_SERVICE
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import pem_to_der
 
 from netns import BIN, Job, Lan, unavailable

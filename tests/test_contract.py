@@ -14,13 +14,13 @@ import pytest
 
 from tenpennies.client.connection import open_channel, stub
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.frames import MESSAGE_BYTES, event_batch, joined, messages
 
 from serverkit import Service
 
-SERVICE = "/tenpennies.v1.TenPenniesService"
-SHORT = pb.HouseRules(max_turns=40, rounds=[1, 2])
+SERVICE = "/tenpennies.v2.TenPenniesService"
+SHORT = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40, rounds=[1, 2]))
 
 
 def top_level_fields(data: bytes) -> list[int]:
@@ -395,7 +395,7 @@ def test_the_proto_lists_the_presets_each_thirty_one_knob_applies_to_as_the_engi
     import re
 
     from tenpennies.engine.thirty_one.rules import PLAYED_BY, PRESET_NAMES
-    text = (Path(__file__).parent.parent / "protos/tenpennies/v1/tenpennies.proto").read_text()
+    text = (Path(__file__).parent.parent / "protos/tenpennies/v2/tenpennies.proto").read_text()
     body = text[text.index("message ThirtyOneRules {"):]
     body = body[:body.index("\n}")]
     said: dict[str, tuple[str, ...]] = {}

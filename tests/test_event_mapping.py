@@ -10,7 +10,7 @@ from test_fold import played, random_table
 
 from tenpennies.engine.ten_pennies import Game
 from tenpennies.engine.ten_pennies import events as ev
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 
 

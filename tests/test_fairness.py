@@ -39,7 +39,7 @@ from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import BUSY, IN_FLIGHT_PER_CLIENT, Admission
 from tenpennies.server.table import RECENT_BYTES, Full, Settings
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import VISITOR_VARIABLE
 
 from serverkit import Service
@@ -163,7 +163,7 @@ async def test_unknown_table_ids_cost_no_store_read(server: Server, service: Ser
 async def test_history_and_finished_games_are_read_while_the_writer_is_busy(
         server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
-        name="done", seats=2, seed=3, rules=pb.HouseRules(max_turns=20)))
+        name="done", seats=2, seed=3, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=20))))
     table_id, host = created.table.table_id, created.host_token
     for seat in (0, 1):
         await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
@@ -339,7 +339,7 @@ async def test_beyond_its_queue_a_flooders_request_is_refused_unread_and_spends_
         return allow(peer, cost)
     monkeypatch.setattr(server.limiter, "allow", counted)
     channel = open_channel(f"127.0.0.1:{server.port}", options=OWN)
-    raw = channel.unary_unary("/tenpennies.v1.TenPenniesService/GetSnapshot")  # bytes as they are
+    raw = channel.unary_unary("/tenpennies.v2.TenPenniesService/GetSnapshot")  # bytes as they are
     queued = IN_FLIGHT_PER_CLIENT + 40
     try:
         calls = _lookups(channel, [f"hold {n}" for n in range(queued)])
@@ -407,7 +407,7 @@ async def test_at_a_front_a_flooders_requests_wait_behind_its_own_and_beyond_its
     monkeypatch.setattr(front, "_worker_of", worker_of)
     flooder = [open_channel(f"127.0.0.1:{front.port}", options=OWN) for _ in range(8)]  # one client, 8 connections
     other = open_channel(f"[::1]:{front.port}", options=OWN)                            # another client
-    raw = flooder[0].unary_unary("/tenpennies.v1.TenPenniesService/GetSnapshot")  # bytes as they are
+    raw = flooder[0].unary_unary("/tenpennies.v2.TenPenniesService/GetSnapshot")  # bytes as they are
     try:
         calls = [call for n, channel in enumerate(flooder) for call in _lookups(channel, [f"hold {n}.{k}"
                                                                                           for k in range(5)])]
@@ -715,7 +715,7 @@ async def test_finished_tables_leave_memory_as_they_finish_and_are_read_back_on_
     tables: list[str] = []
     for n in range(5):
         created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
-            name=f"bots {n}", seats=2, seed=n, rules=pb.HouseRules(max_turns=20)))
+            name=f"bots {n}", seats=2, seed=n, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=20))))
         table_id, host = created.table.table_id, created.host_token
         for seat in (0, 1):
             await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
@@ -733,7 +733,7 @@ async def test_finished_tables_leave_memory_as_they_finish_and_are_read_back_on_
         assert all(isinstance(data, bytes) for _, _, data in table.recent)
     for table_id in tables:  # each read back when asked
         reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
-        assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+        assert reply.snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER
 
 
 async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_leave_memory(
@@ -755,7 +755,8 @@ async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_
         try:
             for n, service in enumerate(stubs):  # each client a game of bots of its own
                 created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
-                    name=f"left {n}", seats=2, seed=n, rules=pb.HouseRules(max_turns=20)))
+                    name=f"left {n}", seats=2, seed=n,
+                    rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=20))))
                 table_id, host = created.table.table_id, created.host_token
                 for seat in (0, 1):
                     await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
@@ -789,7 +790,7 @@ async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_
             for table_id in tables:  # each read back when asked
                 reply: pb.GetSnapshotResponse = await stub(channel).GetSnapshot(
                     pb.GetSnapshotRequest(table_id=table_id))
-                assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+                assert reply.snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER
             assert set(tables) <= set(lobby.tables)
             await _until(lambda: not any(t.status == "finished" for t in lobby.tables.values()),
                          "and leave memory again once nobody watches")

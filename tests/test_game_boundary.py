@@ -12,8 +12,9 @@ simultaneous decision whose answers stay hidden until both are in (as Ten Pennie
 timer default, bots, a fold and a narrator. Its game object has nothing but the interface's members, so
 anything Ten Pennies' own that the server or the client still asked for would fail here.
 
-The wire has no messages of its own for it, so its wire entry reuses generic ones (Command.discard,
-CardsReceived, Discarded, RoundEnded, GameEnded; in its view, Player.hand_size and discard_top). Some tests
+The wire has no messages of its own for it, so its wire entry reuses others (Command.discard, CardsReceived,
+Discarded, RoundEnded, GameEnded; in its view, discard_top; and Ten Pennies' own: its players' hand_size and its
+hand_size knob, for want of a view and rules of the game's own). Some tests
 drive the server's Table and Lobby directly; the last ones play it over gRPC, a real server on loopback and
 real clients (``client.connection``, ``client.view``)."""
 
@@ -45,7 +46,7 @@ from tenpennies.server.app import Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.store import NoSuchGame, Store, read_game
 from tenpennies.server.table import Settings, Subscriber, Table
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.frames import batch_events
@@ -430,9 +431,10 @@ def _command_from_pb(seat: int, message: pb.Command) -> Play:
 def _game_view(game: HighCard, seat: int | None) -> pb.GameView:
     view = game.view(seat)
     result = game.result
+    players = [pb.Player(seat=s, score=score, hand_size=left)
+               for s, (score, left) in enumerate(zip(view.scores, view.cards_left, strict=True))]
     message = pb.GameView(hand=[_card(c) for c in view.hand], to_act=view.to_act,
-                          players=[pb.Player(seat=s, score=score, hand_size=left)
-                                   for s, (score, left) in enumerate(zip(view.scores, view.cards_left, strict=True))],
+                          ten_pennies=pb.TenPenniesView(players=players),
                           legal_commands=[pb.Command(discard=pb.Discard(card_id=c.card)) for c in view.legal],
                           winners=result.winners if result else ())
     if seat is not None:
@@ -446,14 +448,15 @@ def _view_from_pb(message: pb.GameView, rules: HighRules) -> HighView:
     seat = message.seat if message.HasField("seat") else None
     return HighView(seat, tuple(c.id for c in message.hand),
                     message.discard_top.id if message.HasField("discard_top") else None,
-                    tuple(p.score for p in message.players), tuple(message.to_act),
+                    tuple(p.score for p in message.ten_pennies.players), tuple(message.to_act),
                     tuple(_command_from_pb(seat, c) for c in message.legal_commands) if seat is not None else (),
-                    tuple(p.hand_size for p in message.players))
+                    tuple(p.hand_size for p in message.ten_pennies.players))
 
 
 HIGH_CARD_WIRE = wire_games.WireGame(
-    rules_to_pb=lambda rules: pb.HouseRules(hand_size=rules.hands),
-    rules_from_pb=lambda message: HighRules(message.hand_size if message.HasField("hand_size") else 3),
+    rules_to_pb=lambda rules: pb.HouseRules(ten_pennies=pb.TenPenniesRules(hand_size=rules.hands)),
+    rules_from_pb=lambda message: HighRules(
+        message.ten_pennies.hand_size if message.ten_pennies.HasField("hand_size") else 3),
     command_to_pb=lambda command: pb.Command(discard=pb.Discard(card_id=command.card)),
     command_from_pb=_command_from_pb, event_to_pb=_event_to_pb, event_from_pb=_event_from_pb, game_view=_game_view,
     view_from_pb=_view_from_pb)
@@ -532,7 +535,7 @@ async def test_a_second_game_is_played_to_the_end_at_a_server_table_and_read_bac
     assert sum(e.HasField("round_ended") for e in watched) == 3
     ended = next(e.game_ended for e in watched if e.HasField("game_ended"))
     assert game.result is not None and tuple(ended.winners) == game.result.winners
-    assert table.info().rules.hand_size == 3
+    assert table.info().rules.ten_pennies.hand_size == 3
 
     # the store keeps which game the table plays: read back cold, it is the same game
     stored = await lobby.store.load_table(table.id)
@@ -704,7 +707,7 @@ async def test_a_second_game_is_made_joined_watched_and_played_to_the_end_over_g
         rules = wire_games.wire("high_card").rules_to_pb(HighRules(hands=3))
         hosted = await host.create_table("high", 2, rules, decision_seconds=0, takeover_seconds=0, seed=11,
                                          game="high_card")
-        assert hosted.info.game == "high_card" and hosted.info.rules.hand_size == 3
+        assert hosted.info.game == "high_card" and hosted.info.rules.ten_pennies.hand_size == 3
         assert [(t.table_id, t.game) for t in await watcher.tables()] == [(hosted.table_id, "high_card")]
         sessions = [await ann.join(hosted.table_id, "Ann"), await bob.join(hosted.table_id, "Bob"),
                     watcher.spectate(hosted.table_id)]
@@ -769,7 +772,8 @@ async def test_a_table_of_a_game_the_server_lacks_is_refused_by_name_and_nothing
 async def test_a_client_that_names_no_game_plays_ten_pennies(server: Server, connection: Connection) -> None:
     """An older client (its CreateTableRequest has no game) gets a Ten Pennies table, as before; and a view of
     a table whose info names no game (an older server's) follows Ten Pennies."""
-    request = pb.CreateTableRequest(name="old", seats=2, rules=pb.HouseRules(max_turns=30, rounds=[1]))
+    request = pb.CreateTableRequest(name="old", seats=2,
+                                    rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=30, rounds=[1])))
     assert not request.game
     created: pb.CreateTableResponse = await connection.service.CreateTable(request)
     assert created.table.game == "ten_pennies"

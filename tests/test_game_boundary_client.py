@@ -26,7 +26,7 @@ from tenpennies.server.app import Server
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.store import Store
 from tenpennies.server.table import Settings
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 
 from test_game_boundary import HIGH_CARD, HIGH_CARD_WIRE, HighRules, events_until_over

@@ -24,7 +24,7 @@ from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 
 from test_game_boundary import HIGH_CARD, HighRules, high_card  # noqa: F401  (the fixture: registered per test)

@@ -20,7 +20,7 @@ from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.server.app import Server
 from tenpennies.server.store import read_game
 from tenpennies.server.tournament import Tournament
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one
 from tenpennies.wire.record import record_from_pb, record_to_pb

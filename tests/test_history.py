@@ -35,7 +35,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import subscribed

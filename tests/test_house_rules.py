@@ -16,13 +16,14 @@ import pytest
 from google.protobuf.descriptor import FieldDescriptor
 
 from tenpennies.client import cli
+from tenpennies.engine.games import GAMES
 from tenpennies.engine.ten_pennies import Game, HouseRules, RuleError
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.rules import KNOBS, Knob, knob_named, knobs_table
 from tenpennies.engine.thirty_one.bots import BOTS as THIRTY_ONE_BOTS
 from tenpennies.engine.thirty_one.rules import KNOBS as THIRTY_ONE_KNOBS
 from tenpennies.server.table import Settings
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one as thirty_one_wire
 from tenpennies.wire import words
@@ -83,8 +84,11 @@ def test_a_bad_rule_on_the_command_line_is_a_usage_error(capsys: pytest.CaptureF
 
 
 def test_the_proto_has_a_field_of_each_knob_by_its_name_and_kind() -> None:
-    described = pb.HouseRules.DESCRIPTOR.fields_by_name
-    assert set(described) == {k.name for k in KNOBS} | {"thirty_one"}  # Thirty-One's rules ride beside them
+    # HouseRules holds one game's rules, each game's a message of its own
+    assert set(pb.HouseRules.DESCRIPTOR.fields_by_name) == set(GAMES)
+    assert [f.name for f in pb.HouseRules.DESCRIPTOR.oneofs_by_name["game"].fields] == list(GAMES)
+    described = pb.TenPenniesRules.DESCRIPTOR.fields_by_name
+    assert set(described) == {k.name for k in KNOBS}
     for knob in KNOBS:
         field = described[knob.name]
         if knob.kind is tuple:
@@ -101,10 +105,13 @@ def test_the_proto_has_a_field_of_each_knob_by_its_name_and_kind() -> None:
 
 def test_an_unset_proto_field_means_the_default_so_old_clients_keep_working() -> None:
     assert mapping.rules_from_pb(pb.HouseRules()) == HouseRules()
-    assert mapping.rules_from_pb(pb.HouseRules(hand_size=9)) == HouseRules(hand_size=9)
-    for bad in (pb.HouseRules(preset=9), pb.HouseRules(later_set_wilds=7)):  # type: ignore[arg-type]
-        with pytest.raises(BadRequest, match="unknown"):
-            mapping.rules_from_pb(bad)
+    assert mapping.rules_from_pb(pb.HouseRules(ten_pennies=pb.TenPenniesRules(hand_size=9))) == HouseRules(hand_size=9)
+    for knob, bad in (("preset", pb.TenPenniesRules(preset=9)),  # type: ignore[arg-type]
+                      ("later_set_wilds", pb.TenPenniesRules(later_set_wilds=7))):  # type: ignore[arg-type]
+        with pytest.raises(BadRequest) as refused:
+            mapping.rules_from_pb(pb.HouseRules(ten_pennies=bad))
+        number = getattr(bad, knob)
+        assert str(refused.value) == f"rules.ten_pennies.{knob}: unknown {knob} {number}"
 
 
 def test_the_proto_has_a_field_of_each_thirty_one_knob_by_its_name_and_kind() -> None:
@@ -134,7 +141,8 @@ def test_each_enum_word_table_covers_its_enum_and_inverts() -> None:
         assert all(inverse[number] == word for word, number in table.items())
     # every built-in bot of every game can be asked for, and nothing else
     assert set(words.STRATEGIES) == set(BOTS) | set(THIRTY_ONE_BOTS)
-    assert words.STRATEGY_WORDS[pb.BOT_STRATEGY_UNSPECIFIED] == words.DEFAULT_STRATEGY
+    # unset has no word: it asks for the table's game's own bot, which only the table knows
+    assert pb.BOT_STRATEGY_UNSPECIFIED not in words.STRATEGY_WORDS
 
 
 def test_the_servers_table_settings_default_to_the_wires() -> None:

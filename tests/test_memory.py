@@ -17,7 +17,7 @@ from tenpennies.client.connection import open_channel, stub
 from tenpennies.server import app
 from tenpennies.server.app import Options, Server
 from tenpennies.server.lobby import Lobby
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 GLIBC = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
 
@@ -47,7 +47,7 @@ async def test_a_quiet_server_renews_its_stores_connections_and_a_busy_one_keeps
         tables = []
         for n in range(4):  # four games of bots: busy, for a server that is quiet at one table
             created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
-                name=f"busy {n}", seats=2, seed=n, rules=pb.HouseRules(max_turns=20)))
+                name=f"busy {n}", seats=2, seed=n, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=20))))
             table_id, host = created.table.table_id, created.host_token
             for seat in (0, 1):
                 await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=seat,
@@ -64,7 +64,7 @@ async def test_a_quiet_server_renews_its_stores_connections_and_a_busy_one_keeps
         await _until(lambda: store._db is not writer and store._read_db is not reader, "the connections are renewed")
         for table_id, _ in tables:  # read back (the reader's new connection) ...
             reply: pb.GetSnapshotResponse = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
-            assert reply.snapshot.game.phase == pb.PHASE_GAME_OVER
+            assert reply.snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER
         assert store._read_db not in (None, reader)
         made: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name="after", seats=2))
         assert made.table.table_id in lobby.tables  # ... and written (the writer's new connection)
@@ -112,7 +112,8 @@ async def _bot_games(service: Any, count: int, seed: int) -> None:
     """``count`` games of four greedy bots played at once, to their end."""
     async def one(n: int) -> None:
         created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(
-            name=f"bots {n}", seats=4, seed=seed + n, rules=pb.HouseRules(max_turns=40)))
+            name=f"bots {n}", seats=4, seed=seed + n,
+            rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40))))
         for seat in range(4):
             await service.AddBot(pb.AddBotRequest(table_id=created.table.table_id, host_token=created.host_token,
                                                   seat=seat, strategy=pb.BOT_STRATEGY_GREEDY))

@@ -17,12 +17,12 @@ import pytest
 
 from tenpennies.client.connection import SeatSession, ServerError, open_channel, stub
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from serverkit import DEADLINES, Service, ThinClient, full_table, subscribed
 
-SHORT = pb.HouseRules(max_turns=40)
-PLAY = "/tenpennies.v1.TenPenniesService/Play"
+SHORT = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40))
+PLAY = "/tenpennies.v2.TenPenniesService/Play"
 
 
 def command_log(db: Path, table_id: str) -> list[str]:
@@ -281,7 +281,7 @@ async def test_play_streams_cut_by_millisecond_deadlines_leave_every_command_who
     cut = 0
     for _ in range(3000):
         snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token=me))).snapshot
-        if snapshot.game.phase == pb.PHASE_GAME_OVER:
+        if snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER:
             break
         legal = list(snapshot.game.legal_commands)
         if not legal:
@@ -308,8 +308,8 @@ async def test_play_streams_cut_by_millisecond_deadlines_leave_every_command_who
     with sqlite3.connect(db) as conn:
         stored = [(seq, audience, pb.Event.FromString(data)) for seq, audience, data in conn.execute(
             "SELECT seq, audience, data FROM events WHERE table_id=? ORDER BY seq", (table_id,))]
-    assert snapshot.game.phase == pb.PHASE_GAME_OVER and any(e.HasField("game_ended") for _, _, e in stored), \
-        "the table stalled"
+    assert snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER, "the table stalled"
+    assert any(e.HasField("game_ended") for _, _, e in stored), "the table stalled"
     await until(lambda: stored[-1][0] in seen or watching.done(), "the watcher has caught up")
     watcher.cancel()
     public = [seq for seq, audience, _ in stored if audience is None and seq > watched_from]

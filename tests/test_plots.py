@@ -42,7 +42,7 @@ def game(index: int, seats: tuple[str, ...], scores: tuple[int, ...]) -> GameRes
     low = min(scores)
     n = len(seats)
     return GameResult(index=index, seats=seats, scores=scores, winners=tuple(s for s in range(n) if scores[s] == low),
-                      buys=(0,) * n, pennies=(0,) * n, illegal=(0,) * n, timeouts=(0,) * n)
+                      illegal=(0,) * n, timeouts=(0,) * n)
 
 
 GAMES = [game(0, ("a", "b", "c"), (10, 40, 25)), game(1, ("b", "c", "a"), (5, 50, 30)),

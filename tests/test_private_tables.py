@@ -21,7 +21,7 @@ from tenpennies.client.tui.lobby import CreateTableScreen, LobbyScreen, table_ro
 from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.tui.trust import PasswordScreen
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from tuikit import until
 

@@ -20,7 +20,7 @@ from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.bots import GreedyBot
 from tenpennies.server.app import Server
 from tenpennies.server.store import read_game
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire.cards import card_from_pb
 

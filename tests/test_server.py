@@ -19,11 +19,11 @@ from tenpennies.engine.ten_pennies import Game, HouseRules, parse_command
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.server import table as table_module
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from serverkit import Service, ThinClient, full_table, start_server_process, subscribed
 
-SHORT = pb.HouseRules(max_turns=40)  # whole 7-round games that stay short
+SHORT = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40))  # whole 7-round games that stay short
 
 
 def stored(db: Path, table_id: str) -> tuple[Game, list[tuple[int, int | None, pb.Event]]]:
@@ -245,7 +245,8 @@ async def test_hostile_requests_get_the_right_code_and_change_nothing(server: Se
         (service.JoinTable(pb.JoinTableRequest(table_id=table_id, name="late")), grpc.StatusCode.FAILED_PRECONDITION),
         (service.JoinTable(pb.JoinTableRequest(table_id=table_id, name="")), grpc.StatusCode.INVALID_ARGUMENT),
         (service.CreateTable(pb.CreateTableRequest(seats=9)), grpc.StatusCode.INVALID_ARGUMENT),
-        (service.CreateTable(pb.CreateTableRequest(seats=4, rules=pb.HouseRules(rounds=[3, 1]))),
+        (service.CreateTable(pb.CreateTableRequest(
+            seats=4, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[3, 1])))),
          grpc.StatusCode.INVALID_ARGUMENT),
         (service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token="x")), grpc.StatusCode.PERMISSION_DENIED),
         (service.SendChat(pb.SendChatRequest(table_id=table_id, token=sessions[0].token, text="x" * 501)),
@@ -281,7 +282,7 @@ async def test_random_bytes_and_floods_leave_the_server_up(strict_server: Server
     await service.StartGame(pb.StartGameRequest(table_id=table_id, host_token=host))
     before = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))).snapshot
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=[("grpc.use_local_subchannel_pool", 1)])
-    raw = channel.unary_unary("/tenpennies.v1.TenPenniesService/SendCommand")
+    raw = channel.unary_unary("/tenpennies.v2.TenPenniesService/SendCommand")
     codes = set()
     for _ in range(80):
         junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80)))
@@ -339,7 +340,7 @@ async def test_a_gone_seat_is_played_by_a_bot_until_its_player_reclaims_it(serve
         if info.game.turn > 2:
             break
     assert all(s.bot_playing for s in info.table.seat_info)
-    assert info.game.turn > 1 or info.game.round > 1 or info.game.phase == pb.PHASE_GAME_OVER
+    assert info.game.turn > 1 or info.game.ten_pennies.round > 1 or info.game.ten_pennies.phase == pb.PHASE_GAME_OVER
     stream = sessions[0].stream()
     first = await stream.__anext__()
     assert isinstance(first, pb.Snapshot)
@@ -405,7 +406,7 @@ async def _take(stream: AsyncGenerator[pb.Snapshot | pb.Event, None],
 async def test_health_and_reflection_work_for_generic_clients(server: Server) -> None:
     channel = open_channel(f"127.0.0.1:{server.port}")
     health = health_pb2_grpc.HealthStub(channel)
-    reply = await health.Check(health_pb2.HealthCheckRequest(service="tenpennies.v1.TenPenniesService"))
+    reply = await health.Check(health_pb2.HealthCheckRequest(service="tenpennies.v2.TenPenniesService"))
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
     reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
 
@@ -414,7 +415,7 @@ async def test_health_and_reflection_work_for_generic_clients(server: Server) ->
     services = []
     async for response in reflect.ServerReflectionInfo(ask()):
         services = [s.name for s in response.list_services_response.service]
-    assert "tenpennies.v1.TenPenniesService" in services and "grpc.health.v1.Health" in services
+    assert "tenpennies.v2.TenPenniesService" in services and "grpc.health.v1.Health" in services
     await channel.close()
 
 
@@ -551,7 +552,7 @@ async def until_no_watchers(server: Server) -> None:
 
 async def test_a_host_seats_every_built_in_strategy_and_a_remembering_bot_sees_every_view(
         server: Server, service: Service) -> None:
-    rules = pb.HouseRules(rounds=[1], hand_size=4, max_turns=6)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=4, max_turns=6))
     created = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=6, rules=rules, seed=3))
     table_id, host = created.table.table_id, created.host_token
     for strategy in (pb.BOT_STRATEGY_SAMPLER, pb.BOT_STRATEGY_AVERAGING, pb.BOT_STRATEGY_EARLY,

@@ -19,14 +19,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tenpennies.client.connection import join, open_channel, stub
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import Store
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 
 from serverkit import DEADLINES, Service, ThinClient, full_table, start
 
 SLOW_COMMIT = 0.002  # seconds a slow disk takes over a commit
 
-SHORT = pb.HouseRules(max_turns=40)
+SHORT = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40))
 
 
 async def running_server(path: Path, **options: Any) -> Server:
@@ -97,7 +97,7 @@ async def test_a_change_the_store_refuses_changes_nothing_and_the_table_goes_on(
     with sqlite3.connect(tmp_path / "games.db") as conn:
         conn.execute("DROP TRIGGER refuse")
     await table.sessions[turn].send(pb.Command(take_discard=pb.TakeDiscard()))
-    assert (await spectator_snapshot(service, table.table_id)).game.phase == pb.PHASE_MELD
+    assert (await spectator_snapshot(service, table.table_id)).game.ten_pennies.phase == pb.PHASE_MELD
     await start(service, other)
 
 
@@ -132,7 +132,7 @@ async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(
     cut = sent = 0
     for _ in range(3000):
         snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token=me.token))).snapshot
-        if snapshot.game.phase == pb.PHASE_GAME_OVER:
+        if snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER:
             break
         legal = list(snapshot.game.legal_commands)
         if not legal:
@@ -146,7 +146,7 @@ async def test_commands_with_millisecond_deadlines_are_whole_or_not_at_all(
         cut += code == grpc.StatusCode.DEADLINE_EXCEEDED
         assert code in (grpc.StatusCode.OK, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.FAILED_PRECONDITION)
     assert cut, (f"no deadline ever cut a request: the test proves nothing ({sent} sent; the game "
-                 f"{'ended' if snapshot.game.phase == pb.PHASE_GAME_OVER else 'went on'}, "
+                 f"{'ended' if snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER else 'went on'}, "
                  f"seats {[s.kind for s in snapshot.table.seat_info]})")
     await until(lambda: watching.done() or (stored_events(tmp_path / "games.db", table_id)[-1][0] in seen),
                 "the watcher has caught up")
@@ -342,7 +342,7 @@ async def test_a_decisions_deadline_is_fixed_when_it_is_asked(server: Server, se
         await stream.__anext__()
         await stream.aclose()
         return (await spectator_snapshot(service, table.table_id)).game.turn_seat != turn \
-            or (await spectator_snapshot(service, table.table_id)).game.phase != pb.PHASE_PICK_UP
+            or (await spectator_snapshot(service, table.table_id)).game.ten_pennies.phase != pb.PHASE_PICK_UP
     await until(timer_acted, "the timer acts although the seat keeps reconnecting", tries=300)
 
 
@@ -379,7 +379,8 @@ async def test_a_finished_game_can_be_resumed_after_a_restart(tmp_path: Path) ->
     server = await running_server(db, allow_seeds=True)
     channel = open_channel(f"127.0.0.1:{server.port}")
     service = stub(channel)
-    table = await full_table(service, seats=2, rules=pb.HouseRules(max_turns=6, rounds=[1, 2]), seed=3)
+    table = await full_table(service, seats=2, seed=3,
+                             rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=6, rounds=[1, 2])))
     clients = [ThinClient(s, seed=i) for i, s in enumerate(table.sessions)]
     tasks = [asyncio.ensure_future(c.play(stop_after=3)) for c in clients]  # they leave early
     await start(service, table)
@@ -402,7 +403,7 @@ async def test_a_finished_game_can_be_resumed_after_a_restart(tmp_path: Path) ->
             if isinstance(message, pb.Event) and message.HasField("game_ended"):
                 break
         await stream.aclose()
-        assert isinstance(messages[0], pb.Snapshot) and messages[0].game.phase == pb.PHASE_GAME_OVER
+        assert isinstance(messages[0], pb.Snapshot) and messages[0].game.ten_pennies.phase == pb.PHASE_GAME_OVER
         assert messages[-1].HasField("game_ended")
     finally:
         await channel.close()
@@ -453,7 +454,7 @@ async def test_json_clients_see_seat_and_card_zero_and_a_command_without_its_car
     await start(service, table)
     snapshot = await table.sessions[0].snapshot()
     as_json = json.loads(json_format.MessageToJson(snapshot))
-    assert as_json["game"]["seat"] == 0 and all("seat" in p for p in as_json["game"]["players"])
+    assert as_json["game"]["seat"] == 0 and all("seat" in p for p in as_json["game"]["tenPennies"]["players"])
     assert all("id" in c for c in as_json["game"]["hand"])
     turn = snapshot.game.turn_seat
     session = table.sessions[turn]
@@ -641,7 +642,7 @@ async def test_a_seat_that_answered_leaves_no_deadline_behind_for_others_to_see(
     await until(lambda: time.time() * 1000 > first - 600_000 + 20, "a later deadline is a later one")
     await table.sessions[turn].send(pb.Command(decline_discard=pb.DeclineDiscard()))  # offered to the others
     watched = await spectator_snapshot(service, table.table_id)
-    assert watched.game.phase == pb.PHASE_BUY
+    assert watched.game.ten_pennies.phase == pb.PHASE_BUY
     offered = [(await table.sessions[s].snapshot()).decision_deadline_ms for s in watched.game.to_act]
     assert first not in offered and watched.decision_deadline_ms == min(offered), \
         "the seat that declined left its deadline behind"

@@ -14,7 +14,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.store import Store
 from tenpennies.server.table import Settings, Subscriber, Table
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.frames import batch_events
 
 

@@ -56,7 +56,7 @@ async def test_the_sdk_plays_a_thirty_one_seat_to_the_end_with_the_games_own_str
     game = server.lobby.tables[table_id].game
     assert game is not None and game.over and game.result is not None
     assert ended is not None and tuple(ended.winners) == game.result.winners  # type: ignore[attr-defined]
-    assert len(ended.thirty_one_players) == 3  # type: ignore[attr-defined]
+    assert len(ended.thirty_one.players) == 3  # type: ignore[attr-defined]
     assert stats.played > 0 and stats.illegal == stats.defaults == stats.errors == stats.refused == 0
     assert stats.played == sum(1 for c in game.log if c.seat == 0)  # every command of seat 0 was the SDK's
 

@@ -22,7 +22,7 @@ from tenpennies.engine.games import kind
 from tenpennies.engine.thirty_one.rules import PRESET_NAMES, Rules
 from tenpennies.server.app import Options, Server
 from tenpennies.server.store import read_game
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.games import THIRTY_ONE
 
@@ -169,7 +169,8 @@ async def test_a_thirty_one_table_is_made_joined_filled_with_bots_and_played_to_
 
 async def test_tables_of_both_games_are_played_side_by_side(server: Server, service: Service, tmp_path: Path) -> None:
     from serverkit import ThinClient, full_table
-    tp = await full_table(service, seats=2, rules=pb.HouseRules(max_turns=20, rounds=[1]), seed=3)
+    tp = await full_table(service, seats=2, seed=3,
+                          rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=20, rounds=[1])))
     table_id, host, sessions = await thirty_one_table(service, "classic", 3, players=1, seed=4, lives=1)
     tp_clients = [ThinClient(s, seed=i) for i, s in enumerate(tp.sessions)]
     mine = ThinThirtyOne(sessions[0], seed=5)
@@ -342,9 +343,10 @@ TEN_PENNIES = kind("ten_pennies").name
 @pytest.mark.parametrize(("game", "rules", "words"), [
     (TEN_PENNIES, pb.HouseRules(thirty_one=pb.ThirtyOneRules(lives=2)),
      "rules.thirty_one is Thirty-One's: this table plays ten_pennies"),
-    (THIRTY_ONE, pb.HouseRules(hand_size=5), "rules.hand_size is a Ten Pennies knob: this table plays thirty_one"),
-    (THIRTY_ONE, pb.HouseRules(preset=pb.PRESET_DEUCES, thirty_one=pb.ThirtyOneRules(lives=2)),
-     "rules.preset is a Ten Pennies knob: this table plays thirty_one"),
+    (THIRTY_ONE, pb.HouseRules(ten_pennies=pb.TenPenniesRules(hand_size=5)),
+     "rules.ten_pennies is Ten Pennies': this table plays thirty_one"),
+    (THIRTY_ONE, pb.HouseRules(ten_pennies=pb.TenPenniesRules(preset=pb.PRESET_DEUCES)),
+     "rules.ten_pennies is Ten Pennies': this table plays thirty_one"),
     (THIRTY_ONE, pb.HouseRules(thirty_one=pb.ThirtyOneRules(preset=pb.THIRTY_ONE_PRESET_CLASSIC, tokens=5)),
      "rules.thirty_one.tokens applies to the banking preset only (T31-7.4)"),
     (THIRTY_ONE, pb.HouseRules(thirty_one=pb.ThirtyOneRules(tokens=5)),  # no preset: classic

@@ -16,7 +16,7 @@ from tenpennies.engine.thirty_one import events as ev
 from tenpennies.engine.thirty_one.game import Game
 from tenpennies.engine.thirty_one.rules import KNOBS, PLAYED_BY, PRESET_NAMES, Rules
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import games as wire_games
 from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire import thirty_one as wire
@@ -100,24 +100,27 @@ def test_a_knob_the_preset_does_not_play_is_refused_naming_the_presets_it_applie
     assert wire.rules_from_pb(banking_tokens) == Rules.of("banking", tokens=5)
 
 
-@pytest.mark.parametrize(("message", "words"), [
-    (pb.HouseRules(hand_size=5), "rules.hand_size is a Ten Pennies knob: this table plays thirty_one"),
-    (pb.HouseRules(rounds=[1, 2], thirty_one=pb.ThirtyOneRules(lives=3)),
-     "rules.rounds is a Ten Pennies knob: this table plays thirty_one"),
-    (pb.HouseRules(preset=pb.PRESET_DEUCES), "rules.preset is a Ten Pennies knob: this table plays thirty_one"),
-    (pb.HouseRules(later_set_wilds=pb.LATER_SET_WILDS_ONE_PER_THREE),
-     "rules.later_set_wilds is a Ten Pennies knob: this table plays thirty_one"),
+TEN_PENNIES_REFUSED = "rules.ten_pennies is Ten Pennies': this table plays thirty_one"
+
+
+# HouseRules holds one game's rules: each of Ten Pennies' knobs, and its rules with none set, are refused whole
+@pytest.mark.parametrize("message", [
+    pb.HouseRules(ten_pennies=pb.TenPenniesRules(hand_size=5)),
+    pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2])),
+    pb.HouseRules(ten_pennies=pb.TenPenniesRules(preset=pb.PRESET_DEUCES)),
+    pb.HouseRules(ten_pennies=pb.TenPenniesRules(later_set_wilds=pb.LATER_SET_WILDS_ONE_PER_THREE)),
+    pb.HouseRules(ten_pennies=pb.TenPenniesRules()),
 ])
-def test_ten_pennies_rules_at_a_thirty_one_table_are_refused_naming_the_knob(message: pb.HouseRules,
-                                                                             words: str) -> None:
+def test_ten_pennies_rules_at_a_thirty_one_table_are_refused_naming_whose_they_are(message: pb.HouseRules) -> None:
     with pytest.raises(BadRequest) as refused:
         wire.rules_from_pb(message)
-    assert str(refused.value) == words
+    assert str(refused.value) == TEN_PENNIES_REFUSED
 
 
 def test_thirty_one_rules_at_a_ten_pennies_table_are_refused() -> None:
-    for message in (pb.HouseRules(thirty_one=pb.ThirtyOneRules(lives=2)), pb.HouseRules(hand_size=9,
-                                                                                           thirty_one=pb.ThirtyOneRules())):
+    # Thirty-One's rules with no knob set are another game's as much as with one
+    for message in (pb.HouseRules(thirty_one=pb.ThirtyOneRules(lives=2)),
+                    pb.HouseRules(thirty_one=pb.ThirtyOneRules())):
         with pytest.raises(BadRequest) as refused:
             mapping.rules_from_pb(message)
         assert str(refused.value) == "rules.thirty_one is Thirty-One's: this table plays ten_pennies"

@@ -138,7 +138,8 @@ def test_cli_output_is_byte_identical(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "greedy#2" in stdout and "rating" in stdout
     parsed = json.loads(data)
     assert set(parsed) == {"standings", "games"}
-    assert set(parsed["standings"][0]) == set(tn.STANDING_FIELDS)
+    assert list(parsed["standings"][0]) == list(tn.standing_fields(("pennies", "buys")))
+    assert {"pennies_per_game", "buys_per_game"} <= set(parsed["standings"][0])  # Ten Pennies' tallies, a game
     assert {"index", "deal_seed", "seats", "scores", "winners"} <= set(parsed["games"][0])
     csv_out = tmp_path / "standings.csv"
     args = parser.parse_args(["--bots", "greedy,random,greedy,random", "--games", "4", "--seed", "7",
@@ -164,9 +165,12 @@ def test_standings_equal_what_the_games_say() -> None:
     for game in data["games"]:
         low = min(game["scores"])
         assert game["winners"] == [s for s, x in enumerate(game["scores"]) if x == low]
-        assert game["pennies"] == [w - p - b for w, p, b in zip(game["won"], game["paid"], game["buys"], strict=True)]
-        assert sum(game["pennies"]) == 0  # the pot goes back to the table
-        assert all(0 <= b <= buy_pennies for b in game["buys"])
+        tallies = game["tallies"]
+        assert set(tallies) == {"pennies", "buys"} and "pennies" not in game and "buys" not in game
+        assert tallies["pennies"] == [w - p - b for w, p, b in zip(game["won"], game["paid"], tallies["buys"],
+                                                                   strict=True)]
+        assert sum(tallies["pennies"]) == 0  # the pot goes back to the table
+        assert all(0 <= b <= buy_pennies for b in tallies["buys"])
     for standing in data["standings"]:
         name = standing["name"]
         mine = [(g, g["seats"].index(name)) for g in data["games"] if name in g["seats"]]
@@ -178,8 +182,8 @@ def test_standings_equal_what_the_games_say() -> None:
         assert standing["wins"] == pytest.approx(sum(1 / len(g["winners"]) for g, s in mine if s in g["winners"]))
         assert standing["mean_score"] == pytest.approx(mean)
         assert standing["score_ci95"] == pytest.approx(half)
-        assert standing["pennies_per_game"] == pytest.approx(sum(g["pennies"][s] for g, s in mine) / n)
-        assert standing["buys_per_game"] == pytest.approx(sum(g["buys"][s] for g, s in mine) / n)
+        assert standing["pennies_per_game"] == pytest.approx(sum(g["tallies"]["pennies"][s] for g, s in mine) / n)
+        assert standing["buys_per_game"] == pytest.approx(sum(g["tallies"]["buys"][s] for g, s in mine) / n)
         assert standing["illegal"] == sum(g["illegal"][s] for g, s in mine) == 0
         assert standing["timeouts"] == sum(g["timeouts"][s] for g, s in mine) == 0
     assert sum(s["wins"] for s in data["standings"]) == pytest.approx(len(data["games"]))
@@ -222,8 +226,8 @@ def test_entries_always_tied_rate_alike() -> None:
     """Through the standings: two entries with equal scores in every game end with equal ratings."""
     games = [GameResult(index=i, deal=i, deal_seed=i, rotation=0, seats=("a", "b", "c", "d") if i % 2 else
                         ("b", "a", "d", "c"), scores=(10, 10, 30, 50) if i % 2 else (10, 10, 50, 30),
-                        winners=(0, 1), won=(0,) * 4, paid=(0,) * 4, buys=(0,) * 4, pennies=(0,) * 4,
-                        illegal=(0,) * 4, timeouts=(0,) * 4) for i in range(6)]
+                        winners=(0, 1), won=(0,) * 4, paid=(0,) * 4, illegal=(0,) * 4, timeouts=(0,) * 4,
+                        tallies={"pennies": (0,) * 4, "buys": (0,) * 4}) for i in range(6)]
     table = {s.name: s for s in tn.standings(("a", "b", "c", "d"), games)}
     assert (table["a"].rating_mu, table["a"].rating_sigma) == (table["b"].rating_mu, table["b"].rating_sigma)
     assert table["a"].wins == table["b"].wins == 3.0
@@ -324,5 +328,8 @@ def test_the_standings_fit_80_columns_and_say_wins_as_people_do() -> None:
             if line.split()[1:2] and line.split()[1] in ("greedy", "random", "greedy#2", "random#2")]
     assert len(rows) == 4, text  # a row a bot: #, bot, games, wins...
     assert all("." not in cells[3] for cells in rows), text
+    # Ten Pennies' tallies, a game: pennies won or lost (signed), buys
+    assert "mean score  pennies  buys  illegal" in text and "pennies, buys: a game's;" in text, text
+    assert all(cells[5][0] in "+-" and cells[6][0].isdigit() for cells in rows), text
     assert [wins_text(w) for w in (0.0, 2.0, 1.5, 1 / 3, 2 + 2 / 3, 0.25, 0.2)] == \
         ["0", "2", "1½", "⅓", "2⅔", "¼", "0.2"]

@@ -16,7 +16,7 @@ from tenpennies.client.connection import Connection
 from tenpennies.client.tournament import TournamentConfig, play_tournament
 from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 # Bots that make no random choice (a server's bot plays all its games with one bot object, the headless
 # runner makes one a game from a seed), named in sorted order (the server seats its group sorted, then
@@ -51,6 +51,7 @@ async def server_standings(tmp_path: Path) -> pb.GetStandingsResponse:
 async def test_the_server_and_the_headless_runner_give_the_same_standings(tmp_path: Path) -> None:
     served = await server_standings(tmp_path)
     assert (served.games_played, served.games_total, served.games_playing) == (GAMES, GAMES, 0)
+    assert list(served.tallies) == ["pennies", "buys"]  # Ten Pennies' own, in its order
     config = TournamentConfig(bots=BOTS, seats=4, games=GAMES, seed=SEED, rules=HouseRules.from_dict(RULES),
                               decision_seconds=0)
     headless = await asyncio.to_thread(play_tournament, config)
@@ -62,7 +63,7 @@ async def test_the_server_and_the_headless_runner_give_the_same_standings(tmp_pa
         assert wire.shared_wins == pytest.approx(local.wins)
         assert wire.mean_score == pytest.approx(local.mean_score)
         assert wire.mean_score_margin == pytest.approx(local.mean_score_margin)
-        assert (wire.pennies, wire.buys) == (local.pennies, local.buys)
+        assert dict(wire.tallies) == local.tallies and set(local.tallies) == {"pennies", "buys"}
         assert wire.illegal == wire.timed_out == local.illegal == local.timeouts == 0
         assert wire.rating_mu == pytest.approx(local.rating_mu, abs=1e-9)
         assert wire.rating_sigma == pytest.approx(local.rating_sigma, abs=1e-9)

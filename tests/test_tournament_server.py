@@ -22,7 +22,7 @@ from tenpennies.server.front import Front
 from tenpennies.server.store import Store
 from tenpennies.server.tournament import TournamentConfig, stored_result
 from tenpennies.server.workers import known_workers, worker_db
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from serverkit import Service, ThinClient
 
@@ -149,7 +149,7 @@ def stored_standings(db: Path, tournament: str) -> tuple[dict[str, dict[str, Any
             events = [pb.Event.FromString(data) for (data,) in holder(table_id).execute(
                 "SELECT data FROM events WHERE table_id = ? AND audience IS NULL ORDER BY seq", (table_id,))]
             ended = next(e.game_ended for e in events if e.HasField("game_ended"))
-            pennies = list(ended.shares)
+            pennies = list(ended.ten_pennies.shares)
             for event in events:
                 if event.HasField("round_ended"):
                     for seat, hand in enumerate(event.round_ended.hands):
@@ -180,7 +180,7 @@ def assert_standings_match(reply: pb.GetStandingsResponse, db: Path, seats: int)
     assert reply.games_played == sum(r["games"] for r in expected.values()) // seats
     for standing in reply.standings:
         record = expected[standing.name]
-        assert (standing.games, standing.pennies, standing.buys) == \
+        assert (standing.games, standing.tallies["pennies"], standing.tallies["buys"]) == \
             (record["games"], record["pennies"], record["buys"]), standing.name
         assert standing.shared_wins == pytest.approx(record["wins"]) and standing.wins == round(standing.shared_wins)
         scores = record["scores"]
@@ -358,10 +358,27 @@ async def test_a_restart_mid_tournament_keeps_the_standings_and_the_tournament_g
 
 def test_tied_scores_are_ties_to_the_rating_and_tied_winners_share_the_win() -> None:
     table = Standings()
-    table.add(stored_result(0, ["a", "b", "c"], {"scores": [40, 40, 90], "winners": [0, 1], "pennies": [3, 3, -6]}))
+    table.add(stored_result(0, ["a", "b", "c"], {"scores": [40, 40, 90], "winners": [0, 1],
+                                                 "tallies": {"pennies": [3, 3, -6], "buys": [0, 1, 2]}},
+                            ("pennies", "buys")))
     a, b, c = (table.table[n] for n in "abc")
     assert (a.rating_mu, a.rating_sigma) == (b.rating_mu, b.rating_sigma) and a.rating_mu > c.rating_mu
-    assert (a.wins, b.wins, c.wins) == (0.5, 0.5, 0) and c.pennies == -6
+    assert (a.wins, b.wins, c.wins) == (0.5, 0.5, 0) and c.tallies == {"pennies": -6, "buys": 2}
+
+
+def test_a_result_stored_with_its_tallies_beside_the_scores_still_counts() -> None:
+    """A store written before the tallies had a key of their own: pennies and buys beside the scores (and a
+    result older still, from before buys were counted)."""
+    table = Standings()
+    table.add(stored_result(0, ["a", "b", "c"], {"scores": [40, 40, 90], "winners": [0, 1], "pennies": [3, 3, -6],
+                                                 "buys": [1, 0, 2], "illegal": [0, 1, 0], "timed_out": [0, 0, 3]},
+                            ("pennies", "buys")))
+    table.add(stored_result(1, ["a", "b", "c"], {"scores": [10, 50, 60], "winners": [0], "pennies": [7, -3, -4]},
+                            ("pennies", "buys")))
+    a, b, c = (table.table[n] for n in "abc")
+    assert (a.tallies, b.tallies, c.tallies) == ({"pennies": 10, "buys": 1}, {"pennies": 0, "buys": 0},
+                                                 {"pennies": -10, "buys": 2})
+    assert (b.illegal, c.timeouts, a.games) == (1, 3, 2)
 
 
 @pytest.mark.parametrize(("settings", "says"), [

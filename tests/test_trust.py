@@ -49,7 +49,7 @@ from tenpennies.client.tui.trust import RefusedScreen, TrustScreen
 from tenpennies.server import certs
 from tenpennies.server.app import Options, Server
 from tenpennies.server.certs import CERT_FILE, KEY_FILE, tls_directory
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from serverkit import start_server_process
 from tuikit import until
@@ -191,7 +191,7 @@ async def test_the_first_connection_asks_and_a_yes_is_remembered_so_the_second_d
         session = await connection.join(made.table_id, "ann")
         await connection.add_bot(made.table_id, made.host_token)
         await connection.start(made.table_id, made.host_token)
-        assert (await session.snapshot()).game.phase != pb.PHASE_UNSPECIFIED
+        assert (await session.snapshot()).game.ten_pennies.phase != pb.PHASE_UNSPECIFIED
     finally:
         await connection.close()
 

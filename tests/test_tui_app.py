@@ -41,7 +41,7 @@ from tenpennies.client.tui.thirty_one import THIRTY_ONE_SHORT
 from tenpennies.engine.ten_pennies import DeclineDiscard, Discard, Draw, HouseRules, PassBuy
 from tenpennies.engine.ten_pennies.rules import KNOBS
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.ten_pennies import KNOB_WORDS, rules_from_pb, rules_to_pb
 from tenpennies.wire.words import DECISION_SECONDS
 
@@ -93,7 +93,8 @@ async def test_the_lobby_lists_a_table_made_by_another_client_and_follows_it_liv
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "live" in str(
             app.screen.query_one("#lobby-status", Static).render()), "the lobby to be live")
-        hosted = await other.create_table("Bob's", 3, pb.HouseRules(preset=pb.PRESET_DEUCES),
+        hosted = await other.create_table("Bob's", 3,
+                                          pb.HouseRules(ten_pennies=pb.TenPenniesRules(preset=pb.PRESET_DEUCES)),
                                           decision_seconds=45, seed=99)
         await until(pilot, lambda: listed(app, hosted.table_id), "the new table")
         assert row(app, hosted.table_id)[:6] == ["Bob's", "0/3", "waiting", "deuces", "45s", "99"]
@@ -169,7 +170,7 @@ async def test_creating_a_table_from_the_form_shows_the_servers_refusal_with_its
         await until(pilot, lambda: listed(app, table_id), "the table in the list")
         assert row(app, table_id)[:5] == ["*Big table", "0/8", "waiting", "deuces", "off"]
         info = await remote_table(other, table_id)
-        rules = info.rules
+        rules = info.rules.ten_pennies
         assert (info.seats, rules.preset, rules.hand_size, rules.buy_pennies, list(rules.rounds)) == \
             (8, pb.PRESET_DEUCES, 9, 3, [1, 3, 7])
         assert (rules.discard_to_go_out, rules.all_wild_sets, rules.later_set_wilds) == \

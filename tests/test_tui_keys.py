@@ -64,7 +64,7 @@ from tenpennies.engine.thirty_one.commands import DrawStock, Knock
 from tenpennies.engine.thirty_one.rules import Rules as ThirtyOneRules
 from tenpennies.engine.thirty_one.view import SeatView as ThirtyOneView
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import thirty_one as t31_wire
 from tenpennies.wire.games import THIRTY_ONE
 
@@ -207,8 +207,8 @@ async def test_each_key_the_tables_footer_shows_acts_and_every_control_is_in_vie
 
     sessions: list[SeatSession] = []
     for _ in range(12):
-        hosted = await connection.create_table("keys", 2, pb.HouseRules(rounds=[1]), seed=5, decision_seconds=0,
-                                               takeover_seconds=0)
+        hosted = await connection.create_table("keys", 2, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1])),
+                                               seed=5, decision_seconds=0, takeover_seconds=0)
         sessions.append(await connection.join(hosted.table_id, "Me"))
         await connection.add_bot(hosted.table_id, hosted.host_token)
         await connection.start(hosted.table_id, hosted.host_token)
@@ -263,7 +263,8 @@ def test_every_key_bound_at_the_table_is_in_the_readmes_keys() -> None:
 async def test_each_key_the_lobbys_footer_shows_acts(connection: Connection) -> None:
     """The lobby with a table waiting for players under the cursor: each key the footer shows opens
     something (a form, the table, its watching, help) or changes what the lobby shows."""
-    hosted = await connection.create_table("Keys table", 4, pb.HouseRules(rounds=[1]), decision_seconds=0)
+    hosted = await connection.create_table("Keys table", 4, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1])),
+                                           decision_seconds=0)
     await connection.add_bot(hosted.table_id, hosted.host_token)
 
     def listed(screen: Screen[Any]) -> bool:
@@ -499,8 +500,8 @@ async def test_each_key_the_tables_footer_shows_acts_as_this_seat_melds(
 
     sessions: list[SeatSession] = []
     for _ in range(12):
-        hosted = await connection.create_table("keys", 2, pb.HouseRules(rounds=[1]), seed=5, decision_seconds=0,
-                                               takeover_seconds=0)
+        hosted = await connection.create_table("keys", 2, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1])),
+                                               seed=5, decision_seconds=0, takeover_seconds=0)
         sessions.append(await connection.join(hosted.table_id, "Me"))
         await connection.add_bot(hosted.table_id, hosted.host_token)
         await connection.start(hosted.table_id, hosted.host_token)
@@ -537,7 +538,8 @@ async def test_each_key_the_lobbys_dialogs_footers_show_acts(connection: Connect
     table's form (every field in view as tab reaches it), the seat to empty, the standings, a private table's
     password, a server's certificate to trust or not, a refusal to connect, the servers' help; each with a
     footer of its own."""
-    hosted = await connection.create_table("Keys table", 4, pb.HouseRules(rounds=[1]), decision_seconds=0)
+    hosted = await connection.create_table("Keys table", 4, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1])),
+                                           decision_seconds=0)
     await connection.add_bot(hosted.table_id, hosted.host_token)
     (info,) = [t for t in await connection.tables() if t.table_id == hosted.table_id]
     known = KnownServers.at(tmp_path)

@@ -36,7 +36,7 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.bots import GreedyBot
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import ten_pennies as mapping
 from tenpennies.wire.cards import card_from_pb
 
@@ -47,7 +47,7 @@ ASCII = CardStyle(ascii=True, colour=False)  # cards as 7H TD JK: the hand's tex
 
 # Two seats, hands of 8, rounds 1 and 2: with greedy play on both seats, seat 0 (the client) lays off
 # onto sets on the table and goes out in round 1 by laying off its last card (found with the engine).
-GOING_OUT_RULES = pb.HouseRules(hand_size=8, rounds=[1, 2], max_turns=60)
+GOING_OUT_RULES = pb.HouseRules(ten_pennies=pb.TenPenniesRules(hand_size=8, rounds=[1, 2], max_turns=60))
 GOING_OUT_SEED = 44
 
 
@@ -205,7 +205,7 @@ async def test_lay_off_by_digit_and_go_out(connection: Connection) -> None:
 # --- two players, two screens -----------------------------------------------------------------------------
 
 async def test_two_clients_each_see_only_their_own_hand(connection: Connection) -> None:
-    rules = pb.HouseRules(rounds=[1], max_turns=12)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=12))
     hosted = await connection.create_table("two", 2, rules, seed=9, decision_seconds=0, takeover_seconds=0)
     ann = await connection.join(hosted.table_id, "Ann")
     bob = await connection.join(hosted.table_id, "Bob")

@@ -24,12 +24,12 @@ from tenpennies.client.tui.ten_pennies import GameEndScreen, HelpScreen
 from tenpennies.engine.games import kind
 from tenpennies.engine.ten_pennies import events as tp_events
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from tuikit import Over, TableApp, lobby_of, screen_of, text_of, until
 
 SIZE = (80, 24)
-ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=6)
+ONE_ROUND = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=6))
 
 
 def log_lines(screen: TableScreen) -> list[str]:

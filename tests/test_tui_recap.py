@@ -34,7 +34,7 @@ from tenpennies.engine.ten_pennies import (
     TakeDiscard,
 )
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.ten_pennies import command_to_pb
 
 from tuikit import TableApp, game_of, screen_of, text_of, until
@@ -77,7 +77,8 @@ def log_lines(screen: TableScreen) -> list[str]:
 
 async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connection: Connection,
                                                                          server: Server) -> None:
-    hosted = await connection.create_table("recap", 3, pb.HouseRules(max_turns=60), seed=11, takeover_seconds=0)
+    hosted = await connection.create_table("recap", 3, pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=60)),
+                                           seed=11, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     other = Other(await connection.join(hosted.table_id, "Other"))
@@ -129,8 +130,9 @@ async def test_back_at_the_seat_the_recap_names_the_takeover_bots_moves(connecti
 
 async def finished(connection: Connection) -> str:
     """A table of two bots whose one-round game is over: its id."""
-    hosted = await connection.create_table("Bots", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=3,
-                                           decision_seconds=0)
+    hosted = await connection.create_table("Bots", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=40)),
+                                           seed=3, decision_seconds=0)
     for _ in range(2):
         await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)
@@ -190,8 +192,9 @@ async def test_a_move_while_reconnecting_says_so_plainly_and_the_message_goes_on
     await first.start()
     port = first.port
     connection = Connection(f"127.0.0.1:{port}")
-    hosted = await connection.create_table("words", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=5,
-                                           decision_seconds=0, takeover_seconds=0)
+    hosted = await connection.create_table("words", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=40)),
+                                           seed=5, decision_seconds=0, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)
@@ -242,8 +245,9 @@ def plain(renderable: object) -> str:
 
 
 async def test_the_last_rounds_hands_then_the_standings_with_the_points_by_round(connection: Connection) -> None:
-    hosted = await connection.create_table("end", 2, pb.HouseRules(rounds=[1, 2], max_turns=2), seed=5,
-                                           decision_seconds=0, takeover_seconds=0)
+    hosted = await connection.create_table("end", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2], max_turns=2)),
+                                           seed=5, decision_seconds=0, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)
@@ -287,8 +291,9 @@ async def test_the_last_rounds_hands_then_the_standings_with_the_points_by_round
 async def test_quitting_a_server_game_says_where_the_game_is_and_how_to_come_back(
         server: Server, connection: Connection, tmp_path: Path) -> None:
     address = f"127.0.0.1:{server.port}"
-    hosted = await connection.create_table("Ann's table", 2, pb.HouseRules(max_turns=40), seed=5,
-                                           decision_seconds=0, takeover_seconds=60)
+    hosted = await connection.create_table("Ann's table", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40)),
+                                           seed=5, decision_seconds=0, takeover_seconds=60)
     ann = await connection.join(hosted.table_id, "Ann")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)
@@ -350,7 +355,7 @@ async def test_the_local_start_screen_offers_a_short_game_and_a_practice_table(t
                     "the table")
         table = first.screen
         assert isinstance(table, TableScreen) and table.tv.info is not None
-        assert list(table.tv.info.rules.rounds) == [1, 2]
+        assert list(table.tv.info.rules.ten_pennies.rounds) == [1, 2]
     for key, rounds, practice in (("s", [1, 2, 3], False), ("p", [1, 2, 3, 4, 5, 6, 7], True)):
         app = TenPenniesApp(Launch("local", name="me", home=tmp_path))
         async with app.run_test(size=SIZE) as pilot:
@@ -361,13 +366,14 @@ async def test_the_local_start_screen_offers_a_short_game_and_a_practice_table(t
                         and app.screen.tv.info is not None, "the new table")
             screen = app.screen
             assert isinstance(screen, TableScreen) and screen.tv.info is not None
-            assert list(screen.tv.info.rules.rounds) == rounds and screen.hints == practice
+            assert list(screen.tv.info.rules.ten_pennies.rounds) == rounds and screen.hints == practice
             saved = LocalGame.load(tmp_path)
             assert saved is not None and saved.table_id == screen.session.table_id and saved.practice == practice
 
 
 async def test_a_practice_table_shows_the_hint_of_each_new_meld_decision(connection: Connection) -> None:
-    hosted = await connection.create_table("practice", 2, pb.HouseRules(rounds=[1], hand_size=20, max_turns=40),
+    practice = pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40)
+    hosted = await connection.create_table("practice", 2, pb.HouseRules(ten_pennies=practice),
                                            seed=3, decision_seconds=0, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     await connection.add_bot(hosted.table_id, hosted.host_token)
@@ -397,8 +403,9 @@ async def test_a_practice_table_shows_the_hint_of_each_new_meld_decision(connect
 async def test_back_at_the_seat_the_other_seats_countdown_is_the_servers(connection: Connection) -> None:
     """This seat answers and leaves; back, the clock it shows beside the other seat's decision is that
     decision's own deadline (the server once showed the answered seat's old one: a stale 0 s)."""
-    hosted = await connection.create_table("clock", 2, pb.HouseRules(rounds=[1], max_turns=40), seed=5,
-                                           decision_seconds=600, takeover_seconds=0)
+    hosted = await connection.create_table("clock", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=40)),
+                                           seed=5, decision_seconds=600, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     other = Other(await connection.join(hosted.table_id, "Other"))
     watching = asyncio.ensure_future(other.watch())

@@ -25,7 +25,7 @@ from tenpennies.engine.ten_pennies import Game, HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.engine.ten_pennies.commands import DeclineDiscard, Discard, Draw, PassBuy
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.record import GameRecord
 
 from tuikit import TableApp, screen_of, until
@@ -48,8 +48,9 @@ def shown(screen: ReviewScreen) -> str:
 async def test_the_game_end_offers_the_review_which_is_kept_and_opens_at_once_the_second_time(
         connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TENPENNIES_HOME", str(tmp_path))
-    hosted = await connection.create_table("end", 2, pb.HouseRules(rounds=[1], max_turns=4), seed=5,
-                                           decision_seconds=0, takeover_seconds=0)
+    hosted = await connection.create_table("end", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=4)),
+                                           seed=5, decision_seconds=0, takeover_seconds=0)
     me = await connection.join(hosted.table_id, "Me")
     await connection.add_bot(hosted.table_id, hosted.host_token)
     await connection.start(hosted.table_id, hosted.host_token)

@@ -50,7 +50,7 @@ from tenpennies.engine.ten_pennies import (
 from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server import lobby as server_lobby
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.games import THIRTY_ONE
 
 import tuikit
@@ -230,8 +230,9 @@ def test_lobby_with_two_tables(snap_compare: SnapCompare, tmp_path: Path, size: 
                                           takeover_seconds=0)
         await helper.add_bot(first.table_id, first.host_token, "greedy")
         await helper.join(first.table_id, "bob")
-        second = await helper.create_table("Deuces wild", 2, pb.HouseRules(preset=pb.PRESET_DEUCES), seed=42,
-                                           decision_seconds=0, takeover_seconds=0)
+        second = await helper.create_table("Deuces wild", 2,
+                                           pb.HouseRules(ten_pennies=pb.TenPenniesRules(preset=pb.PRESET_DEUCES)),
+                                           seed=42, decision_seconds=0, takeover_seconds=0)
         await helper.add_bot(second.table_id, second.host_token, "random")
         await helper.join(second.table_id, "cleo")
         await helper.start(second.table_id, second.host_token)
@@ -249,7 +250,7 @@ def test_table_mid_round(snap_compare: SnapCompare, tmp_path: Path, size: tuple[
     """Round 1, this seat's fourth pick-up: sets on the table, the discard live, take or decline."""
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
-        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2]), seed=11)
+        screen = await sit_at(app, pilot, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2])), seed=11)
         pickups = 0
 
         def fourth_pickup() -> bool:
@@ -270,7 +271,7 @@ def test_buy_prompt(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, 
     """A bot declined the discard and it is offered to this seat: buy or pass."""
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
-        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2]), seed=2)
+        screen = await sit_at(app, pilot, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2])), seed=2)
         await play_until(app, pilot, screen, lambda: has(screen, Buy), "the offer")
         prompt = str(screen.query_one("#prompt", Static).render())
         assert prompt.startswith("Buy the"), prompt
@@ -284,7 +285,8 @@ def test_meld_builder(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int
     builder with m; the builder line shows it and what the contract still needs."""
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
-        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2], hand_size=20), seed=1)
+        screen = await sit_at(app, pilot, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2], hand_size=20)),
+                              seed=1)
         game = game_of(screen)
         await play_until(app, pilot, screen, lambda: has(screen, LayContract), "a contract to lay")
         contract = next(c for c in screen.legal if isinstance(c, LayContract))
@@ -306,7 +308,8 @@ def test_round_end(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, i
     waits, in round 2, for this seat)."""
 
     async def drive(app: ServedApp, pilot: Pilot[None]) -> None:
-        screen = await sit_at(app, pilot, pb.HouseRules(rounds=[1, 2], max_turns=3), seed=11)
+        screen = await sit_at(app, pilot, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2], max_turns=3)),
+                              seed=11)
 
         for _ in range(50):  # play round 1 by keys until its end is shown
             await until(pilot, lambda: isinstance(app.screen, RoundEndScreen) or bool(screen.legal),
@@ -383,8 +386,9 @@ class LongTableApp(App[None]):
         self.server = server = Server(Options(port=0, db=str(self.db), allow_seeds=True))
         await server.start()
         self.connection = connection = Connection(f"127.0.0.1:{server.port}")
-        hosted = await connection.create_table("Long table", 8, pb.HouseRules(rounds=[7]), seed=1,
-                                               decision_seconds=0, takeover_seconds=0)
+        hosted = await connection.create_table("Long table", 8,
+                                               pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[7])),
+                                               seed=1, decision_seconds=0, takeover_seconds=0)
         me = await connection.join(hosted.table_id, "Ann")
         for _ in range(7):
             await connection.add_bot(hosted.table_id, hosted.host_token, "greedy")

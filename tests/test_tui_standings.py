@@ -18,7 +18,7 @@ from tenpennies.client.tui.lobby import LobbyScreen
 from tenpennies.client.tui.standings import StandingsScreen
 from tenpennies.engine.tournament import FRACTIONS, wins_text
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from test_tournament_server import Bot, start_server, write_config
 from tuikit import status_of, until
@@ -57,8 +57,8 @@ async def test_the_lobby_shows_the_tournament_and_its_standings(tmp_path: Path) 
                 assert cells[:3] == [str(place), standing.name, str(standing.games)]
                 assert read_wins(cells[3]) == pytest.approx(standing.shared_wins, abs=0.05)
                 assert cells[3] == wins_text(standing.shared_wins) and "." not in cells[3]  # 2 or 1½, not 2.00
-                assert cells[5:9] == [f"{standing.pennies:+d}", str(standing.buys), str(standing.illegal),
-                                      str(standing.timed_out)]
+                assert cells[5:9] == [f"{standing.tallies['pennies']:+d}", str(standing.tallies["buys"]),
+                                      str(standing.illegal), str(standing.timed_out)]
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
             await pilot.resize_terminal(80, 24)  # the status line keeps to one line: the numbers stay
@@ -100,11 +100,12 @@ class StandingsApp(App[None]):
 def eight_bots() -> pb.GetStandingsResponse:
     names = ["averaging", "greedy", "early", "random", "cautious", "a bot named at length", "hoarder", "z"]
     return pb.GetStandingsResponse(
-        tournament="Sunday cup", games_played=40, games_total=48, games_playing=2,
+        tournament="Sunday cup", game="ten_pennies", tallies=["pennies", "buys"], games_played=40, games_total=48,
+        games_playing=2,
         standings=[pb.Standing(name=name, games=40, wins=12 - n, shared_wins=12 - n + (0.5 if n == 0 else 0),
                                mean_score=123.4 + n, mean_score_margin=45.6,
-                               pennies=-25 + n, buys=30 + n, illegal=n, timed_out=100 + n, rating_mu=24.87,
-                               rating_sigma=1.23) for n, name in enumerate(names)])
+                               tallies={"pennies": -25 + n, "buys": 30 + n}, illegal=n, timed_out=100 + n,
+                               rating_mu=24.87, rating_sigma=1.23) for n, name in enumerate(names)])
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -119,12 +120,19 @@ async def test_the_standings_window_fits_the_terminal(server: Server, size: tupl
             assert box.x >= 0 and box.right <= size[0] and box.bottom <= size[1], box  # the border whole
             table = app.screen.query_one("#standings-table", DataTable)
             assert table.row_count == 8
+            assert [str(c.label) for c in table.columns.values()] == \
+                ["#", "Bot", "Games", "Wins", "Mean", "Pen.", "Buys", "Ill.", "T/o", "Rating"]
             assert table.virtual_size.width <= table.content_size.width  # every column shown, Rating too
             assert [str(c) for c in table.get_row("greedy")][3] == "11"  # wins, whole or shared
             assert [str(c) for c in table.get_row("averaging")][3] == "12½"  # (not 12.50)
             assert [str(c) for c in table.get_row("averaging")][4:] == ["123.4±45.6", "-25", "30", "0", "100",
                                                                         "24.9±1.2"]
             assert str(table.get_row("a bot named at length")[1]) == "a bot named…"
+            screen = app.screen
+            assert isinstance(screen, StandingsScreen)
+            screen.standings.standings[0].tallies["pennies"] = 3  # won: signed too
+            screen.show(screen.standings)
+            assert [str(c) for c in table.get_row("averaging")][5:7] == ["+3", "30"]
             note = app.screen.query_one("#standings-note", Static)
             assert note.region.bottom <= box.bottom and note.region.height >= 2  # wrapped, not cut
             assert str(note.render()).endswith("Escape closes.")

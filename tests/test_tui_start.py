@@ -24,7 +24,7 @@ from tenpennies.client.tui.table import TableScreen
 from tenpennies.client.view import Incoming
 from tenpennies.engine.ten_pennies import Discard, Draw, PassBuy
 from tenpennies.server.store import Store
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from tuikit import until
 
@@ -87,8 +87,8 @@ class OpenedFirst(App[None]):
 
 
 async def test_a_stream_opened_before_its_screen_goes_on_without_gap_or_double(connection: Connection) -> None:
-    hosted = await connection.create_table("early", 4, pb.HouseRules(rounds=[1]), seed=7, decision_seconds=0,
-                                           takeover_seconds=0)
+    hosted = await connection.create_table("early", 4, pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1])),
+                                           seed=7, decision_seconds=0, takeover_seconds=0)
     for seat in range(3):
         await connection.add_bot(hosted.table_id, hosted.host_token, seat=seat)
     me = await connection.join(hosted.table_id, "Me", seat=3)

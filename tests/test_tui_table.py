@@ -46,14 +46,14 @@ from tenpennies.engine.ten_pennies import (
 )
 from tenpennies.engine.ten_pennies.kind import TenPennies
 from tenpennies.server.app import Options, Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.ten_pennies import command_to_pb
 
 from positions import position
 from tuikit import TableApp, game_of, painted_rows, screen_of, settled, text_of, until
 
 SIZE = (80, 24)
-ONE_ROUND = pb.HouseRules(rounds=[1], max_turns=40)
+ONE_ROUND = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=40))
 
 
 def on_top(app: TableApp) -> object:
@@ -231,7 +231,7 @@ async def test_buy_and_pass_an_offered_discard(connection: Connection) -> None:
 
 
 async def test_lay_the_contract_from_the_hint(connection: Connection) -> None:
-    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40))
     hosted, me = await table(connection, rules=rules, seed=3)
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
@@ -255,7 +255,7 @@ def points_laid(command: LayContract) -> int:
 
 async def test_the_first_hint_is_the_contract_that_leaves_the_fewest_points(connection: Connection) -> None:
     """The server lists contracts rank by rank; h shows them most points laid first."""
-    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40))
     hosted, me = await table(connection, rules=rules, seed=4)
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
@@ -304,7 +304,7 @@ def two_of_a_suit(screen: TableScreen) -> list[Card]:
 async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Connection) -> None:
     """The newcomer's J♦ J♠ J♠ J♥: m says the rule (TP-4.9) at once and adds nothing, rather than
     building the contract for the server to refuse on enter."""
-    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40))
     hosted, me = await table(connection, seats=3, bots=2, rules=rules, seed=6)  # two decks
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
@@ -345,7 +345,7 @@ async def test_a_set_the_rules_forbid_is_refused_as_it_is_added(connection: Conn
 
 
 async def test_a_legal_set_is_still_added_and_a_built_contract_takes_no_more(connection: Connection) -> None:
-    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40))
     hosted, me = await table(connection, seats=3, bots=2, rules=rules, seed=6)
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
@@ -381,7 +381,7 @@ async def test_a_legal_set_is_still_added_and_a_built_contract_takes_no_more(con
 
 async def test_a_refused_lay_off_shows_the_servers_rule_and_changes_nothing(connection: Connection) -> None:
     """A lay-off goes to the server as it is asked for: its refusal is said once, the rule first."""
-    rules = pb.HouseRules(rounds=[1], hand_size=20, max_turns=40)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], hand_size=20, max_turns=40))
     hosted, me = await table(connection, rules=rules, seed=4)  # after the hint's contract, one lay-off is listed
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (toasts are off by default)
@@ -412,7 +412,7 @@ async def test_a_refused_lay_off_shows_the_servers_rule_and_changes_nothing(conn
 
 
 async def test_the_round_end_and_game_end_screens(connection: Connection) -> None:
-    rules = pb.HouseRules(rounds=[1, 2], max_turns=2)
+    rules = pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1, 2], max_turns=2))
     hosted, me = await table(connection, rules=rules)
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
@@ -1066,7 +1066,8 @@ async def test_the_settings_step_the_auto_pass_and_remember_every_round(connecti
 
 
 async def test_a_finished_table_wakes_nobody(connection: Connection) -> None:
-    hosted, me = await table(connection, bots=1, rules=pb.HouseRules(rounds=[1], max_turns=2),
+    hosted, me = await table(connection, bots=1,
+                             rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=2)),
                              decision_seconds=30)
     app = TableApp(lambda: TableScreen(connection, me))
     async with app.run_test(size=SIZE) as pilot:
@@ -1165,7 +1166,8 @@ def listed_moves(screen: TableScreen) -> set[str]:
 async def test_the_footer_shows_only_the_moves_possible_now(connection: Connection) -> None:
     """Also when an offer open to this seat is settled by another seat's buy (its Buy and Pass go) and under
     another seat's turn (no move of this seat's)."""
-    hosted, me = await table(connection, seats=3, bots=0, start=False, rules=pb.HouseRules(rounds=[1], max_turns=16))
+    hosted, me = await table(connection, seats=3, bots=0, start=False,
+                             rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], max_turns=16)))
     other = Scripted(await connection.join(hosted.table_id, "Other"), buys=True)
     await connection.add_bot(hosted.table_id, hosted.host_token)
     folding = asyncio.ensure_future(other.watch())
@@ -1228,7 +1230,7 @@ async def test_the_table_settings_are_set_from_the_table_and_remembered(connecti
 
 async def test_a_short_games_header_keeps_the_wild_cap_at_80_columns(connection: Connection) -> None:
     for rounds, cap in (([1, 2], "1"), ([5, 6], "2"), ([7], "3")):
-        _, me = await table(connection, rules=pb.HouseRules(rounds=rounds))
+        _, me = await table(connection, rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=rounds)))
         app = TableApp(lambda: TableScreen(connection, me))  # noqa: B023 (made and run here)
         async with app.run_test(size=SIZE) as pilot:
             screen = screen_of(app)
@@ -1299,7 +1301,8 @@ async def test_the_buy_hint_counts_one_card_short_as_one(connection: Connection,
     monkeypatch.setattr(TenPennies, "new", lambda kind, seats, rules, seed: position(
         2, hands={0: "5C 5D 5H 9C 9D KS", 1: "KD QD 4D"}, pile="9H", turn_seat=1, phase=Phase.PICK_UP,
         buy_penalty_cards=1))
-    hosted, me = await table(connection, bots=0, start=False, rules=pb.HouseRules(rounds=[1], buy_penalty_cards=1))
+    hosted, me = await table(connection, bots=0, start=False,
+                             rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(rounds=[1], buy_penalty_cards=1)))
     other = Scripted(await connection.join(hosted.table_id, "Other"))
     folding = asyncio.ensure_future(other.watch())
     await connection.start(hosted.table_id, hosted.host_token)

@@ -56,7 +56,7 @@ from tenpennies.engine.thirty_one.commands import (
 from tenpennies.engine.thirty_one.events import PlayerInfo
 from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.server.app import Server
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.games import THIRTY_ONE
 

@@ -22,7 +22,7 @@ from tenpennies.client.trust import Pinned, probe
 from tenpennies.server.app import Options
 from tenpennies.server.front import Front
 from tenpennies.server.workers import worker_db
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import pem_to_der
 
 import test_server
@@ -222,8 +222,8 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         service = stub(channel)
         made = [(await full_table(service, seats=2, seed=i)) for i in range(4)]
         assert {holder(db, t.table_id) for t in made} == {0, 1}
-        bots = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=2, seed=3,
-                                                               rules=pb.HouseRules(max_turns=6, rounds=[1, 2])))
+        short = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=6, rounds=[1, 2]))
+        bots = await service.CreateTable(pb.CreateTableRequest(name="bots", seats=2, seed=3, rules=short))
         for _ in range(2):
             await service.AddBot(pb.AddBotRequest(table_id=bots.table.table_id, host_token=bots.host_token))
         await service.StartGame(pb.StartGameRequest(table_id=bots.table.table_id, host_token=bots.host_token))
@@ -260,7 +260,7 @@ async def test_serve_with_workers_keeps_table_ids_on_their_worker_across_a_resta
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
         watch = service.Subscribe(pb.SubscribeRequest(table_id=bots.table.table_id, from_sequence=0))
         opening = await watch.read()
-        assert opening.snapshot.game.phase == pb.PHASE_GAME_OVER, "the finished game, read from its store"
+        assert opening.snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER, "the finished game, read from its store"
         while not (await watch.read()).events.events[-1].HasField("game_ended"):
             pass
         watch.cancel()
@@ -280,8 +280,8 @@ async def test_a_client_plays_at_its_tables_worker_and_comes_back_through_the_fr
         front: Front, tmp_path: Path) -> None:
     connection = Connection(f"127.0.0.1:{front.port}")
     try:
-        hosted = await connection.create_table("direct", 2, pb.HouseRules(max_turns=40), decision_seconds=0,
-                                               takeover_seconds=0, seed=4)
+        hosted = await connection.create_table("direct", 2, pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40)),
+                                               decision_seconds=0, takeover_seconds=0, seed=4)
         sessions = [await connection.join(hosted.table_id, f"p{s}") for s in range(2)]
         worker = front.workers[holder(tmp_path / "games.db", hosted.table_id) or 0]
         assert all(s.worker_port == worker.port and s.front is connection.service for s in sessions)

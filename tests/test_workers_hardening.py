@@ -24,7 +24,7 @@ from tenpennies.server.front import Front, Worker
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import MALFORMED
 from tenpennies.server.table import HISTORY_PAGE, MAX_SPECTATORS, RECENT_EVENTS, STREAMS_PER_SEAT
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 import test_play
 import test_private_tables
@@ -36,8 +36,8 @@ from test_server_hardening import code_of, spectator_snapshot, stored_events
 from test_workers import holder, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-TWO_ROUNDS = pb.HouseRules(max_turns=40, rounds=[1, 2])
-SERVICE = "/tenpennies.v1.TenPenniesService/"
+TWO_ROUNDS = pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=40, rounds=[1, 2]))
+SERVICE = "/tenpennies.v2.TenPenniesService/"
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -144,7 +144,7 @@ async def test_commands_cut_by_millisecond_deadlines_at_the_front_are_whole_or_n
     cut = 0
     for _ in range(3000):
         snapshot = (await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id, token=me))).snapshot
-        if snapshot.game.phase == pb.PHASE_GAME_OVER:
+        if snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER:
             break
         legal = list(snapshot.game.legal_commands)
         if not legal:
@@ -172,7 +172,7 @@ async def test_commands_cut_by_millisecond_deadlines_at_the_front_are_whole_or_n
             assert error.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED,
                                     grpc.StatusCode.INTERNAL), error
             cut += 1
-    assert snapshot.game.phase == pb.PHASE_GAME_OVER, "the table stalled"
+    assert snapshot.game.ten_pennies.phase == pb.PHASE_GAME_OVER, "the table stalled"
     assert cut, "no deadline ever cut a request: the test proves nothing"
     db = Path(worker_of(shared, table_id).options.db)
     events = stored_events(db, table_id)
@@ -353,7 +353,8 @@ async def test_spectators_through_the_front_fill_only_their_share_and_seats_get_
 # --- finished games after a worker's restart ------------------------------------------------------------------
 
 async def test_a_finished_game_is_resumed_after_its_workers_restart(shared: Front, service: Service) -> None:
-    table = await full_table(service, seats=2, rules=pb.HouseRules(max_turns=6, rounds=[1, 2]), seed=3)
+    table = await full_table(service, seats=2, seed=3,
+                             rules=pb.HouseRules(ten_pennies=pb.TenPenniesRules(max_turns=6, rounds=[1, 2])))
     clients = [ThinClient(s, seed=i) for i, s in enumerate(table.sessions)]
     tasks = [asyncio.ensure_future(c.play(stop_after=3)) for c in clients]  # they leave early
     await start(service, table)
@@ -378,7 +379,7 @@ async def test_a_finished_game_is_resumed_after_its_workers_restart(shared: Fron
                 if isinstance(message, pb.Event) and message.HasField("game_ended"):
                     break
             await stream.aclose()
-            assert isinstance(messages[0], pb.Snapshot) and messages[0].game.phase == pb.PHASE_GAME_OVER
+            assert isinstance(messages[0], pb.Snapshot) and messages[0].game.ten_pennies.phase == pb.PHASE_GAME_OVER
             events = stored_events(Path(worker.options.db), table.table_id)
             ended = next(seq for seq, _, e in events if e.HasField("game_ended"))
             mine = [seq for seq, audience, _ in events if audience in (None, session.seat) and seq <= ended]

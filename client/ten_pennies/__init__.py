@@ -13,9 +13,9 @@ from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.narrate import Narrator
 from tenpennies.engine.ten_pennies.results import balances, pennies_bought_with, penny_balance
 from tenpennies.engine.ten_pennies.rules import HouseRules
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
-from ..game_entry import ClientGame, Column, Rounds
+from ..game_entry import ClientGame, Rounds
 
 __all__ = ["ENTRY", "rounds_text"]
 
@@ -59,15 +59,16 @@ def _columns(view: SeatView, scores: Sequence[int], seat: int, rules: HouseRules
 
 
 def _counts(view: SeatView, rules: HouseRules) -> Mapping[str, tuple[int, ...]]:
-    """A seat's pot shares, pennies paid, pennies bought with and penny balance (TP-5.2): all public."""
+    """A seat's pot shares, pennies paid, and the tallies the standings add up (``Kind.tournament_tallies``):
+    its penny balance and the pennies it bought with (TP-5.2). All public."""
     buys, pennies = balances(view.players, rules)
     return {"won": tuple(p.won for p in view.players), "paid": tuple(p.paid for p in view.players), "buys": buys,
             "pennies": pennies}
 
 
 def _unfinished(snapshot: pb.Snapshot) -> tuple[int, int, int, str]:
-    rounds = list(snapshot.table.rules.rounds) or list(HouseRules().rounds)
-    number = snapshot.game.round
+    rounds = list(snapshot.table.rules.ten_pennies.rounds) or list(HouseRules().rounds)
+    number = snapshot.game.ten_pennies.round
     return number, len(rounds), rounds.index(number) + 1 if number in rounds else number, ""
 
 
@@ -88,7 +89,7 @@ ENTRY = ClientGame(
     columns=_columns,
     counts=_counts,
     pennies_left=lambda view, seat: view.players[seat].pennies,
-    standing_columns=(Column("pennies", "pennies", "+.1f"), Column("buys", "buys", ".1f")),
-    standing_notes=("pennies, buys: a game's (pennies: won - paid - bought with, TP-5.2);",),
+    signed=frozenset({"pennies"}),
+    standing_notes=("pennies: won - paid - bought with (TP-5.2);",),
     unfinished=_unfinished,
 )

@@ -12,7 +12,7 @@ from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.narrate import PRESET_TITLES, Narrator
 from tenpennies.engine.thirty_one.rules import Rules
 from tenpennies.engine.thirty_one.view import SeatView
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from ..game_entry import ClientGame, Rounds
 from ..plots import deal_figures

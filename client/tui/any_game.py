@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from tenpennies.engine.games import GAMES, kind
 from tenpennies.engine.interface import Command, Game, Narrator, Rules
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.record import GameRecord
 
 from .cards import CardStyle

@@ -31,7 +31,7 @@ from textual.widgets import Button, Label, Static
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import RuleError
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import data_dir
 
 from ..arguments import game_title, local_rules
@@ -362,10 +362,12 @@ class TenPenniesApp(App[None]):
                 practice = start.how == "practice" or (start.how == "new" and self.launch.practice
                                                        and start.game == wanted)
                 rules = self.launch.rules if start.game == wanted else ()  # --rule's game
+                if rounds:  # --rounds: the rule of that name, written as --rule gives it
+                    rules = (*rules, "rounds=" + ",".join(str(r) for r in rounds))
                 if start.how == "short" and short is not None:
                     rules = (*rules, *short.settings)
                 session, host = await local.new_game(self.launch.name, start.game, local_rules(start.game, rules),
-                                                     rounds=rounds, practice=practice)
+                                                     practice=practice)
                 story = True  # the game is dealt and the bots may have moved before the screen follows it
             home = self.launch.config or self.launch.home  # where client.json keeps the table settings
             table = TableScreen(connection, session, style=self.launch.style, host=host, leave_to_lobby=False,

@@ -9,7 +9,7 @@ from textual import events, on
 from textual.screen import Screen
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 RETRY_FIRST, RETRY_MOST = 0.5, 2.0  # the reconnect backoff: jittered, so at most 3 s apart
 WIDE = 110  # columns from which the table's log sits beside the seats (and its dialogs keep to their side)

@@ -27,7 +27,7 @@ from tenpennies.client.connection import SeatSession
 from tenpennies.client.settings import TablePrefs
 from tenpennies.client.view import TableView
 from tenpennies.engine.interface import Command, Game, Rules, View
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.record import GameRecord
 
 from .cards import CardStyle

@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Kind, RuleError, Rules
 from tenpennies.engine.knobs import Knob, KnobValue
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.games import names, wire
 from tenpennies.wire.record import GameRecord

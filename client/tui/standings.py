@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.tournament import wins_text
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from ..connection import Connection, ServerError
 from ..games import CLIENT_GAMES, ClientGame

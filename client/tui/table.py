@@ -43,7 +43,7 @@ from tenpennies.client.settings import PACES, TablePrefs
 from tenpennies.client.view import Incoming, TableView
 from tenpennies.engine.games import DEFAULT_GAME, GAMES
 from tenpennies.engine.interface import Command, View
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.errors import BadRequest
 from tenpennies.wire.games import wire
 

@@ -157,8 +157,9 @@ class TenPenniesWords:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
 
     def tournament_tallies(self, rules: HouseRules) -> tuple[str, ...]:
-        """None: pennies and buys have standings of their own."""
-        return ()
+        """A seat's penny balance (won - paid - bought with, TP-5.2) and the pennies it bought with, as
+        ``Result.tallies`` names them."""
+        return ("pennies", "buys")
 
 
 class TenPennies(TenPenniesRules, TenPenniesBots, TenPenniesWords):

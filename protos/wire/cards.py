@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tenpennies.engine.cards import CARDS_PER_DECK, MAX_DECKS, Card
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .errors import BadRequest
 

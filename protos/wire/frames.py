@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 _EVENT = b"\x0a"  # EventBatch.events: field 1, length-delimited
 _BATCH = b"\x12"  # SubscribeResponse.events and PlayResponse.events: field 2, length-delimited

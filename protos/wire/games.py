@@ -13,7 +13,7 @@ from tenpennies.engine import games
 from tenpennies.engine.interface import Command, Rules, View
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE as THIRTY_ONE_KIND
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from . import ten_pennies, thirty_one
 from .errors import BadRequest

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tenpennies.engine.games import DEFAULT_GAME, kind
 from tenpennies.engine.interface import Command, Rules
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .games import wire
 from .words import STATUS_WORDS, TABLE_STATUSES, seat_label

@@ -1,6 +1,7 @@
 """Ten Pennies on the wire (docs/RULES.md): its rules, commands, events and a seat's view <-> the protobuf
-messages (the game's fields of ``HouseRules``, ``Command``, ``Event`` and ``GameView``, which came before there was
-a choice of game). The cards are every game's (``wire.cards``). No rules here, no I/O."""
+messages (``TenPenniesRules``, ``TenPenniesView`` and ``TenPenniesEnd`` under the shared messages' ``ten_pennies``,
+its commands and events in the ``Command`` and ``Event`` oneofs). The cards are every game's (``wire.cards``).
+No rules here, no I/O."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from tenpennies.engine.ten_pennies import events as ev
 from tenpennies.engine.ten_pennies.game import Phase
 from tenpennies.engine.ten_pennies.kind import TEN_PENNIES
 from tenpennies.engine.ten_pennies.rules import KNOBS, knob_named
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .cards import card, card_from_id, card_from_pb, cards
 from .errors import BadRequest
@@ -54,8 +55,9 @@ _ROUND_END = {"out": pb.ROUND_END_REASON_OUT, "stock": pb.ROUND_END_REASON_STOCK
 # --- rules ------------------------------------------------------------------------------------------
 
 def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
-    """Every knob of ``KNOBS`` set, by its own name (a knob of words as its enum, rounds as a list)."""
-    message = pb.HouseRules()
+    """Every knob of ``KNOBS`` set, by its own name (a knob of words as its enum, rounds as a list), in
+    ``HouseRules.ten_pennies``."""
+    message = pb.TenPenniesRules()
     for knob in KNOBS:
         value = getattr(rules, knob.name)
         if knob.name in KNOB_ENUMS:
@@ -64,25 +66,26 @@ def rules_to_pb(rules: HouseRules) -> pb.HouseRules:
             getattr(message, knob.name).extend(value)
         else:
             setattr(message, knob.name, value)
-    return message
+    return pb.HouseRules(ten_pennies=message)
 
 
 def rules_from_pb(message: pb.HouseRules) -> HouseRules:
     """Unset knobs take the defaults, so a message from before a knob existed means what it meant; the
-    engine judges the values (TP-6). BadRequest for another game's rules set (``HouseRules.thirty_one``)."""
+    engine judges the values (TP-6). BadRequest for another game's rules (``HouseRules.thirty_one``)."""
     refuse_other_games_rules(message, TEN_PENNIES.name)
+    own = message.ten_pennies
     knobs: dict[str, Any] = {}
     for knob in KNOBS:
         if knob.name in KNOB_WORDS:
-            number = getattr(message, knob.name)
+            number = getattr(own, knob.name)
             if number not in KNOB_WORDS[knob.name]:
-                raise BadRequest(f"unknown {knob.name} {number}")
+                raise BadRequest(f"rules.ten_pennies.{knob.name}: unknown {knob.name} {number}")
             knobs[knob.name] = KNOB_WORDS[knob.name][number]
         elif knob.kind is tuple:
-            if values := getattr(message, knob.name):
+            if values := getattr(own, knob.name):
                 knobs[knob.name] = tuple(values)
-        elif message.HasField(knob.name):
-            knobs[knob.name] = getattr(message, knob.name)
+        elif own.HasField(knob.name):
+            knobs[knob.name] = getattr(own, knob.name)
     return HouseRules(**knobs)
 
 
@@ -159,18 +162,19 @@ def meld(m: ev.Meld) -> pb.Meld:
 
 
 def view_to_pb(view: SeatView, winners: Iterable[int] = ()) -> pb.GameView:
+    """A seat's view: what every game has in GameView's own fields, the rest in ``ten_pennies``."""
     spec = view.spec
-    message = pb.GameView(
+    own = pb.TenPenniesView(
         round=view.round, contract=pb.Contract(sets=spec.contract.sets, size=spec.contract.size),
-        wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap, dealer=view.dealer,
-        turn_seat=view.turn_seat, turn=view.turn, phase=_PHASES[view.phase], to_act=view.to_act,
-        hand=cards(view.hand),
+        wild_ranks=sorted(spec.wild_ranks), wild_cap=spec.wild_cap, phase=_PHASES[view.phase],
         players=[pb.Player(seat=p.seat, hand_size=p.hand_size, pennies=p.pennies, score=p.score, down=p.down,
                            paid=p.paid, won=p.won) for p in view.players],
-        table=[meld(m) for m in view.table], discard_live=view.discard_live, pile_size=view.pile_size,
-        stock_size=view.stock_size, pot=view.pot, reshuffles_left=view.reshuffles_left,
-        buy_offer=view.buy_offer, legal_commands=[command_to_pb(c) for c in view.legal],
-        winners=list(winners))
+        table=[meld(m) for m in view.table], discard_live=view.discard_live, pot=view.pot,
+        reshuffles_left=view.reshuffles_left, buy_offer=view.buy_offer)
+    message = pb.GameView(
+        dealer=view.dealer, turn_seat=view.turn_seat, turn=view.turn, to_act=view.to_act, hand=cards(view.hand),
+        pile_size=view.pile_size, stock_size=view.stock_size, legal_commands=[command_to_pb(c) for c in view.legal],
+        winners=list(winners), ten_pennies=own)
     if view.seat is not None:
         message.seat = view.seat
     if view.discard_top is not None:
@@ -195,19 +199,20 @@ def view_from_pb(message: pb.GameView, rules: HouseRules) -> SeatView:
     SeatView does not hold). ``rules`` are the table's (TableInfo.rules through ``rules_from_pb``);
     the legal commands are the server's, mapped as the seat would send them."""
     seat = message.seat if message.HasField("seat") else None
+    own = message.ten_pennies
     return SeatView(
-        seat=seat, seats=len(message.players), rules=rules, round=message.round,
+        seat=seat, seats=len(own.players), rules=rules, round=own.round,
         dealer=message.dealer, turn_seat=message.turn_seat, turn=message.turn,
-        phase=phase_from_pb(message.phase), to_act=tuple(message.to_act),
+        phase=phase_from_pb(own.phase), to_act=tuple(message.to_act),
         hand=tuple(card_from_pb(c) for c in message.hand),
         players=tuple(PlayerInfo(p.seat, p.hand_size, p.pennies, p.score, p.down, p.paid, p.won)
-                      for p in message.players),
-        table=tuple(meld_from_pb(m) for m in message.table),
+                      for p in own.players),
+        table=tuple(meld_from_pb(m) for m in own.table),
         discard_top=card_from_pb(message.discard_top) if message.HasField("discard_top") else None,
-        discard_live=message.discard_live, pile_size=message.pile_size, stock_size=message.stock_size,
-        pot=message.pot, reshuffles_left=message.reshuffles_left, buy_offer=tuple(message.buy_offer),
+        discard_live=own.discard_live, pile_size=message.pile_size, stock_size=message.stock_size,
+        pot=own.pot, reshuffles_left=own.reshuffles_left, buy_offer=tuple(own.buy_offer),
         legal=tuple(command_from_pb(seat, c) for c in message.legal_commands) if seat is not None else (),
-        spec=rules.round(message.round))
+        spec=rules.round(own.round))
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -264,7 +269,7 @@ def event_to_pb(event: ev.Event, rules: HouseRules) -> pb.Event:
             return pb.Event(round_ended=message)
         case ev.GameEnded():
             return pb.Event(game_ended=pb.GameEnded(scores=event.scores, winners=event.winners,
-                                                    shares=event.shares))
+                                                    ten_pennies=pb.TenPenniesEnd(shares=event.shares)))
         case ev.DealerDraw():
             return pb.Event(dealer_draw=pb.DealerDraw(seat=event.seat, card=card(event.card),
                                                       tie_break=event.tie_break))
@@ -335,7 +340,7 @@ def event_from_pb(message: pb.Event, rules: HouseRules) -> ev.Event | None:
                                  tuple(end.points), tuple(end.scores), end.pot)
         case "game_ended":
             over = message.game_ended
-            return ev.GameEnded(tuple(over.scores), tuple(over.winners), tuple(over.shares))
+            return ev.GameEnded(tuple(over.scores), tuple(over.winners), tuple(over.ten_pennies.shares))
         case "dealer_draw":
             draw = message.dealer_draw
             return ev.DealerDraw(draw.seat, card_from_pb(draw.card), draw.tie_break)

@@ -30,7 +30,7 @@ from tenpennies.engine.thirty_one.events import PlayerInfo
 from tenpennies.engine.thirty_one.kind import THIRTY_ONE
 from tenpennies.engine.thirty_one.rules import KNOBS, Rules, knob_named, preset_only, unplayed
 from tenpennies.engine.thirty_one.view import MiddleHand, Phase, SeatView
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .cards import card, card_from_id, card_from_pb, cards
 from .errors import BadRequest
@@ -64,7 +64,7 @@ def rules_from_pb(message: pb.HouseRules) -> Rules:
     """The preset's rules with the knobs the message sets (an unset one is the preset's: a client may send
     the preset alone); the engine judges the values (T31). BadRequest for a knob the preset does not play
     (``rules.thirty_one.tokens applies to the banking preset only (T31-7.4)``) or another game's set
-    (``rules.hand_size is a Ten Pennies knob: this table plays thirty_one``)."""
+    (``rules.ten_pennies is Ten Pennies': this table plays thirty_one``)."""
     refuse_other_games_rules(message, THIRTY_ONE.name)
     knobs = _knobs_from_pb(message.thirty_one)
     made = Rules.from_dict(knobs)
@@ -90,7 +90,7 @@ def _knobs_from_pb(rules: pb.ThirtyOneRules) -> dict[str, Any]:
             number = getattr(rules, knob.name)
             if number:  # 0: unset
                 if number not in KNOB_WORDS[knob.name]:
-                    raise BadRequest(f"unknown {knob.name} {number}")
+                    raise BadRequest(f"rules.thirty_one.{knob.name}: unknown {knob.name} {number}")
                 knobs[knob.name] = KNOB_WORDS[knob.name][number]
         elif rules.HasField(knob.name):
             knobs[knob.name] = getattr(rules, knob.name)
@@ -257,7 +257,7 @@ def deal_ended_from_pb(m: pb.ThirtyOneDealEnded) -> ev.DealEnded:
 
 
 def view_to_pb(view: SeatView) -> pb.GameView:
-    """A seat's view: what both games share in GameView's own fields, the rest in ``thirty_one``."""
+    """A seat's view: what every game has in GameView's own fields, the rest in ``thirty_one``."""
     thirty_one = pb.ThirtyOneView(
         deal=view.deal, phase=_PHASES[view.phase], players=[player(p) for p in view.players], pile=cards(view.pile),
         final_turns=view.final_turns, widow=slots(view.widow),
@@ -364,8 +364,8 @@ def event_to_pb(event: ev.Event, rules: Rules) -> pb.Event:
         case ev.DealEnded():
             return pb.Event(thirty_one_deal_ended=deal_ended(event))
         case ev.GameEnded():
-            return pb.Event(game_ended=pb.GameEnded(winners=event.winners, scores=event.places,
-                                                    thirty_one_players=[player(p) for p in event.players]))
+            end = pb.ThirtyOneEnd(players=[player(p) for p in event.players])
+            return pb.Event(game_ended=pb.GameEnded(winners=event.winners, scores=event.places, thirty_one=end))
     raise TypeError(f"no wire form for {event!r}")
 
 
@@ -426,5 +426,5 @@ def event_from_pb(message: pb.Event, rules: Rules) -> ev.Event | None:
             return deal_ended_from_pb(message.thirty_one_deal_ended)
         case "game_ended":
             over = message.game_ended
-            return ev.GameEnded(tuple(over.winners), players_from_pb(over.thirty_one_players), tuple(over.scores))
+            return ev.GameEnded(tuple(over.winners), players_from_pb(over.thirty_one.players), tuple(over.scores))
     return None

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from tenpennies.engine.games import DEFAULT_GAME, GAMES
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .errors import BadRequest
 
 
 def owner(field: str) -> str:
-    """The game (its name in ``engine.games``) a field of ``HouseRules`` or ``Command`` is of: the proto names
-    a game's fields after the game (its name, or its name and ``_`` first: the whole of its rules, a command), but
-    for the first game's, the default's, which came before there was a choice."""
+    """The game (its name in ``engine.games``) a field of ``Command`` or ``Event`` is of: the proto names a game's
+    fields after the game (its name and ``_`` first), but for the first game's, the default's, which carry plain
+    names."""
     for name in GAMES:
         if field == name or field.startswith(f"{name}_"):
             return name
@@ -23,14 +23,13 @@ def _title(game: str) -> str:
 
 
 def refuse_other_games_rules(message: pb.HouseRules, game: str) -> None:
-    """BadRequest for a field of ``message`` that is another game's than ``game`` (the table's), set: a knob of
-    it (``rules.hand_size is a Ten Pennies knob: this table plays ...``), or its whole rules (``rules.<game> is
-    <the game's title>'s``); never dropped in silence."""
-    for field, _ in message.ListFields():
-        whose = owner(field.name)
-        if whose != game:
-            what = f"{_title(whose)}'s" if field.name == whose else f"a {_title(whose)} knob"
-            raise BadRequest(f"rules.{field.name} is {what}: this table plays {game}")
+    """BadRequest for another game's rules than ``game``'s (the table's) in ``message``
+    (``rules.<game> is <the game's title>'s: this table plays ...``); never dropped in silence."""
+    whose = message.WhichOneof("game")
+    if whose is not None and whose != game:
+        title = _title(whose)
+        possessive = f"{title}'" if title.endswith("s") else f"{title}'s"
+        raise BadRequest(f"rules.{whose} is {possessive}: this table plays {game}")
 
 
 def other_games_command(kind: str, game: str) -> BadRequest:

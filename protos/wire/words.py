@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tenpennies.engine.games import GAMES
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 
 
 def inverse(table: Mapping[str, int], unset: str | None = None) -> dict[int, str]:
@@ -29,10 +29,11 @@ def enum_of(prefix: str, word: str) -> int:
 
 # --- bots, tables, seats ---------------------------------------------------------------------------
 
-DEFAULT_STRATEGY = "greedy"  # what an unset BotStrategy asks for
-STRATEGIES: dict[str, pb.BotStrategy] = {  # every game's bots, by the proto's names for them
+# Every game's bots, by the proto's names for them. An unset BotStrategy has no word here: it asks for the
+# table's game's own bot (``Kind.takeover``), which only the table knows.
+STRATEGIES: dict[str, pb.BotStrategy] = {
     name: getattr(pb, f"BOT_STRATEGY_{name.upper()}") for game in GAMES.values() for name in game.bots}
-STRATEGY_WORDS = inverse(STRATEGIES, DEFAULT_STRATEGY)
+STRATEGY_WORDS = inverse(STRATEGIES)
 TABLE_STATUSES = {"waiting": pb.TABLE_STATUS_WAITING, "playing": pb.TABLE_STATUS_PLAYING,
                   "finished": pb.TABLE_STATUS_FINISHED}
 STATUS_WORDS = inverse(TABLE_STATUSES)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The conformance kit: a bot and a checker written from protos/tenpennies/v1/tenpennies.proto alone.
+// The conformance kit: a bot and a checker written from protos/tenpennies/v2/tenpennies.proto alone.
 //
 //   node tests/conformance/kit.mjs --server host:port [--seeds] [--proto PATH] [--only games,seeds,bad]
 //
@@ -10,7 +10,7 @@ import { badInputs } from './lib/bad.mjs';
 import { selfCheck } from './lib/selfcheck.mjs';
 import { Report, withTimeout } from './lib/util.mjs';
 
-const TP_RULES = { rounds: [1, 2] };
+const TP_RULES = { ten_pennies: { rounds: [1, 2] } };
 
 // Every game the kit plays: Ten Pennies (a short game) and Thirty-One's classic, switch and banking.
 export const GAMES = [

@@ -5,7 +5,7 @@ its standings' pennies and buys, its lobby label, its keys and local games)."""
 from __future__ import annotations
 
 from tenpennies.engine.ten_pennies.rules import HouseRules
-from tenpennies.v1 import tenpennies_pb2 as pb
+from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.ten_pennies import KNOB_ENUMS
 
 from ..game import ScreenGame, ShortGame, Standings
@@ -26,7 +26,8 @@ def label(rules: HouseRules) -> str:
 
 
 def own_cells(standing: pb.Standing, standings: pb.GetStandingsResponse) -> tuple[str, ...]:
-    return f"{standing.pennies:+d}", str(standing.buys)
+    """A bot's pennies won or lost and its buys over all its games (its tallies: a bot with no game has none)."""
+    return f"{standing.tallies.get('pennies', 0):+d}", str(standing.tallies.get("buys", 0))
 
 
 SCREEN = ScreenGame(

@@ -149,12 +149,15 @@ async function lobbyCases(client, report, { seeds }) {
   const IA = 'INVALID_ARGUMENT';
   await expect(report, 'CreateTable game "thirty-one" (a hyphen)', create({ game: 'thirty-one' }), { code: IA, words: ['ten_pennies', 'thirty_one'], print });
   await expect(report, 'CreateTable game "chess"', create({ game: 'chess' }), { code: IA, words: ['ten_pennies', 'thirty_one'], print });
-  await expect(report, 'CreateTable ten_pennies with rules.thirty_one.lives', create({ game: 'ten_pennies', rules: { thirty_one: { lives: 2 } } }), { code: IA, words: ['thirty_one'], print });
-  await expect(report, 'CreateTable thirty_one with rules.hand_size', create({ game: 'thirty_one', rules: { hand_size: 9, thirty_one: { preset: 'THIRTY_ONE_PRESET_CLASSIC' } } }), { code: IA, words: ['hand_size'], print });
-  await expect(report, 'CreateTable thirty_one with rules.rounds', create({ game: 'thirty_one', rules: { rounds: [1] } }), { code: IA, words: ['rounds'], print });
+  // HouseRules holds one game's rules (its `game` oneof): a table refuses the other game's, set or empty.
+  await expect(report, 'CreateTable ten_pennies with rules.thirty_one', create({ game: 'ten_pennies', rules: { thirty_one: { lives: 2 } } }), { code: IA, words: ['thirty_one'], print });
+  await expect(report, 'CreateTable ten_pennies with an empty rules.thirty_one', create({ game: 'ten_pennies', rules: { thirty_one: {} } }), { code: IA, words: ['thirty_one'], print });
+  await expect(report, 'CreateTable thirty_one with rules.ten_pennies', create({ game: 'thirty_one', rules: { ten_pennies: { hand_size: 9 } } }), { code: IA, words: ['ten_pennies'], print });
+  await expect(report, 'CreateTable thirty_one with an empty rules.ten_pennies', create({ game: 'thirty_one', rules: { ten_pennies: {} } }), { code: IA, words: ['ten_pennies'], print });
+  await expect(report, 'CreateTable game "" (Ten Pennies) with rules.thirty_one', create({ rules: { thirty_one: { preset: 'THIRTY_ONE_PRESET_CLASSIC' } } }), { code: IA, words: ['thirty_one'], print });
   await expect(report, 'CreateTable thirty_one classic with tokens (banking\'s knob)', create({ game: 'thirty_one', rules: { thirty_one: { preset: 'THIRTY_ONE_PRESET_CLASSIC', tokens: 5 } } }), { code: IA, words: ['tokens'], anyWords: ['classic', 'banking'], print });
   await expect(report, 'CreateTable thirty_one switch with deals', create({ game: 'thirty_one', rules: { thirty_one: { preset: 'THIRTY_ONE_PRESET_SWITCH', deals: 3 } } }), { code: IA, words: ['deals'], anyWords: ['switch', 'banking', 'no_elimination'], print });
-  await expect(report, 'CreateTable thirty_one with rules.preset (Ten Pennies\' PRESET_DEUCES)', create({ game: 'thirty_one', rules: { preset: 'PRESET_DEUCES' } }), { code: IA, words: ['preset'], print });
+  await expect(report, 'CreateTable ten_pennies with an unknown Preset (99)', create({ game: 'ten_pennies', rules: { ten_pennies: { preset: 99 } } }), { code: IA, anyWords: ['preset'], print });
   await expect(report, 'CreateTable an unknown ThirtyOnePreset (99)', create({ game: 'thirty_one', rules: { thirty_one: { preset: 99 } } }), { code: IA, anyWords: ['preset'], print });
   await expect(report, 'CreateTable ten_pennies with 9 seats (2-8)', create({ game: 'ten_pennies', seats: 9 }), { code: IA, words: ['seats'], print });
   await expect(report, 'CreateTable thirty_one with 8 seats (2-7)', create({ game: 'thirty_one', seats: 8 }), { code: IA, words: ['seats'], print });
@@ -187,7 +190,7 @@ async function waitingCases(client, report) {
   const IA = 'INVALID_ARGUMENT';
   let t;
   try {
-    t = await setUpTable(client, { name: 'kit waiting', game: 'ten_pennies', seats: 3, rules: { rounds: [1] }, joins: ['kit-w'], bots: 1 });
+    t = await setUpTable(client, { name: 'kit waiting', game: 'ten_pennies', seats: 3, rules: { ten_pennies: { rounds: [1] } }, joins: ['kit-w'], bots: 1 });
   } catch (e) {
     report.check('bad input: a waiting table to refuse things at', false, e.message);
     return;
@@ -319,7 +322,7 @@ function tablePrintOf(s) {
 async function tenPenniesCases(client, report) {
   let t;
   try {
-    t = await setUpTable(client, { name: 'kit bad tp', game: 'ten_pennies', seats: 3, rules: { rounds: [1] }, joins: ['kit-a', 'kit-b'], settings: LEAVE_TO_BOTS });
+    t = await setUpTable(client, { name: 'kit bad tp', game: 'ten_pennies', seats: 3, rules: { ten_pennies: { rounds: [1] } }, joins: ['kit-a', 'kit-b'], settings: LEAVE_TO_BOTS });
   } catch (e) {
     report.check('bad input: a Ten Pennies table to refuse things at', false, e.message);
     return;

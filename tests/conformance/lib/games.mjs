@@ -160,12 +160,13 @@ export async function playGame(client, opts) {
     return { ok: false, lines };
   }
   const player = t.players[0];
-  // "TableInfo.rules shows only the table's own game's."
+  // "TableInfo.rules holds the table's own game's" (every knob as it plays): HouseRules' `game` oneof is set,
+  // to the table's game.
   {
     const r = t.table.rules ?? {};
-    const tpKnobs = Object.keys(r).filter((k) => k !== 'thirty_one' && !k.startsWith('_') && !(Array.isArray(r[k]) && r[k].length === 0));
-    const ok = game === 'thirty_one' ? tpKnobs.length === 0 && r.thirty_one !== undefined : r.thirty_one === undefined;
-    check(`TableInfo.rules shows only ${game}'s rules`, ok, ok ? '' : `rules ${short(r, 200)}; game "${t.table.game}"`);
+    const want = game || 'ten_pennies';
+    const ok = r.game === want && r[want] !== undefined;
+    check(`TableInfo.rules holds ${want}'s rules alone`, ok, ok ? `rules.${want} ${short(r[want], 160)}` : `rules ${short(r, 200)}; game "${t.table.game}"`);
   }
   const streams = [];
   const main = new SeatStream(client, { label: `${label}/${path}`, kind: path, tableId: t.tableId, token: player.token, seat: player.seat }).open();
@@ -288,13 +289,26 @@ export async function playGame(client, opts) {
     const want = [...wit.events.keys()].filter((q) => q > from && q <= endSeq);
     const missing = want.filter((q) => !h.events.has(q));
     const differ = want.filter((q) => h.events.has(q) && !h.events.get(q).bytes.equals(wit.events.get(q).bytes));
-    const phase = h.snapshot?.game?.thirty_one ? h.snapshot.game.thirty_one.phase : h.snapshot?.game?.phase;
+    // The phase is the game's own view's (GameView's `game` oneof).
+    const view = h.snapshot?.game ?? {};
+    const phase = view.game ? view[view.game]?.phase : undefined;
     const over = phase === 'PHASE_GAME_OVER' || phase === 'THIRTY_ONE_PHASE_GAME_OVER';
     check(
       `a stream opened on the finished table: snapshot at game over, then the game's history as it was sent live`,
       over && missing.length === 0 && differ.length === 0 && h.checker.problems.length === 0,
       `phase ${phase}; ${want.length} events from ${from}` + (missing.length ? `; missing ${missing.slice(0, 8)}` : '') +
         (differ.length ? `; bytes differ at ${differ.slice(0, 8)}` : '') + (h.checker.problems.length ? `; ${h.checker.problems.slice(0, 2).join('; ')}` : ''),
+    );
+    // The view and GameEnded carry the table's game's own part (their `game` oneof), one entry a seat where
+    // the .proto says "each seat" (TenPenniesEnd.shares, ThirtyOneEnd.players).
+    const own = game || 'ten_pennies';
+    const ended = [...wit.events.values()].find((v) => v.event?.kind === 'game_ended')?.event?.game_ended ?? {};
+    const perSeat = { ten_pennies: 'shares', thirty_one: 'players' }[own];
+    const endSeats = (ended[own]?.[perSeat] ?? []).length;
+    check(
+      `the finished view and GameEnded are ${own}'s (view.${own}, GameEnded.${own}.${perSeat} for each seat)`,
+      view.game === own && ended.game === own && endSeats === seats && (ended.scores ?? []).length === seats,
+      `view.game ${view.game}, GameEnded.game ${ended.game}, ${endSeats} ${perSeat}, ${(ended.scores ?? []).length} scores, ${seats} seats`,
     );
   }
 

@@ -12,8 +12,8 @@ const protobuf = require('protobufjs');
 export { grpc };
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_PROTO = path.resolve(HERE, '../../../protos/tenpennies/v1/tenpennies.proto');
-export const SERVICE = 'tenpennies.v1.TenPenniesService';
+export const DEFAULT_PROTO = path.resolve(HERE, '../../../protos/tenpennies/v2/tenpennies.proto');
+export const SERVICE = 'tenpennies.v2.TenPenniesService';
 
 // grpc status code names by number, and back.
 export const CODE = grpc.status;
@@ -29,7 +29,7 @@ export class Wire {
     this.root = new protobuf.Root();
     this.root.loadSync(protoPath, { keepCase: true });
     this.root.resolveAll();
-    this.t = (name) => this.root.lookupType(`tenpennies.v1.${name}`);
+    this.t = (name) => this.root.lookupType(`tenpennies.v2.${name}`);
     // Event's oneof: field name -> number, and back.
     const ev = this.t('Event');
     this.eventKindByNumber = {};

@@ -207,7 +207,15 @@ class Card(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ..., rank: _Optional[int] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
 
 class HouseRules(_message.Message):
-    __slots__ = ("preset", "distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size", "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns", "rounds", "later_set_wilds", "thirty_one")
+    __slots__ = ("ten_pennies", "thirty_one")
+    TEN_PENNIES_FIELD_NUMBER: _ClassVar[int]
+    THIRTY_ONE_FIELD_NUMBER: _ClassVar[int]
+    ten_pennies: TenPenniesRules
+    thirty_one: ThirtyOneRules
+    def __init__(self, ten_pennies: _Optional[_Union[TenPenniesRules, _Mapping]] = ..., thirty_one: _Optional[_Union[ThirtyOneRules, _Mapping]] = ...) -> None: ...
+
+class TenPenniesRules(_message.Message):
+    __slots__ = ("preset", "distinct_suits", "all_wild_sets", "wild_layoff_cap", "discard_to_go_out", "hand_size", "buy_pennies", "buy_penalty_cards", "reshuffles", "max_turns", "rounds", "later_set_wilds")
     PRESET_FIELD_NUMBER: _ClassVar[int]
     DISTINCT_SUITS_FIELD_NUMBER: _ClassVar[int]
     ALL_WILD_SETS_FIELD_NUMBER: _ClassVar[int]
@@ -220,7 +228,6 @@ class HouseRules(_message.Message):
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     LATER_SET_WILDS_FIELD_NUMBER: _ClassVar[int]
-    THIRTY_ONE_FIELD_NUMBER: _ClassVar[int]
     preset: Preset
     distinct_suits: bool
     all_wild_sets: bool
@@ -233,8 +240,7 @@ class HouseRules(_message.Message):
     max_turns: int
     rounds: _containers.RepeatedScalarFieldContainer[int]
     later_set_wilds: LaterSetWilds
-    thirty_one: ThirtyOneRules
-    def __init__(self, preset: _Optional[_Union[Preset, str]] = ..., distinct_suits: _Optional[bool] = ..., all_wild_sets: _Optional[bool] = ..., wild_layoff_cap: _Optional[bool] = ..., discard_to_go_out: _Optional[bool] = ..., hand_size: _Optional[int] = ..., buy_pennies: _Optional[int] = ..., buy_penalty_cards: _Optional[int] = ..., reshuffles: _Optional[int] = ..., max_turns: _Optional[int] = ..., rounds: _Optional[_Iterable[int]] = ..., later_set_wilds: _Optional[_Union[LaterSetWilds, str]] = ..., thirty_one: _Optional[_Union[ThirtyOneRules, _Mapping]] = ...) -> None: ...
+    def __init__(self, preset: _Optional[_Union[Preset, str]] = ..., distinct_suits: _Optional[bool] = ..., all_wild_sets: _Optional[bool] = ..., wild_layoff_cap: _Optional[bool] = ..., discard_to_go_out: _Optional[bool] = ..., hand_size: _Optional[int] = ..., buy_pennies: _Optional[int] = ..., buy_penalty_cards: _Optional[int] = ..., reshuffles: _Optional[int] = ..., max_turns: _Optional[int] = ..., rounds: _Optional[_Iterable[int]] = ..., later_set_wilds: _Optional[_Union[LaterSetWilds, str]] = ...) -> None: ...
 
 class ThirtyOneRules(_message.Message):
     __slots__ = ("preset", "three_of_a_kind", "discard_taken", "first_turn_knock", "blitz_after_knock", "knocker_tie", "lives", "free_ride", "tokens", "deals")
@@ -521,54 +527,60 @@ class Meld(_message.Message):
     def __init__(self, set_id: _Optional[int] = ..., owner: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., rank: _Optional[int] = ...) -> None: ...
 
 class GameView(_message.Message):
-    __slots__ = ("seat", "round", "contract", "wild_ranks", "wild_cap", "dealer", "turn_seat", "turn", "phase", "to_act", "hand", "players", "table", "discard_top", "discard_live", "pile_size", "stock_size", "pot", "reshuffles_left", "buy_offer", "legal_commands", "winners", "thirty_one")
+    __slots__ = ("seat", "dealer", "turn_seat", "turn", "to_act", "hand", "discard_top", "pile_size", "stock_size", "legal_commands", "winners", "ten_pennies", "thirty_one")
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    TURN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_TOP_FIELD_NUMBER: _ClassVar[int]
+    PILE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    TEN_PENNIES_FIELD_NUMBER: _ClassVar[int]
+    THIRTY_ONE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    dealer: int
+    turn_seat: int
+    turn: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    discard_top: Card
+    pile_size: int
+    stock_size: int
+    legal_commands: _containers.RepeatedCompositeFieldContainer[Command]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    ten_pennies: TenPenniesView
+    thirty_one: ThirtyOneView
+    def __init__(self, seat: _Optional[int] = ..., dealer: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard_top: _Optional[_Union[Card, _Mapping]] = ..., pile_size: _Optional[int] = ..., stock_size: _Optional[int] = ..., legal_commands: _Optional[_Iterable[_Union[Command, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., ten_pennies: _Optional[_Union[TenPenniesView, _Mapping]] = ..., thirty_one: _Optional[_Union[ThirtyOneView, _Mapping]] = ...) -> None: ...
+
+class TenPenniesView(_message.Message):
+    __slots__ = ("round", "contract", "wild_ranks", "wild_cap", "phase", "players", "table", "discard_live", "pot", "reshuffles_left", "buy_offer")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_FIELD_NUMBER: _ClassVar[int]
     WILD_RANKS_FIELD_NUMBER: _ClassVar[int]
     WILD_CAP_FIELD_NUMBER: _ClassVar[int]
-    DEALER_FIELD_NUMBER: _ClassVar[int]
-    TURN_SEAT_FIELD_NUMBER: _ClassVar[int]
-    TURN_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
-    TO_ACT_FIELD_NUMBER: _ClassVar[int]
-    HAND_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
-    DISCARD_TOP_FIELD_NUMBER: _ClassVar[int]
     DISCARD_LIVE_FIELD_NUMBER: _ClassVar[int]
-    PILE_SIZE_FIELD_NUMBER: _ClassVar[int]
-    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
     POT_FIELD_NUMBER: _ClassVar[int]
     RESHUFFLES_LEFT_FIELD_NUMBER: _ClassVar[int]
     BUY_OFFER_FIELD_NUMBER: _ClassVar[int]
-    LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
-    WINNERS_FIELD_NUMBER: _ClassVar[int]
-    THIRTY_ONE_FIELD_NUMBER: _ClassVar[int]
-    seat: int
     round: int
     contract: Contract
     wild_ranks: _containers.RepeatedScalarFieldContainer[int]
     wild_cap: int
-    dealer: int
-    turn_seat: int
-    turn: int
     phase: Phase
-    to_act: _containers.RepeatedScalarFieldContainer[int]
-    hand: _containers.RepeatedCompositeFieldContainer[Card]
     players: _containers.RepeatedCompositeFieldContainer[Player]
     table: _containers.RepeatedCompositeFieldContainer[Meld]
-    discard_top: Card
     discard_live: bool
-    pile_size: int
-    stock_size: int
     pot: int
     reshuffles_left: int
     buy_offer: _containers.RepeatedScalarFieldContainer[int]
-    legal_commands: _containers.RepeatedCompositeFieldContainer[Command]
-    winners: _containers.RepeatedScalarFieldContainer[int]
-    thirty_one: ThirtyOneView
-    def __init__(self, seat: _Optional[int] = ..., round: _Optional[int] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., wild_ranks: _Optional[_Iterable[int]] = ..., wild_cap: _Optional[int] = ..., dealer: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., table: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discard_top: _Optional[_Union[Card, _Mapping]] = ..., discard_live: _Optional[bool] = ..., pile_size: _Optional[int] = ..., stock_size: _Optional[int] = ..., pot: _Optional[int] = ..., reshuffles_left: _Optional[int] = ..., buy_offer: _Optional[_Iterable[int]] = ..., legal_commands: _Optional[_Iterable[_Union[Command, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., thirty_one: _Optional[_Union[ThirtyOneView, _Mapping]] = ...) -> None: ...
+    def __init__(self, round: _Optional[int] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., wild_ranks: _Optional[_Iterable[int]] = ..., wild_cap: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., table: _Optional[_Iterable[_Union[Meld, _Mapping]]] = ..., discard_live: _Optional[bool] = ..., pot: _Optional[int] = ..., reshuffles_left: _Optional[int] = ..., buy_offer: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ThirtyOnePlayer(_message.Message):
     __slots__ = ("seat", "hand_size", "lives", "riding", "out", "tokens", "points")
@@ -835,16 +847,28 @@ class RoundEnded(_message.Message):
     def __init__(self, round: _Optional[int] = ..., out: _Optional[int] = ..., reason: _Optional[_Union[RoundEndReason, str]] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., points: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ...) -> None: ...
 
 class GameEnded(_message.Message):
-    __slots__ = ("scores", "winners", "shares", "thirty_one_players")
+    __slots__ = ("scores", "winners", "ten_pennies", "thirty_one")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
-    SHARES_FIELD_NUMBER: _ClassVar[int]
-    THIRTY_ONE_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    TEN_PENNIES_FIELD_NUMBER: _ClassVar[int]
+    THIRTY_ONE_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
+    ten_pennies: TenPenniesEnd
+    thirty_one: ThirtyOneEnd
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., ten_pennies: _Optional[_Union[TenPenniesEnd, _Mapping]] = ..., thirty_one: _Optional[_Union[ThirtyOneEnd, _Mapping]] = ...) -> None: ...
+
+class TenPenniesEnd(_message.Message):
+    __slots__ = ("shares",)
+    SHARES_FIELD_NUMBER: _ClassVar[int]
     shares: _containers.RepeatedScalarFieldContainer[int]
-    thirty_one_players: _containers.RepeatedCompositeFieldContainer[ThirtyOnePlayer]
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ..., thirty_one_players: _Optional[_Iterable[_Union[ThirtyOnePlayer, _Mapping]]] = ...) -> None: ...
+    def __init__(self, shares: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ThirtyOneEnd(_message.Message):
+    __slots__ = ("players",)
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[ThirtyOnePlayer]
+    def __init__(self, players: _Optional[_Iterable[_Union[ThirtyOnePlayer, _Mapping]]] = ...) -> None: ...
 
 class ThirtyOneDealStarted(_message.Message):
     __slots__ = ("deal", "dealer", "players", "centre", "stock_size")
@@ -1515,7 +1539,7 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("name", "games", "wins", "mean_score", "pennies", "rating_mu", "rating_sigma", "mean_score_margin", "buys", "illegal", "timed_out", "shared_wins", "tallies")
+    __slots__ = ("name", "games", "wins", "mean_score", "rating_mu", "rating_sigma", "mean_score_margin", "illegal", "timed_out", "shared_wins", "tallies")
     class TalliesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -1527,11 +1551,9 @@ class Standing(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
     MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
-    PENNIES_FIELD_NUMBER: _ClassVar[int]
     RATING_MU_FIELD_NUMBER: _ClassVar[int]
     RATING_SIGMA_FIELD_NUMBER: _ClassVar[int]
     MEAN_SCORE_MARGIN_FIELD_NUMBER: _ClassVar[int]
-    BUYS_FIELD_NUMBER: _ClassVar[int]
     ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     SHARED_WINS_FIELD_NUMBER: _ClassVar[int]
@@ -1540,16 +1562,14 @@ class Standing(_message.Message):
     games: int
     wins: int
     mean_score: float
-    pennies: int
     rating_mu: float
     rating_sigma: float
     mean_score_margin: float
-    buys: int
     illegal: int
     timed_out: int
     shared_wins: float
     tallies: _containers.ScalarMap[str, int]
-    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., pennies: _Optional[int] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., buys: _Optional[int] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ..., tallies: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., mean_score: _Optional[float] = ..., rating_mu: _Optional[float] = ..., rating_sigma: _Optional[float] = ..., mean_score_margin: _Optional[float] = ..., illegal: _Optional[int] = ..., timed_out: _Optional[int] = ..., shared_wins: _Optional[float] = ..., tallies: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
     __slots__ = ("tournament", "standings", "games_played", "games_total", "games_playing", "game", "tallies")

@@ -8,8 +8,11 @@ say what each command means. docs/CONTRACT.md is a short guide to it; CHANGELOG.
 ---- games ----
 A table plays one game, named everywhere (CreateTableRequest.game, TableInfo.game, GameRecord.game,
 GetStandingsResponse.game, the command line) by one spelling: "ten_pennies" or "thirty_one". Each game
-has its own commands, events, rules (HouseRules for Ten Pennies; HouseRules.thirty_one for Thirty-One)
-and view (GameView; GameView.thirty_one). Another game's command, rule or knob is refused, never ignored.
+has its own messages: its rules, its view and how its game ended, each under a `game` oneof of the shared
+message (HouseRules.ten_pennies or .thirty_one, GameView's, GameEnded's), and its commands and events in
+the Command and Event oneofs. Ten Pennies' messages carry plain names (it is the service's first game);
+every other game's are prefixed with its name (ThirtyOne*, fields thirty_one_*). The shared messages hold
+only what every game has. Another game's command, rules or knob is refused, never ignored.
 
 ---- a game, from a seat ----
 CreateTable (the host token) -> JoinTable (the seat token) -> AddBot for the other seats -> StartGame ->
@@ -141,7 +144,7 @@ legal commands. A seat sees the same plus its own private events.
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from tenpennies.v1 import tenpennies_pb2 as _tenpennies_pb2
+from tenpennies.v2 import tenpennies_pb2 as _tenpennies_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

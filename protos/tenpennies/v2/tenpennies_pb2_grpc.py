@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from tenpennies.v1 import tenpennies_pb2 as tenpennies_dot_v1_dot_tenpennies__pb2
+from tenpennies.v2 import tenpennies_pb2 as tenpennies_dot_v2_dot_tenpennies__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in tenpennies/v1/tenpennies_pb2_grpc.py depends on'
+        + ' but the generated code in tenpennies/v2/tenpennies_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -37,94 +37,94 @@ class TenPenniesServiceStub:
             channel: A grpc.Channel.
         """
         self.CreateTable = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/CreateTable',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/CreateTable',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableResponse.FromString,
                 _registered_method=True)
         self.ListTables = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/ListTables',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/ListTables',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
         self.WatchTables = channel.unary_stream(
-                '/tenpennies.v1.TenPenniesService/WatchTables',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/WatchTables',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesResponse.FromString,
                 _registered_method=True)
         self.JoinTable = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/JoinTable',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/JoinTable',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableResponse.FromString,
                 _registered_method=True)
         self.LeaveTable = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/LeaveTable',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/LeaveTable',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableResponse.FromString,
                 _registered_method=True)
         self.AddBot = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/AddBot',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/AddBot',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.AddBotResponse.FromString,
                 _registered_method=True)
         self.RemoveSeat = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/RemoveSeat',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/RemoveSeat',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
                 _registered_method=True)
         self.StartGame = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/StartGame',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/StartGame',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.StartGameResponse.FromString,
                 _registered_method=True)
         self.CloseTable = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/CloseTable',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/CloseTable',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableResponse.FromString,
                 _registered_method=True)
         self.Subscribe = channel.unary_stream(
-                '/tenpennies.v1.TenPenniesService/Subscribe',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/Subscribe',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeResponse.FromString,
                 _registered_method=True)
         self.SendCommand = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/SendCommand',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/SendCommand',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandResponse.FromString,
                 _registered_method=True)
         self.GetSnapshot = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/GetSnapshot',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/GetSnapshot',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotResponse.FromString,
                 _registered_method=True)
         self.SendChat = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/SendChat',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/SendChat',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendChatResponse.FromString,
                 _registered_method=True)
         self.Play = channel.stream_stream(
-                '/tenpennies.v1.TenPenniesService/Play',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/Play',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.PlayRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.PlayResponse.FromString,
                 _registered_method=True)
         self.GetGameRecord = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/GetGameRecord',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/GetGameRecord',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
                 _registered_method=True)
         self.RegisterBot = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/RegisterBot',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/RegisterBot',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotResponse.FromString,
                 _registered_method=True)
         self.WaitForSeat = channel.unary_stream(
-                '/tenpennies.v1.TenPenniesService/WaitForSeat',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/WaitForSeat',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
                 _registered_method=True)
         self.GetStandings = channel.unary_unary(
-                '/tenpennies.v1.TenPenniesService/GetStandings',
-                request_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
-                response_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.FromString,
+                '/tenpennies.v2.TenPenniesService/GetStandings',
+                request_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
+                response_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsResponse.FromString,
                 _registered_method=True)
 
 
@@ -286,99 +286,99 @@ def add_TenPenniesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'CreateTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTable,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableResponse.SerializeToString,
             ),
             'ListTables': grpc.unary_unary_rpc_method_handler(
                     servicer.ListTables,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesResponse.SerializeToString,
             ),
             'WatchTables': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchTables,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesResponse.SerializeToString,
             ),
             'JoinTable': grpc.unary_unary_rpc_method_handler(
                     servicer.JoinTable,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableResponse.SerializeToString,
             ),
             'LeaveTable': grpc.unary_unary_rpc_method_handler(
                     servicer.LeaveTable,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableResponse.SerializeToString,
             ),
             'AddBot': grpc.unary_unary_rpc_method_handler(
                     servicer.AddBot,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.AddBotRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.AddBotResponse.SerializeToString,
             ),
             'RemoveSeat': grpc.unary_unary_rpc_method_handler(
                     servicer.RemoveSeat,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatResponse.SerializeToString,
             ),
             'StartGame': grpc.unary_unary_rpc_method_handler(
                     servicer.StartGame,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.StartGameRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.StartGameResponse.SerializeToString,
             ),
             'CloseTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CloseTable,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableResponse.SerializeToString,
             ),
             'Subscribe': grpc.unary_stream_rpc_method_handler(
                     servicer.Subscribe,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeResponse.SerializeToString,
             ),
             'SendCommand': grpc.unary_unary_rpc_method_handler(
                     servicer.SendCommand,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandResponse.SerializeToString,
             ),
             'GetSnapshot': grpc.unary_unary_rpc_method_handler(
                     servicer.GetSnapshot,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotResponse.SerializeToString,
             ),
             'SendChat': grpc.unary_unary_rpc_method_handler(
                     servicer.SendChat,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendChatRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.SendChatResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.PlayRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.PlayResponse.SerializeToString,
             ),
             'GetGameRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGameRecord,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordResponse.SerializeToString,
             ),
             'RegisterBot': grpc.unary_unary_rpc_method_handler(
                     servicer.RegisterBot,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotResponse.SerializeToString,
             ),
             'WaitForSeat': grpc.unary_stream_rpc_method_handler(
                     servicer.WaitForSeat,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatResponse.SerializeToString,
             ),
             'GetStandings': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStandings,
-                    request_deserializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.FromString,
-                    response_serializer=tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.SerializeToString,
+                    request_deserializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsRequest.FromString,
+                    response_serializer=tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'tenpennies.v1.TenPenniesService', rpc_method_handlers)
+            'tenpennies.v2.TenPenniesService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('tenpennies.v1.TenPenniesService', rpc_method_handlers)
+    server.add_registered_method_handlers('tenpennies.v2.TenPenniesService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
@@ -401,9 +401,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/CreateTable',
-            tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.CreateTableResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/CreateTable',
+            tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.CreateTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -428,9 +428,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/ListTables',
-            tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.ListTablesResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/ListTables',
+            tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.ListTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -455,9 +455,9 @@ class TenPenniesService:
         return grpc.experimental.unary_stream(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/WatchTables',
-            tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.WatchTablesResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/WatchTables',
+            tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.WatchTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -482,9 +482,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/JoinTable',
-            tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.JoinTableResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/JoinTable',
+            tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.JoinTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -509,9 +509,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/LeaveTable',
-            tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.LeaveTableResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/LeaveTable',
+            tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.LeaveTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -536,9 +536,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/AddBot',
-            tenpennies_dot_v1_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.AddBotResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/AddBot',
+            tenpennies_dot_v2_dot_tenpennies__pb2.AddBotRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.AddBotResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -563,9 +563,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/RemoveSeat',
-            tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/RemoveSeat',
+            tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.RemoveSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -590,9 +590,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/StartGame',
-            tenpennies_dot_v1_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.StartGameResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/StartGame',
+            tenpennies_dot_v2_dot_tenpennies__pb2.StartGameRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.StartGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -617,9 +617,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/CloseTable',
-            tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.CloseTableResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/CloseTable',
+            tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.CloseTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -644,9 +644,9 @@ class TenPenniesService:
         return grpc.experimental.unary_stream(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/Subscribe',
-            tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.SubscribeResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/Subscribe',
+            tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.SubscribeResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -671,9 +671,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/SendCommand',
-            tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.SendCommandResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/SendCommand',
+            tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.SendCommandResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -698,9 +698,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/GetSnapshot',
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetSnapshotResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/GetSnapshot',
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetSnapshotResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -725,9 +725,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/SendChat',
-            tenpennies_dot_v1_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.SendChatResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/SendChat',
+            tenpennies_dot_v2_dot_tenpennies__pb2.SendChatRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.SendChatResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -752,9 +752,9 @@ class TenPenniesService:
         return grpc.experimental.stream_stream(
             request_iterator,
             target,
-            '/tenpennies.v1.TenPenniesService/Play',
-            tenpennies_dot_v1_dot_tenpennies__pb2.PlayRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.PlayResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/Play',
+            tenpennies_dot_v2_dot_tenpennies__pb2.PlayRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -779,9 +779,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/GetGameRecord',
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/GetGameRecord',
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetGameRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -806,9 +806,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/RegisterBot',
-            tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.RegisterBotResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/RegisterBot',
+            tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.RegisterBotResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -833,9 +833,9 @@ class TenPenniesService:
         return grpc.experimental.unary_stream(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/WaitForSeat',
-            tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/WaitForSeat',
+            tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.WaitForSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -860,9 +860,9 @@ class TenPenniesService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tenpennies.v1.TenPenniesService/GetStandings',
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
-            tenpennies_dot_v1_dot_tenpennies__pb2.GetStandingsResponse.FromString,
+            '/tenpennies.v2.TenPenniesService/GetStandings',
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsRequest.SerializeToString,
+            tenpennies_dot_v2_dot_tenpennies__pb2.GetStandingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -805,6 +805,7 @@ async def test_keys_that_do_nothing_say_why(connection: Connection) -> None:
             await pilot.press("3")
             assert said() == "no lay-off yet: you lay off once your contract is down"
             game.action_layoff_key()  # (what o says when a lay-off is listed)
+            await pilot.pause()  # its words go up to the screen as a message
             assert said().startswith("lay off on which set? press its number")
             await pilot.press("escape", "x")
             await until(pilot, lambda: bool(other.legal()), "its turn")

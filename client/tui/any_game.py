@@ -144,7 +144,7 @@ class AnyGameTable(GameTable):
 
         def chosen(command: Command | None) -> None:
             if command is not None:
-                self.frame.send(command)
+                self.send(command)
         self.app.push_screen(ChooseScreen([(Text(self.words(c)), c) for c in legal]), chosen)
 
     def show_end(self) -> None:

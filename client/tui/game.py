@@ -20,6 +20,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -52,10 +53,6 @@ class Frame(Protocol):
 
     @property
     def legal(self) -> tuple[Command, ...]: ...
-
-    def say(self, text: str | Text, error: bool = False) -> None: ...
-
-    def send(self, command: Command, *, by_itself: bool = False) -> None: ...
 
     def save_prefs(self) -> None: ...
 
@@ -94,7 +91,25 @@ S = TypeVar("S", bound=Screen[Any])  # a kind of end shown over the table
 
 class GameTable(Widget):
     """A game's part of the table screen. It takes the keys while it has the focus (the frame's keys come
-    after its own), and redraws its widgets from ``redraw``, each only if what it shows changed."""
+    after its own), and redraws its widgets from ``redraw``, each only if what it shows changed. What the
+    player chose and what to tell them go up to the frame as messages (``Chosen``, ``Said``)."""
+
+    class Said(Message):
+        """Words for the table's message line (empty: clear it)."""
+
+        def __init__(self, text: str | Text, error: bool) -> None:
+            super().__init__()
+            self.text = text
+            self.error = error
+
+    class Chosen(Message):
+        """The player's answer to the decision on the screen (``by_itself``: the client's own answer, an
+        auto-pass, which the pause of a new offer does not hold back)."""
+
+        def __init__(self, command: Command, by_itself: bool) -> None:
+            super().__init__()
+            self.command = command
+            self.by_itself = by_itself
 
     # The keys of moves: pressed when the move is not listed, they say why on the message line.
     MOVE_KEYS: ClassVar[frozenset[str]] = frozenset()
@@ -191,7 +206,15 @@ class GameTable(Widget):
         """Send the first legal command of type ``kind`` (a key's move), if there is one."""
         command = self.first(kind)
         if command is not None:
-            self.frame.send(command)
+            self.send(command)
+
+    def say(self, text: str | Text, error: bool = False) -> None:
+        """Tell the player ``text`` on the message line (empty: clear it)."""
+        self.post_message(self.Said(text, error))
+
+    def send(self, command: Command, *, by_itself: bool = False) -> None:
+        """Answer the decision on the screen with ``command``."""
+        self.post_message(self.Chosen(command, by_itself))
 
     @property
     def over(self) -> bool:

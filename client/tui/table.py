@@ -646,6 +646,14 @@ class TableScreen(LiveScreen):
     def say(self, text: str | Text, error: bool = False) -> None:
         self.message_line.say(text, error)
 
+    def on_game_table_said(self, message: GameTable.Said) -> None:
+        message.stop()
+        self.say(message.text, message.error)
+
+    def on_game_table_chosen(self, message: GameTable.Chosen) -> None:
+        message.stop()
+        self.send(message.command, by_itself=message.by_itself)
+
     # --- sending ---------------------------------------------------------------------------------
 
     def send(self, command: Command, *, by_itself: bool = False) -> None:

@@ -215,9 +215,6 @@ class TenPenniesTable(GameTable):
             return v.legal
         return self.legal
 
-    def say(self, text: str | Text, error: bool = False) -> None:
-        self.frame.say(text, error)
-
     def who(self, seat: int) -> str:
         return self.frame.who(seat)
 
@@ -274,7 +271,7 @@ class TenPenniesTable(GameTable):
             self.say(f"Not passed by itself: the {self.top(v)} fits your hand (auto-pass passes only cards that "
                      "fit nothing)")
             return False
-        self.frame.send(command, by_itself=True)
+        self.send(command, by_itself=True)
         self.say(f"Passed the {self.top(v)} by itself: it fits nothing in your hand (auto-pass on; a turns it off)")
         return True
 
@@ -802,7 +799,7 @@ class TenPenniesTable(GameTable):
             if not chosen:
                 self.say("Select the cards of a set with space, then m lays it.")
                 return
-            self.frame.send(LaySet(seat, tuple(chosen)))
+            self.send(LaySet(seat, tuple(chosen)))
             return
         need = v.spec.contract.sets
         if chosen:
@@ -826,7 +823,7 @@ class TenPenniesTable(GameTable):
         if not self.builder:
             self.say(f"Select the cards of a set with space, then m adds it (the contract: {v.spec.contract}).")
             return
-        self.frame.send(LayContract(seat, tuple(self.builder)))
+        self.send(LayContract(seat, tuple(self.builder)))
 
     def action_layoff_key(self) -> None:
         self.pending_set = ""
@@ -851,7 +848,7 @@ class TenPenniesTable(GameTable):
         seat, card = self.seat, self.one_card()
         if seat is None or card is None:
             return
-        self.frame.send(LayOff(seat, card, number))
+        self.send(LayOff(seat, card, number))
 
     def action_confirm(self) -> None:
         v = self.view
@@ -863,7 +860,7 @@ class TenPenniesTable(GameTable):
         elif self.builder:
             self.action_meld()
         elif hinted is not None and hinted in self.legal and self.selected == self.hint_cards(hinted):
-            self.frame.send(hinted)  # what the hint said enter does
+            self.send(hinted)  # what the hint said enter does
         elif self.selected and self.can(LaySet) and v is not None and self.seat is not None \
                 and v.players[self.seat].down:
             self.action_meld()
@@ -873,7 +870,7 @@ class TenPenniesTable(GameTable):
     def action_discard(self) -> None:
         seat, card = self.seat, self.one_card()
         if seat is not None and card is not None:
-            self.frame.send(Discard(seat, card))
+            self.send(Discard(seat, card))
 
     @staticmethod
     def hint_cards(command: Command) -> set[int]:

@@ -198,7 +198,7 @@ class ThirtyOneTable(GameTable):
         game's end."""
         self.mark_received(event, {c.id for c in before.hand} if before is not None else set())
         if isinstance(event, (TurnStarted, DealStarted, GameEnded)):
-            self.frame.say("")  # what the message line said was about the turn before
+            self.say("")  # what the message line said was about the turn before
         if isinstance(event, DealEnded):
             self.deal_ends[event.deal] = event
             self.frame.redraw()  # the table behind the dialog as the deal ended
@@ -266,7 +266,7 @@ class ThirtyOneTable(GameTable):
         active = self.screen.active_bindings.get(event.key)
         if active is not None and active.enabled:
             return
-        self.frame.say(self.why_not(event.key))
+        self.say(self.why_not(event.key))
 
     def why_not(self, key: str) -> str:
         v, seat = self.view, self.seat
@@ -545,7 +545,7 @@ class ThirtyOneTable(GameTable):
     def action_keep(self, hand: int) -> None:
         command = next((c for c in self.legal if isinstance(c, KeepHand) and c.hand == hand), None)
         if command is not None:
-            self.frame.send(command)
+            self.send(command)
 
     def action_discard(self) -> None:
         card = self.cursor_card()
@@ -553,10 +553,10 @@ class ThirtyOneTable(GameTable):
             return
         command = Discard(self.seat, card)
         if command not in self.legal:  # the card just taken (T31-4.2): the server would say the same
-            self.frame.say(f"T31-4.2: the {self.text(card)} was just taken from the pile: discard another card",
+            self.say(f"T31-4.2: the {self.text(card)} was just taken from the pile: discard another card",
                            error=True)
             return
-        self.frame.send(command)
+        self.send(command)
 
     def action_cursor(self, step: int) -> None:
         if self.shown:
@@ -582,7 +582,7 @@ class ThirtyOneTable(GameTable):
 
         def chosen(command: Command | None) -> None:
             if command is not None:
-                self.frame.send(command)
+                self.send(command)
         self.app.push_screen(ChooseScreen([(self.describe(c, v), c) for c in choices]), chosen)
 
     def describe(self, command: Command, v: SeatView) -> Text:

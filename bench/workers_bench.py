@@ -108,6 +108,51 @@ async def restart(db: str) -> dict[str, float]:
         server.wait()
 
 
+async def one_budget(db: str, seconds: float) -> dict[str, float]:
+    """One address flooding snapshots of its tables (default flags) for ``seconds``: the requests a second the
+    server took (not refused for its budget) through the front alone, then through the front and both
+    workers' own ports at once. One budget per address: the same either way."""
+    server, port = start(["-m", "tenpennies.client.cli", "serve", "--port", "0", "--db", db, "--workers", "2"])
+    front = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    channels = [front]
+    try:
+        service = pb_grpc.TenPenniesServiceStub(front)
+        asks = []
+        for i in range(2):  # one table on each worker (the fewer open tables, the lower index)
+            call = service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2))
+            made = await call
+            worker_port = dict(await call.trailing_metadata() or ()).get("tp-worker-port")
+            channels.append(grpc.aio.insecure_channel(f"127.0.0.1:{worker_port}"))
+            asks.append(pb.GetSnapshotRequest(table_id=made.table.table_id))
+
+        async def flood(through: list[grpc.aio.Channel]) -> float:
+            taken, stop_at = 0, time.perf_counter() + seconds
+
+            async def one(channel: grpc.aio.Channel, ask: pb.GetSnapshotRequest) -> None:
+                nonlocal taken
+                stub = pb_grpc.TenPenniesServiceStub(channel)
+                while time.perf_counter() < stop_at:
+                    try:
+                        await stub.GetSnapshot(ask)
+                        taken += 1
+                    except grpc.aio.AioRpcError as error:
+                        if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                            taken += 1
+            began = time.perf_counter()
+            await asyncio.gather(*(one(channel, asks[k % 2] if channel is front else asks[through.index(channel) - 1])
+                                   for channel in through for k in range(16)))
+            return taken / (time.perf_counter() - began)
+        alone = await flood([front])
+        await asyncio.sleep(3)  # (the budget saved up again: 1000 at 500 a second)
+        spread = await flood(channels)
+        return {"front": alone, "spread": spread}
+    finally:
+        for channel in channels:
+            await channel.close()
+        server.terminate()
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -127,6 +172,7 @@ def main() -> None:
                                                 f"{tmp}/{round_}-{workers}-{direct}.db", direct))
             loads.append(os.getloadavg()[0])
         restarted = asyncio.run(restart(f"{tmp}/restart.db"))
+        budget = asyncio.run(one_budget(f"{tmp}/budget.db", 3.0 if options.quick else 6.0))
     for name, _, _ in kinds:
         runs = results[name]
         rates = ", ".join(f"{r['rate']:,.0f}" for r in runs)
@@ -143,6 +189,9 @@ def main() -> None:
               f"{', '.join(f'{x:.2f}x' for x in ratios)})")
     print(f"load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores over the rounds, "
           f"{options.loadgens} load generators on the same machine")
+    print(f"one address flooding snapshots (default flags: 500 a second, 1,000 saved up): {budget['front']:,.0f} "
+          f"taken a second through the front alone, {budget['spread']:,.0f} through the front and both workers' own "
+          f"ports at once ({budget['spread'] / budget['front']:.2f}x: one budget wherever it asks)")
     print(f"a worker killed (SIGKILL): its table answered again {restarted['paused']:.2f} s later (the worker "
           f"started again); the other worker's table answered {1000 * restarted['other']:.1f} ms after the kill")
 

@@ -66,6 +66,7 @@ class Options:
     bind: str | None = None            # a worker: the front's unix socket (and host:port only if direct)
     direct: bool = False               # a worker: also on host:port, for clients that come to its tables directly
     behind_front: bool = False         # a worker: the client is the one the front names (forwarded.py)
+    budgets: str | None = None         # a worker: the file of the address budgets the front shares (budget.py)
     cluster: str | None = None         # NATS server(s) of a cluster of machines sharing one lobby (cluster.py)
     cluster_address: str | None = None  # host:port the other machines reach this one at (default: found)
 
@@ -135,7 +136,8 @@ class Server(Listener):
                            waiting_table_ttl=options.waiting_table_ttl,
                            tables_per_address=options.tables_per_address)
         self.tournament = Tournament(config, LobbyGames(self.lobby), self.store) if config else None
-        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
+        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst,
+                                   shared=options.budgets)
         # requests taken fairly among clients: in turns, bounds on one address's at once and waiting (none with no
         # limit per address: --address-rate 0), budgets charged and refusals made before a request is parsed
         self.admission = Admission() if options.address_rate else Admission(per_client=0, waiting=0)

@@ -36,13 +36,15 @@ def _from_front(context: Any) -> bool:
 
 
 class _AsPeer:
-    """A servicer context whose ``peer()`` is the client the front forwarded; all else is the real context's."""
+    """A servicer context whose ``peer()`` is the client the front forwarded; all else is the real context's.
+    ``by_front``: the front passed the call on (and charged its client's budget for it as it came in)."""
 
-    __slots__ = ("_context", "_peer")
+    __slots__ = ("_context", "_peer", "by_front")
 
-    def __init__(self, context: Any, peer: str) -> None:
+    def __init__(self, context: Any, peer: str, by_front: bool = False) -> None:
         self._context = context
         self._peer = peer
+        self.by_front = by_front
 
     def peer(self) -> str:
         return self._peer
@@ -51,7 +53,7 @@ class _AsPeer:
         return getattr(self._context, name)
 
 
-def _as_asked(context: Any, peer: str) -> Any:
+def _as_asked(context: Any, peer: str, by_front: bool = False) -> Any:
     """The context with its client fixed for the whole call. grpc names no client once a call is over (its
     deadline passed, or it was cancelled: ``peer()`` is then ''), at any moment, from its own threads: read
     once, at the start, the client is the same for every check and share of the call, and a call already over
@@ -60,7 +62,7 @@ def _as_asked(context: Any, peer: str) -> Any:
         context.set_code(grpc.StatusCode.CANCELLED)
         context.set_details(GONE)
         return None
-    return _AsPeer(context, peer)
+    return _AsPeer(context, peer, by_front)
 
 
 Asks = Callable[[Any], Any]
@@ -74,9 +76,15 @@ def _own(context: Any) -> Any:
 
 def _forwarded(context: Any) -> Any:
     peer = context.peer()
-    if _from_front(context):
+    by_front = _from_front(context)
+    if by_front:
         peer = next((str(value) for key, value in context.invocation_metadata() or () if key == PEER_METADATA), peer)
-    return _as_asked(context, peer)
+    return _as_asked(context, peer, by_front)
+
+
+def by_front(context: Any) -> bool:
+    """Whether the front passed this call on (a context ``who_asks`` gave): its client was charged there."""
+    return getattr(context, "by_front", False)
 
 
 def _from_machine(secret: Callable[[], str]) -> Asks:

@@ -66,6 +66,7 @@ from tenpennies.wire.common import (
 
 from . import app
 from .advertise import Advertiser, Plan
+from .budget import SharedBuckets
 from .certs import CERT_FILE, KEY_FILE
 from .cluster import Cluster, machine_id, reachable_address
 from .forwarded import CLUSTER_METADATA, PEER_METADATA, who_asks
@@ -121,6 +122,7 @@ CHANNEL_OPTIONS = [
 OPEN = (pb.TABLE_STATUS_WAITING, pb.TABLE_STATUS_PLAYING)
 OPEN_WORDS = ("waiting", "playing")
 SOCKETS = "tenpennies-front-"  # the workers' sockets: <temp>/tenpennies-front-XXXXXXXX/w<k>.sock
+BUDGETS = "budgets"  # the address budgets the front and its workers share, beside the sockets
 SOCKETS_LOCK = "front.lock"  # held (flock) by the front whose sockets they are, as long as it lives
 SOCKETS_MADE = 60.0  # seconds after which a socket directory with no lock in it is a front's killed as it began
 
@@ -475,12 +477,16 @@ class Front(app.Listener):
         elif options.tls_cert and options.tls_key:
             tls = (options.tls_cert, options.tls_key)
         self.sockets, self._sockets_lock = socket_directory()
-        self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls),
+        # one budget per client address for the front and every worker's own port (budget.py)
+        budgets = f"{self.sockets}/{BUDGETS}"
+        SharedBuckets.make(budgets)
+        self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls, budgets),
                                f"{self.sockets}/w{k}.sock", channel=grpc.aio.insecure_channel(
                                    f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
                         for k in range(self.count)]
         self.lobby = FrontLobby(self.workers, options.tables_per_address)
-        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst)
+        self.limiter = RateLimiter(options.rate, options.burst, options.address_rate, options.address_burst,
+                                   shared=budgets)
         self.cluster: Cluster | None = None  # serve --cluster: the other machines (cluster.py); joined at start
         secret: Callable[[], str] | None = None
         if options.cluster:

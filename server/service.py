@@ -47,7 +47,8 @@ from tenpennies.wire.games import wire
 from tenpennies.wire.record import record_to_pb
 from tenpennies.wire.words import STRATEGY_WORDS
 
-from .forwarded import Asks
+from .budget import Buckets, SharedBuckets
+from .forwarded import Asks, by_front
 from .handlers import TURN, Entry, entered, settled
 from .lobby import Lobby, TableWatcher
 from .store import StoreError
@@ -79,54 +80,30 @@ time; with less, the seat is given back (a client whose deadline ran out would h
 MALFORMED = "the request is not a well-formed message"
 
 
-class Buckets:
-    """Token buckets by key: ``rate`` a second, at most ``burst`` saved up; a request takes its cost. A key
-    idle long enough for its bucket to be full again is forgotten (a full bucket is what a new key gets), so
-    the clients that left leave nothing behind: swept at most once per that time, on the next request."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[str, tuple[float, float]] = {}
-        self.refill = burst / rate if rate > 0 else math.inf  # seconds for an empty bucket to fill
-        self._swept = time.monotonic()
-
-    def level(self, key: str, now: float) -> float:
-        if now - self._swept > self.refill:
-            self.forget_idle(now)
-        tokens, last = self.buckets.get(key, (self.burst, now))
-        return min(self.burst, tokens + (now - last) * self.rate)
-
-    def forget_idle(self, now: float) -> None:
-        """Forget the keys whose buckets are full again by ``now``."""
-        self._swept = now
-        self.buckets = {k: (t, last) for k, (t, last) in self.buckets.items()
-                        if t + (now - last) * self.rate < self.burst}
-
-    def take(self, key: str, tokens: float, now: float) -> None:
-        self.buckets[key] = (tokens, now)
-
-
 class RateLimiter:
     """What a client may spend: a token bucket per connection (the peer address and port name it) and one
     per client address (all its connections together), both charged a request's cost (1 for most; more
     for those that cost the server more, ``cost``), so that one client at its limit leaves the server to
-    the others. A request refused spends nothing."""
+    the others. A request refused spends nothing. ``shared``: the file of the address buckets every process
+    of the server charges (``budget.SharedBuckets``; None: this process's own)."""
 
-    def __init__(self, rate: float, burst: float, address_rate: float = 0, address_burst: float = 0) -> None:
+    def __init__(self, rate: float, burst: float, address_rate: float = 0, address_burst: float = 0,
+                 shared: str | None = None) -> None:
         self.connections = Buckets(rate, burst)
-        self.addresses = Buckets(address_rate, address_burst or 2 * address_rate) if address_rate else None
+        address_burst = address_burst or 2 * address_rate
+        self.addresses: Buckets | SharedBuckets | None = None
+        if address_rate:
+            self.addresses = SharedBuckets(shared, address_rate, address_burst) if shared \
+                else Buckets(address_rate, address_burst)
 
     def allow(self, peer: str, cost: float = 1.0) -> bool:
         now = time.monotonic()
         mine = self.connections.level(peer, now)
-        address = client_address(peer)
-        shared = self.addresses.level(address, now) if self.addresses is not None else cost
-        if mine < cost or shared < cost:
+        if mine < cost or (self.addresses is not None
+                           and not self.addresses.charge(client_address(peer), cost, now)):
             self.connections.take(peer, mine, now)
             return False
         self.connections.take(peer, mine - cost, now)
-        if self.addresses is not None:
-            self.addresses.take(address, shared - cost, now)
         return True
 
     def forget_idle(self) -> None:
@@ -317,7 +294,8 @@ class FairShare:
     (``Admission``) before it is parsed or served: refused at once, before any parsing, when its client has
     ``WAITING_PER_CLIENT`` requests waiting already (RESOURCE_EXHAUSTED, ``BUSY``) or when its budget is spent
     (RESOURCE_EXHAUSTED, ``TOO_MANY``), the request's cost charged here (``cost``: by the method's name) and not
-    again by the handler (``charged``). Both refusals spend nothing of the budget and carry ``REFUSAL``."""
+    again by the handler (``charged``); at a worker, a call the front passed on is not charged again. Both
+    refusals spend nothing of the budget and carry ``REFUSAL``."""
 
     def __init__(self, admission: Admission, limiter: RateLimiter, cost: Callable[[str], float],
                  service: str = "/tenpennies.v2.TenPenniesService/") -> None:
@@ -334,7 +312,8 @@ class FairShare:
         if admission.full(client):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, BUSY)
             return None
-        if not self.limiter.allow(peer, self.cost(method)):
+        # (a call the front passed on was charged there, to the budget the front and its workers share)
+        if not by_front(context) and not self.limiter.allow(peer, self.cost(method)):
             _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY)
             return None
         return admission.now(client) or await admission.wait(client)

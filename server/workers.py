@@ -57,16 +57,17 @@ def read_game(db: str | Path, game_id: str) -> StoredGame:
         raise missing
 
 
-def worker_options(options: Options, index: int, socket: str, tls: tuple[str, str] | None) -> Options:
+def worker_options(options: Options, index: int, socket: str, tls: tuple[str, str] | None,
+                   budgets: str | None = None) -> Options:
     """What worker ``index`` runs with: the server's limits and rules, its own store; the front's requests on
     ``socket``, and clients that come straight to its tables on a port of its own at the server's host, with
-    the server's certificate (``tls``: its PEM files, cert and key); no LAN record (the front's covers every
-    worker)."""
+    the server's certificate (``tls``: its PEM files, cert and key); the clients' budgets in the front's file
+    ``budgets`` (one budget per address, wherever it asks); no LAN record (the front's covers every worker)."""
     cert, key = tls or (None, None)
     return dataclasses.replace(options, db=worker_db(options.db, index), workers=1, bind=f"unix:{socket}",
                                direct=True, behind_front=True, port=worker_port(options.port, index), tls=False,
                                tls_cert=cert, tls_key=key, advertise=False, name=None, interface=None,
-                               tournament=None, cluster=None, cluster_address=None)
+                               tournament=None, cluster=None, cluster_address=None, budgets=budgets)
 
 
 def worker_port(port: int, index: int) -> int:

@@ -35,6 +35,7 @@ from tenpennies.engine.ten_pennies import HouseRules
 from tenpennies.engine.ten_pennies.bots import BOTS
 from tenpennies.server import app
 from tenpennies.server.app import Options, Server
+from tenpennies.server.budget import Buckets
 from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import BUSY, IN_FLIGHT_PER_CLIENT, Admission
@@ -745,7 +746,8 @@ async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_
     # budgets that take seconds to be full again (a client's few requests here: 5 of a connection's, 2.5 s)
     server = await running_server(tmp_path / "left.db", rate=2, burst=30, address_rate=2, address_burst=30,
                                   waiting_table_ttl=1)
-    lobby, limiter = server.lobby, server.limiter
+    lobby, limiter, addresses = server.lobby, server.limiter, server.limiter.addresses
+    assert isinstance(addresses, Buckets)  # (one process: its own)
     assert limiter.addresses is not None
     address = f"127.0.0.1:{server.port}"
     tables: list[str] = []
@@ -769,14 +771,14 @@ async def test_clients_that_left_leave_nothing_behind_and_their_finished_tables_
                 name="private", seats=2, password="open sesame"))  # a password hashed, and a wrong guess at it
             assert await _code(stubs[2].JoinTable(pb.JoinTableRequest(
                 table_id=private.table.table_id, name="guess", password="open says me"))) != grpc.StatusCode.OK
-            assert len(limiter.connections.buckets) == 3 and limiter.addresses.buckets and lobby.watchers
+            assert len(limiter.connections.buckets) == 3 and addresses.buckets and lobby.watchers
             assert lobby._open_by
             await _until(lambda: len(lobby.finished) == len(tables), "every game is over")
             watching.cancel()
         finally:
             for channel in clients:
                 await channel.close()
-        await _until(lambda: not limiter.connections.buckets and not limiter.addresses.buckets,
+        await _until(lambda: not limiter.connections.buckets and not addresses.buckets,
                      "the request budgets of the clients that left are forgotten")
         await _until(lambda: not lobby.watchers, "their lobby streams are gone")
         await _until(lambda: not lobby.passwords._held and not lobby.passwords._queues,

@@ -202,13 +202,16 @@ async def test_limits_count_every_worker_and_workers_see_the_real_client(tmp_pat
                 (creator,) = conn.execute("SELECT creator FROM tables WHERE id=?", (table_id,)).fetchone()
             assert creator == "ipv4:127.0.0.1"
         codes: list[grpc.StatusCode] = []
-        for _ in range(60):  # one budget per address across the workers: 40 a second, no more
-            try:
+        began = asyncio.get_running_loop().time()
+        while grpc.StatusCode.RESOURCE_EXHAUSTED not in codes and len(codes) < 1000:
+            try:  # one budget per address across the workers: 40 saved up and 40 a second, no more
                 await service.GetSnapshot(pb.GetSnapshotRequest(table_id=made[len(codes) % 3]))
                 codes.append(grpc.StatusCode.OK)
             except grpc.aio.AioRpcError as error:
                 codes.append(error.code())
+        spent = asyncio.get_running_loop().time() - began
         assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
+        assert codes.count(grpc.StatusCode.OK) <= 40 + 40 * spent + 1, (len(codes), spent)
     finally:
         await channel.close()
         await front.stop(0)
@@ -328,6 +331,38 @@ async def test_a_workers_own_port_takes_only_table_requests_and_believes_no_name
         assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
     finally:
         await direct.close()
+        await channel.close()
+        await front.stop(0)
+
+
+async def test_a_client_has_one_budget_across_the_front_and_every_workers_port(tmp_path: Path) -> None:
+    """An address's budget is spent once, wherever it asks: what it spent at the front is gone at the workers'
+    own ports too, and a call the front passes on is charged there alone."""
+    burst, rate = 40, 1.0
+    front = await running_front(tmp_path, address_rate=rate, address_burst=burst)
+    channel = open_channel(f"127.0.0.1:{front.port}")
+    directs = [open_channel(f"127.0.0.1:{worker.port}") for worker in front.workers]
+    try:
+        began = asyncio.get_running_loop().time()
+        made = await stub(channel).CreateTable(pb.CreateTableRequest(name="t", seats=2))
+        ask = pb.GetSnapshotRequest(table_id=made.table.table_id)
+        for _ in range(25):  # with the create, 26 of the 40: each charged once, not at the front and its worker
+            assert (await stub(channel).GetSnapshot(ask)).snapshot.table.name == "t"
+        codes = Counter[grpc.StatusCode]()
+        for direct in directs:  # 20 at each worker's own port: on a budget of its own, each would take them all
+            for _ in range(20):
+                try:
+                    await stub(direct).GetSnapshot(ask)
+                    codes[grpc.StatusCode.OK] += 1
+                except grpc.aio.AioRpcError as error:  # (NOT_FOUND where the table is the other worker's)
+                    codes[error.code()] += 1
+        spent = asyncio.get_running_loop().time() - began
+        taken = sum(count for code, count in codes.items() if code != grpc.StatusCode.RESOURCE_EXHAUSTED)
+        assert codes[grpc.StatusCode.RESOURCE_EXHAUSTED]
+        assert taken <= burst - 26 + rate * spent + 1, (codes, spent)
+    finally:
+        for direct in directs:
+            await direct.close()
         await channel.close()
         await front.stop(0)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from pathlib import Path
 
@@ -939,6 +940,11 @@ class Recording(SeatSession):
         return await super().send(command, decision=decision)
 
 
+def moved_on(screen: TableScreen, before: int, kind: type) -> bool:
+    """The game moved past ``before``, or a move of ``kind`` is no longer this seat's."""
+    return screen.tv.sequence > before or not has(screen, kind)
+
+
 async def pressed(pilot: Pilot[None], screen: TableScreen, key: str) -> None:
     """Press a key that sends a command, and wait for the game to move."""
     before = screen.tv.sequence
@@ -1194,9 +1200,13 @@ async def test_the_footer_shows_only_the_moves_possible_now(connection: Connecti
                     continue
                 await until(pilot, lambda: footer_moves(screen) == listed_moves(screen), "the footer's moves")
                 seen |= footer_moves(screen)
-                key = next(k for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"), (Discard, "x"))
-                           if has(screen, kind))
-                await pressed(pilot, screen, key)
+                kind, key = next((kind, k) for kind, k in ((DeclineDiscard, "d"), (PassBuy, "p"), (Draw, "r"),
+                                                           (Discard, "x")) if has(screen, kind))
+                moved = functools.partial(moved_on, screen, screen.tv.sequence, kind)
+                await pilot.press(key)
+                # the move, or (under load) the end of a decision the screen had not caught up with yet: the other
+                # seat's buy settled the offer as the key went in, and it is the other seat's to move now
+                await until(pilot, moved, f"the move of {key}")
                 await until(pilot, lambda: bool(screen.legal) or not footer_moves(screen),
                             "no move keys while this seat waits")
             assert {"Decline", "Draw", "Discard"} <= seen

@@ -108,7 +108,7 @@ T = TypeVar("T")
 SERVICE = app.SERVICE
 WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for its table's worker to be back
 WORKER_START = 60.0  # seconds the front waits for its workers at start
-QUICK_EXIT = 2.0  # a worker that exits within this long after its start is started again after a pause
+QUICK_EXIT = 2.0  # a worker that exits this soon after its start twice running waits this long to start again
 # headers of the call itself, which the front's own call to the worker sets (and a client may not name the peer)
 NOT_FORWARDED = ("user-agent", "content-type", "te", "grpc-accept-encoding", "grpc-encoding", PEER_METADATA,
                  CLUSTER_METADATA)
@@ -512,7 +512,9 @@ class Front(app.Listener):
     # --- the workers ---
 
     async def _keep_running(self, worker: Worker) -> None:
-        """Run the worker; start it again whenever it exits (after a pause if it did not last)."""
+        """Run the worker; start it again whenever it exits: at once, but after a pause if it did not last twice
+        in a row (a worker that cannot start does not spin; one killed soon after its start is back at once)."""
+        quick = 0
         while not self.closing:
             started = time.monotonic()
             worker.process = await asyncio.create_subprocess_exec(
@@ -532,7 +534,8 @@ class Front(app.Listener):
             if self.closing:
                 return
             log.warning("worker %d exited (status %s): starting it again", worker.index, code)
-            if time.monotonic() - started < QUICK_EXIT:
+            quick = quick + 1 if time.monotonic() - started < QUICK_EXIT else 0
+            if quick > 1:
                 await asyncio.sleep(QUICK_EXIT)
 
     async def _follow_lobby(self, worker: Worker) -> None:

@@ -20,7 +20,7 @@ from tenpennies.client.connection import Connection, Link, open_channel, stub
 from tenpennies.client.local import read_game
 from tenpennies.client.trust import Pinned, probe
 from tenpennies.server.app import Options
-from tenpennies.server.front import Front
+from tenpennies.server.front import QUICK_EXIT, Front
 from tenpennies.server.workers import worker_db
 from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import pem_to_der
@@ -171,6 +171,24 @@ async def test_a_worker_killed_loses_no_acknowledged_command_restarts_and_only_i
     assert game.over and all(c.game_ended is not None and list(c.game_ended.scores) == [p.score for p in game.players]
                              for c in clients_b)
     assert b in {t.table_id for t in (await service.ListTables(pb.ListTablesRequest())).tables}
+
+
+async def test_a_worker_killed_soon_after_its_start_is_back_at_once_and_one_that_keeps_dying_waits(
+        front: Front) -> None:
+    """A worker is started again at once whenever it exits, however soon after its start; only a second quick
+    exit in a row waits ``QUICK_EXIT`` first, so that a worker that cannot start does not spin."""
+    worker = front.workers[1]
+    await until(lambda: worker.up.is_set(), what="worker 1 up")
+    waits: list[float] = []
+    while len(waits) < 4 and (not waits or waits[-1] < QUICK_EXIT):  # killed as soon as it is up, again and again
+        starts = worker.starts
+        os.kill(worker.pid or 0, signal.SIGKILL)
+        gone = asyncio.get_running_loop().time()
+        await until(lambda: worker.starts > starts, what="the worker started again")  # noqa: B023
+        waits.append(asyncio.get_running_loop().time() - gone)
+        await until(lambda: worker.up.is_set(), what="worker 1 up again")
+    assert waits[0] < QUICK_EXIT, f"the first time it is started again at once: {waits}"
+    assert waits[-1] >= QUICK_EXIT, f"a worker that keeps dying as it starts waits before it starts again: {waits}"
 
 
 async def test_the_front_hides_what_a_seat_may_not_see(front: Front, service: Service, tmp_path: Path) -> None:

@@ -620,7 +620,8 @@ def in_session(sid: int) -> list[int]:
 class Terminal:
     """A program in a pseudo-terminal, its output read as plain text (escape sequences dropped)."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], size: tuple[int, int] = SIZE) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], size: tuple[int, int] = SIZE, *,
+                 hang_up_ignored: bool = False) -> None:
         try:
             pid, fd = os.forkpty()
         except OSError as error:
@@ -632,6 +633,8 @@ class Terminal:
                 signal.pthread_sigmask(signal.SIG_SETMASK, set())
                 for number in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE):
                     signal.signal(number, signal.SIG_DFL)
+                if hang_up_ignored:  # as nohup starts it, or a make that outlives the terminal leaves it
+                    signal.signal(signal.SIGHUP, signal.SIG_IGN)
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)
@@ -749,6 +752,14 @@ def test_play_local_in_a_real_terminal_quits_and_leaves_nothing_behind(tmp_path:
         terminal.send(b"c")
         terminal.wait_for("Round 1", timeout=30)
         assert terminal.hang_up(timeout=20), "closing the terminal did not end the client"
+        assert in_session(terminal.pid) == []
+    finally:
+        terminal.close()
+    # Even when the hang-up never reaches it: it sees its terminal gone (rather than spin on it for good).
+    terminal = Terminal([program, "play", "--local"], env, hang_up_ignored=True)
+    try:
+        terminal.wait_for("Continue your game (round", timeout=60)
+        assert terminal.hang_up(timeout=20), "a client deaf to the hang-up did not end with its terminal"
         assert in_session(terminal.pid) == []
     finally:
         terminal.close()

@@ -17,7 +17,9 @@ After the app is gone, ``farewell`` is a line for the terminal (the local game i
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -193,6 +195,10 @@ class ContinueScreen(ModalScreen[Start]):
         self.dismiss(Start("new", self.other))
 
 
+TERMINAL_CHECK = 1.0
+"""Seconds between two looks at whether the client's terminal is still there (``watch_terminal``)."""
+
+
 class TenPenniesApp(App[None]):
     """Ten Pennies in the terminal. ``q`` or Ctrl-C quits from anywhere but a text field; each screen
     has its own ``?`` help."""
@@ -236,6 +242,7 @@ class TenPenniesApp(App[None]):
 
     async def on_mount(self) -> None:
         self.mounted.set()
+        self.watch_terminal()
         if self.launch.mode == "history":
             await self.push_screen(HistoryScreen(self.launch.home / DB_FILE, style=self.launch.style),
                                    lambda _: self.exit())
@@ -249,6 +256,22 @@ class TenPenniesApp(App[None]):
             self.show_servers()
             return
         await self.reach_server()  # awaited: a server needing no question shows its lobby as the app starts
+
+    def watch_terminal(self) -> None:
+        """End when the terminal goes away, whether or not its hang-up reached this process: a program between
+        them may keep SIGHUP from it (nohup; a make that outlives its terminal), and the input thread would then
+        spin on a terminal that is gone. Nothing to watch when the client did not start in a terminal."""
+        try:
+            fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+        except (ValueError, OSError):
+            return
+        if fd < 0 or not os.isatty(fd):
+            return
+
+        def check() -> None:
+            if not os.isatty(fd):
+                self.exit()
+        self.set_interval(TERMINAL_CHECK, check, name="terminal")
 
     def show_servers(self) -> None:
         config = ClientConfig.load(self.launch.home)

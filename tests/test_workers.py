@@ -39,7 +39,9 @@ async def running_front(tmp_path: Path, **options: object) -> Front:
 
 @pytest.fixture
 async def front(tmp_path: Path) -> AsyncIterator[Front]:
-    running = await running_front(tmp_path)
+    # its tests play whole games at full speed from one address, over 500 commands a second (the default
+    # budget, one for the whole server): a load no one player makes
+    running = await running_front(tmp_path, address_rate=5000)
     yield running
     await running.stop(0)
 

@@ -183,6 +183,7 @@ class Worker(Holder):
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
     port: int = 0  # its own port at the server's host, for clients that come straight to its tables
+    listening: asyncio.Event = field(default_factory=asyncio.Event)  # its process said it listens, and runs
 
     @property
     def pid(self) -> int | None:
@@ -527,10 +528,12 @@ class Front(app.Listener):
             if listening and not worker.port:  # its port for good: started again, it listens there again
                 worker.port = int(listening.group(1))
                 worker.options = dataclasses.replace(worker.options, port=worker.port)
+            worker.listening.set()
             while await worker.process.stdout.readline():  # what else it says (nothing it says must block it)
                 pass
             code = await worker.process.wait()
             worker.up.clear()
+            worker.listening.clear()
             if self.closing:
                 return
             log.warning("worker %d exited (status %s): starting it again", worker.index, code)
@@ -539,9 +542,12 @@ class Front(app.Listener):
                 await asyncio.sleep(QUICK_EXIT)
 
     async def _follow_lobby(self, worker: Worker) -> None:
-        """Follow the worker's lobby, again after each of its restarts."""
+        """Follow the worker's lobby, again after each of its restarts: each time once its process says it listens
+        (a call before would find no socket, and the channel would wait out its backoff to try again: a sixth of
+        a second of a front's start)."""
         watch = pb_grpc.TenPenniesServiceStub(worker.channel).WatchTables
         while not self.closing:
+            await worker.listening.wait()
             try:
                 everything = True
                 async for message in watch(pb.WatchTablesRequest(), wait_for_ready=True):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenpennies.engine.games import DEFAULT_GAME
 from tenpennies.engine.interface import Game, RuleError
-from tenpennies.engine.review import Review
+from tenpennies.engine.review import DEEPER, Review
 from tenpennies.v2 import tenpennies_pb2 as pb
 
 from .games import ClientGame, client_game, reader, standings_lines, table_words, telling
@@ -213,7 +213,8 @@ def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
     seed = "" if review.seed is None else f", seed {review.seed}"
     yield (f"Review of {who} (seat {review.seat}) in table {stored.table_id} ({stored.name!r}): "
            f"{len(review.marks)} decisions with a choice, scored by the {review.searcher} searcher at "
-           f"{review.budget} worlds a decision at most{seed}.")
+           f"{review.budget} worlds a decision (up to {DEEPER * review.budget} for those at the edge of the five "
+           f"costliest){seed}.")
     yield ("Points are the seat's expected points for the rest of the round after each option, from what it "
            "knew then (lower is better); a cost is shown with its 95% margin, and a decision is called a "
            "mistake only when its cost is larger than the margin. Mistakes are listed by the least each surely "

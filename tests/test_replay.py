@@ -215,7 +215,8 @@ async def test_a_review_prints_the_costliest_decisions_and_is_kept(
     assert code == 1 and "no seat 'Zed'" in err and "0 Ann" in err
 
     # Another seed is another review, its seed shown; each cost comes with its margin.
-    assert review.seed == 0 and lines[0].endswith("at 6 worlds a decision at most, seed 0.")
+    assert review.seed == 0 and lines[0].endswith(
+        "at 6 worlds a decision (up to 12 for those at the edge of the five costliest), seed 0.")
     code, seeded, err = replay_cli(capsys, table_id, "--db", db, "--review", "0", "--budget", "6", "--seed", "7")
     assert code == 0, err
     kept = load_review(db, table_id, 0)

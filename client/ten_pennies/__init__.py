@@ -60,7 +60,7 @@ def _columns(view: SeatView, scores: Sequence[int], seat: int, rules: HouseRules
 
 def _counts(view: SeatView, rules: HouseRules) -> Mapping[str, tuple[int, ...]]:
     """A seat's pot shares, pennies paid, and the tallies the standings add up (``Kind.tournament_tallies``):
-    its penny balance and the pennies it bought with (TP-5.2). All public."""
+    its penny balance and the pennies it bought with (TP-5.2 to TP-5.4). All public."""
     buys, pennies = balances(view.players, rules)
     return {"won": tuple(p.won for p in view.players), "paid": tuple(p.paid for p in view.players), "buys": buys,
             "pennies": pennies}
@@ -90,6 +90,6 @@ ENTRY = ClientGame(
     counts=_counts,
     pennies_left=lambda view, seat: view.players[seat].pennies,
     signed=frozenset({"pennies"}),
-    standing_notes=("pennies: won - paid - bought with (TP-5.2);",),
+    standing_notes=("pennies: won - paid - bought with (TP-5.2 to TP-5.4);",),
     unfinished=_unfinished,
 )

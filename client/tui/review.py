@@ -22,7 +22,7 @@ from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
 from tenpennies.engine.games import kind
-from tenpennies.engine.review import Mark, Review, Stopped
+from tenpennies.engine.review import DEEPER, Mark, Review, Stopped
 from tenpennies.wire.record import GameRecord
 
 from ..reviews import current, load_review, plus_minus, review_record, save_review
@@ -130,7 +130,8 @@ class ReviewScreen(ModalScreen[None]):
             return
         self.query_one("#status", Static).update(
             f"The searcher ({self.searcher}) scores each of {self.record.seat_name(self.seat)}'s decisions from "
-            f"what the seat knew then (up to {self.budget} worlds a decision, seed "
+            f"what the seat knew then ({self.budget} worlds a decision, up to {DEEPER * self.budget} at the edge of "
+            f"the five costliest; seed "
             f"{0 if self.seed is None else self.seed})...")
         self.worker = self.run_worker(self._review, thread=True, exclusive=True, exit_on_error=False)
 

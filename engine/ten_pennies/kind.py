@@ -157,7 +157,7 @@ class TenPenniesWords:
         return Narrator(rules, name, card or card_text, seat=seat, every_hand=every_hand)
 
     def tournament_tallies(self, rules: HouseRules) -> tuple[str, ...]:
-        """A seat's penny balance (won - paid - bought with, TP-5.2) and the pennies it bought with, as
+        """A seat's penny balance (won - paid - bought with, TP-5.2 to TP-5.4) and the pennies it bought with, as
         ``Result.tallies`` names them."""
         return ("pennies", "buys")
 

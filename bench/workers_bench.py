@@ -28,6 +28,7 @@ import grpc
 
 from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.v2 import tenpennies_pb2_grpc as pb_grpc
+from tenpennies.wire.common import WORKER_PORT_METADATA
 
 from server_bench import DIRECT_VARIABLE, cpu_seconds, start
 
@@ -121,7 +122,7 @@ async def one_budget(db: str, seconds: float) -> dict[str, float]:
         for i in range(2):  # one table on each worker (the fewer open tables, the lower index)
             call = service.CreateTable(pb.CreateTableRequest(name=f"t{i}", seats=2))
             made = await call
-            worker_port = dict(await call.trailing_metadata() or ()).get("tp-worker-port")
+            worker_port = dict(await call.trailing_metadata() or ()).get(WORKER_PORT_METADATA)
             channels.append(grpc.aio.insecure_channel(f"127.0.0.1:{worker_port}"))
             asks.append(pb.GetSnapshotRequest(table_id=made.table.table_id))
 

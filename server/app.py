@@ -220,6 +220,7 @@ class Server(Listener):
         await self.grpc.stop(grace)
         await self.lobby.close()
         self.store.close()
+        self.limiter.close()
 
 
 HOUSEKEEPING_SECONDS = 5.0  # between sweeps of what clients that left held

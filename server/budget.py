@@ -5,16 +5,18 @@ client gets its budget once however many of the server's ports it spreads its re
 The front makes the file (in its private directory, beside the workers' sockets) and names it to its workers.
 A bucket lives in a slot found from the address by a keyed hash (the key is the file's, made at random: nobody
 outside can aim at another address's slot), among ``PROBES`` slots after it; a bucket full again (idle long
-enough) gives its slot up to the next address that needs one. Each charge reads and writes its slots under a
-lock on their bytes of the file (``fcntl.lockf``), so two processes never both spend the same tokens. When
-every slot an address may use holds another's bucket still in use (a flood of addresses), the address is
-charged in this process alone, as a server of one process would charge it.
+enough) gives its slot up to the next address that needs one. Each charge reads the clock and reads and
+writes its slots under a lock on their bytes of the file (``fcntl.lockf``), so two processes never both spend
+the same tokens. When every slot an address may use holds another's bucket still in use (a flood of
+addresses), or the file cannot be opened or locked (a temporary directory cleaned, a file system without
+locks), the address is charged in this process alone, as a server of one process would charge it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import math
 import mmap
 import os
@@ -58,24 +60,33 @@ class Buckets:
         return allowed
 
 
+log = logging.getLogger(__name__)
+
 SLOTS = 1 << 16
-PROBES = 8
+PROBES = 8  # the slots an address may use: its own and those after it (the file has PROBES - 1 beyond the last)
 _SLOT = struct.Struct("<Qdd")  # the address's fingerprint (0: free), tokens, when they were counted (monotonic s)
 _SIZE = 32  # a slot's bytes (the struct, padded)
 _KEY = 32  # the hash key, at the file's start
 _HEADER = 64
+_BYTES = _HEADER + (SLOTS + PROBES - 1) * _SIZE
 
 
 class SharedBuckets:
     """Token buckets by address shared by the processes that map ``path``: ``rate`` a second, at most ``burst``
     saved up. ``make`` the file once (the front), then each process opens it. ``fallback``: the buckets of
-    this process for an address with no slot."""
+    this process, for an address with no slot, and for all of them when the file cannot be used."""
 
     def __init__(self, path: str | Path, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
         self.fallback = Buckets(rate, burst)
-        self._fd = os.open(path, os.O_RDWR)
-        self._map = mmap.mmap(self._fd, _HEADER + SLOTS * _SIZE)
+        self._fd = -1
+        self._map: mmap.mmap | None = None
+        try:
+            self._fd = os.open(path, os.O_RDWR)
+            self._map = mmap.mmap(self._fd, _BYTES)
+        except (OSError, ValueError) as error:
+            log.warning("the shared request budgets %s cannot be used (%s): this process keeps its own", path, error)
+            self.close()
+            return
         self._key = bytes(self._map[:_KEY])
 
     @staticmethod
@@ -83,14 +94,19 @@ class SharedBuckets:
         """A new file of free slots at ``path`` (readable by this user alone), with a new hash key."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            os.ftruncate(fd, _HEADER + SLOTS * _SIZE)
+            os.ftruncate(fd, _BYTES)
             os.pwrite(fd, secrets.token_bytes(_KEY), 0)
         finally:
             os.close(fd)
 
     def close(self) -> None:
-        self._map.close()
-        os.close(self._fd)
+        """Let the file go (this process's own buckets serve on)."""
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
     def _fingerprint(self, key: str) -> int:
         digest = hashlib.blake2b(key.encode(), digest_size=8, key=self._key).digest()
@@ -98,31 +114,37 @@ class SharedBuckets:
 
     def charge(self, key: str, cost: float, now: float) -> bool:
         """Take ``cost`` from ``key``'s bucket if it holds that much: whether it did."""
+        shared = self._map
+        if shared is None:
+            return self.fallback.charge(key, cost, now)
         fingerprint = self._fingerprint(key)
-        first = fingerprint % SLOTS
-        count = min(PROBES, SLOTS - first)  # (the slots after it, not wrapping: one range to lock)
-        start = _HEADER + first * _SIZE
-        fcntl.lockf(self._fd, fcntl.LOCK_EX, count * _SIZE, start, os.SEEK_SET)
+        start = _HEADER + (fingerprint % SLOTS) * _SIZE  # (its PROBES slots in a row: one range to lock)
         try:
+            fcntl.lockf(self._fd, fcntl.LOCK_EX, PROBES * _SIZE, start, os.SEEK_SET)
+        except OSError as error:
+            log.warning("the shared request budgets cannot be locked (%s): this process keeps its own", error)
+            self.close()
+            return self.fallback.charge(key, cost, now)
+        try:
+            now = time.monotonic()  # (read in the lock: a process that waited for it does not set a slot back)
+            rate, burst = self.fallback.rate, self.fallback.burst
             claim = None
-            for i in range(count):
-                offset = start + i * _SIZE
-                held, tokens, counted = _SLOT.unpack_from(self._map, offset)
+            for offset in range(start, start + PROBES * _SIZE, _SIZE):
+                held, tokens, counted = _SLOT.unpack_from(shared, offset)
                 if held == fingerprint:
-                    return self._spend(offset, fingerprint, tokens, counted, cost, now)
-                if claim is None and (held == 0 or tokens + (now - counted) * self.rate >= self.burst):
+                    break
+                if claim is None and (held == 0 or tokens + (now - counted) * rate >= burst):
                     claim = offset  # free, or its bucket is full again: nobody loses anything
-            if claim is not None:
-                return self._spend(claim, fingerprint, self.burst, now, cost, now)
+            else:
+                if claim is None:
+                    return self.fallback.charge(key, cost, now)
+                offset, tokens, counted = claim, burst, now
+            level: float = min(burst, tokens + max(0.0, now - counted) * rate)
+            allowed = level >= cost
+            _SLOT.pack_into(shared, offset, fingerprint, level - cost if allowed else level, now)
+            return allowed
         finally:
-            fcntl.lockf(self._fd, fcntl.LOCK_UN, count * _SIZE, start, os.SEEK_SET)
-        return self.fallback.charge(key, cost, now)
-
-    def _spend(self, offset: int, fingerprint: int, tokens: float, counted: float, cost: float, now: float) -> bool:
-        level = min(self.burst, tokens + max(0.0, now - counted) * self.rate)
-        allowed = level >= cost
-        _SLOT.pack_into(self._map, offset, fingerprint, level - cost if allowed else level, now)
-        return allowed
+            fcntl.lockf(self._fd, fcntl.LOCK_UN, PROBES * _SIZE, start, os.SEEK_SET)
 
     def forget_idle(self, now: float) -> None:
         """Only the fallback's: a slot is given up when another address needs it."""

@@ -11,11 +11,12 @@ on every worker (``WorkerGames``); the bots' seats are requests of a table like 
 name no table go to worker 0. Which worker holds which table (the directory) is read from the workers' stores at
 start and kept as tables are made, so table ids map to their worker across restarts of either.
 
-The front keeps what must count every worker: the request budgets (``--rate``, ``--address-rate``), the open
-tables per client address and per server, the lobby streams; and it takes its own part of each request (finding
-the table's worker) in turn among clients, as one process takes the whole (``service.FairShare``). It passes the
-client's address to the worker (``forwarded.PEER_METADATA``), so the worker's own limits and checks see the client,
-not the front.
+The front keeps what must count every worker: the open tables per client address and per server, the lobby
+streams; it charges the request budgets (``--rate``, ``--address-rate``) of what comes through it, each
+address's in a file the workers' own ports charge too (``budget.py``: one budget per address); and it takes its
+own part of each request (finding the table's worker) in turn among clients, as one process takes the whole
+(``service.FairShare``). It passes the client's address to the worker (``forwarded.PEER_METADATA``), so the
+worker's own limits and checks see the client, not the front.
 
 A worker that exits (killed, crashed) is started again at once; meanwhile only its tables pause: a request for
 one waits for it (up to the request's deadline, ``WORKER_WAIT`` without one), a stream of it ends with
@@ -479,8 +480,9 @@ class Front(app.Listener):
             tls = (options.tls_cert, options.tls_key)
         self.sockets, self._sockets_lock = socket_directory()
         # one budget per client address for the front and every worker's own port (budget.py)
-        budgets = f"{self.sockets}/{BUDGETS}"
-        SharedBuckets.make(budgets)
+        budgets = f"{self.sockets}/{BUDGETS}" if options.address_rate else None
+        if budgets is not None:
+            SharedBuckets.make(budgets)
         self.workers = [Worker(k, worker_options(options, k, f"{self.sockets}/w{k}.sock", tls, budgets),
                                f"{self.sockets}/w{k}.sock", channel=grpc.aio.insecure_channel(
                                    f"unix:{self.sockets}/w{k}.sock", options=CHANNEL_OPTIONS))
@@ -1112,6 +1114,7 @@ class Front(app.Listener):
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.store is not None:
             self.store.close()
+        self.limiter.close()
         shutil.rmtree(self.sockets, ignore_errors=True)
         os.close(self._sockets_lock)
 

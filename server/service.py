@@ -113,6 +113,11 @@ class RateLimiter:
             if buckets is not None:
                 buckets.forget_idle(now)
 
+    def close(self) -> None:
+        """Let the shared budgets' file go, if this process uses one."""
+        if isinstance(self.addresses, SharedBuckets):
+            self.addresses.close()
+
 
 LIST_COST_TABLES = 20
 """A lobby's list costs one request per this many tables in it (beyond the first): measured, a list of 1000
@@ -298,7 +303,7 @@ class FairShare:
     refusals spend nothing of the budget and carry ``REFUSAL``."""
 
     def __init__(self, admission: Admission, limiter: RateLimiter, cost: Callable[[str], float],
-                 service: str = "/tenpennies.v2.TenPenniesService/") -> None:
+                 service: str = f"/{pb.DESCRIPTOR.services_by_name['TenPenniesService'].full_name}/") -> None:
         self.admission = admission
         self.limiter = limiter
         self.cost = cost

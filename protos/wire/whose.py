@@ -13,7 +13,7 @@ def owner(field: str) -> str:
     fields after the game (its name and ``_`` first), but for the first game's, the default's, which carry plain
     names."""
     for name in GAMES:
-        if field == name or field.startswith(f"{name}_"):
+        if field.startswith(f"{name}_"):
             return name
     return DEFAULT_GAME
 

@@ -12,7 +12,7 @@ has its own messages: its rules, its view and how its game ended, each under a `
 message (HouseRules.ten_pennies or .thirty_one, GameView's, GameEnded's), and its commands and events in
 the Command and Event oneofs. Ten Pennies' messages carry plain names (it is the service's first game);
 every other game's are prefixed with its name (ThirtyOne*, fields thirty_one_*). The shared messages hold
-only what every game has. Another game's command, rules or knob is refused, never ignored.
+only what every game has. Another game's command or rules are refused, never ignored.
 
 ---- a game, from a seat ----
 CreateTable (the host token) -> JoinTable (the seat token) -> AddBot for the other seats -> StartGame ->
@@ -76,7 +76,7 @@ trailing metadata carries tp-refusal = "1" (below).
   INVALID_ARGUMENT    a request that is malformed or breaks a documented limit: a required field left out
                       (a discard without card_id is never read as card 0), a card id no card has, a seat number
                       past the table's seats, a name or chat line that is empty, too long or holds a control
-                      character, another game's command or knob, a knob its preset does not use, an unknown
+                      character, another game's command or rules, a knob its preset does not use, an unknown
                       game, enum value or bot strategy, a seed or timer out of range, a command naming no
                       decision where one is required.
   FAILED_PRECONDITION the game's rules or the table's state refuse it now: a command the rules refuse
@@ -113,6 +113,7 @@ Trailing metadata of a refusal (a Play stream's refusal carries the same in Play
 Trailing metadata of CreateTable, JoinTable and GetSnapshot on a server of several processes:
   tp-worker-port  the port, at the host the client reached, of the process that holds the table: the
                   table's requests may go there directly (skipping a hop); the first address always works.
+                  A client address has one request budget for all the server's ports (see limits).
   tp-worker-address  on a server of several machines (serve --cluster), for a table another machine holds,
                   in place of tp-worker-port: "host:port" of the process there that holds it.
 Request metadata a client may send:
@@ -128,7 +129,9 @@ paragraph separator or a direction override (U+202A-U+202E, U+2066-U+2069) is re
 changed; in a name other white space becomes a space, runs of it one, and the ends are trimmed. Passwords
 are at most 128 characters (INVALID_ARGUMENT past any of these). A command
 names at most 64 cards. Requests: 1000 a second per connection and 500 per client address by default
-(burst twice that; a lobby list costs 1 more per 20 tables); an address's requests are worked on 8 at a time,
+(burst twice that; a lobby list costs 1 more per 20 tables; an address's budget is one for every port of a
+server of several processes, tp-worker-port, but for an address the server cannot give a share of its own
+in a flood of thousands of addresses: that one is counted by each process); an address's requests are worked on 8 at a time,
 the rest wait their turn, and past 1024 waiting a request is refused unread ("too many requests from this
 client at once"); 20 open tables per address, 5000 per server,
 4 streams per seat token, 200 spectator streams per table (RESOURCE_EXHAUSTED past any of them; a

@@ -460,7 +460,7 @@ LOBBY_HELP = """\
          where you sit: back to your seat; a started one: watch it
   [b]c[/b]      make a table: the game, seats, its house rules, decision timer
   [b]w[/b]      watch a table
-  [b]b[/b] [b]B[/b]    add its own / a random bot    [dim](tables you made: *)[/dim]
+  [b]b[/b] [b]B[/b]    add the game's / a random bot  [dim](tables you made: *)[/dim]
   [b]x[/b]      empty a seat                   [dim](before the start)[/dim]
   [b]g[/b]      start the game                 [dim](every seat filled)[/dim]
   [b]L[/b]      leave the seat you took        [dim](marked > in Players)[/dim]

@@ -177,15 +177,13 @@ class LocalServer:
         returns. No decision timer and no takeover: the player plays at their own pace. ``practice``: a practice
         table (remembered, so that the client shows hints as the player goes)."""
         assert self.connection is not None and self.server is not None
-        table_rules = pb.HouseRules()
-        if rules is not None:
-            table_rules.CopyFrom(rules)
         what = "practice game" if practice else "game"
         # Made in-process, with the lobby's own calls (the servicer's CreateTable, JoinTable, AddBot and
         # StartGame make the same from protobuf): over loopback gRPC, six round trips were three quarters of
         # a new game's time and a tenth of the local game's start. A refusal reads as the server's would.
         lobby = self.server.lobby
-        table, host_token = await lobby.create(f"{name}'s {what}", LOCAL_SEATS, wire(game).rules_from_pb(table_rules),
+        table_rules = wire(game).rules_from_pb(rules or pb.HouseRules())
+        table, host_token = await lobby.create(f"{name}'s {what}", LOCAL_SEATS, table_rules,
                                                Settings(decision_seconds=0, takeover_seconds=0), None, LOCAL_CLIENT,
                                                game=game)
         # the seats at once (each names its seat): the table takes them in turn

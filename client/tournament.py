@@ -287,8 +287,8 @@ def game_result(config: TournamentConfig, spec: GameSpec, view: View, scores: Se
 
 
 def kept_tally(config: TournamentConfig) -> str:
-    """The tally the game's rules keep (``Kind.tournament_tallies``: a preset's ``lives``, ``tokens`` or
-    ``points``); IndexError for a game that keeps none."""
+    """The first of the tallies the game's rules keep (``Kind.tournament_tallies``: Thirty-One's preset's
+    ``lives``, ``tokens`` or ``points``; Ten Pennies' ``pennies``); IndexError for a game that keeps none."""
     return game_kinds.kind(config.game).tournament_tallies(config.rules)[0]
 
 

@@ -60,7 +60,7 @@ from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire import thirty_one as wire
 from tenpennies.wire.games import THIRTY_ONE
 
-from tuikit import TableApp, screen_of, until
+from tuikit import TableApp, screen_of, table_shown, until
 
 SIZE = (80, 24)
 ASCII = CardStyle(ascii=True, colour=False)
@@ -413,9 +413,8 @@ async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_s
     TablePrefs(guide_seen=True, guides_seen=[THIRTY_ONE]).save(tmp_path)  # (the guide: tests/test_tui_guide.py)
     app = TenPenniesApp(Launch("local", name="me", home=tmp_path, game=THIRTY_ONE, rules=("preset=banking",)))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.tv.view is not None,
-                    "the local Thirty-One table")
-        screen = app.screen
+        await until(pilot, lambda: table_shown(app), "the local Thirty-One table")
+        screen = table_shown(app)
         assert isinstance(screen, TableScreen) and isinstance(screen.game, ThirtyOneTable)
         assert app.local is not None and app.local.connection is not None
         (info,) = await app.local.connection.tables()
@@ -434,12 +433,11 @@ async def test_a_local_thirty_one_game_seats_three_bots_and_the_player_and_the_s
         assert re.search(r"Continue your game \(Thirty-One, deal \d+\)", str(offer.query_one("#continue").render()))
         assert "New game of Thirty-One" in str(offer.query_one("#new-thirty_one").render())
         await pilot.press("t")  # a new Thirty-One game; the bots play the old one out
-        await until(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.tv.view is not None,
-                    "the new table")
+        await until(pilot, lambda: table_shown(again), "the new table")
         assert again.local is not None and again.local.connection is not None
         tables = await again.local.connection.tables()
         assert len(tables) == 2 and all(t.game == THIRTY_ONE for t in tables)
-        table = again.screen
+        table = table_shown(again)
         assert isinstance(table, TableScreen)
         fresh = next(t for t in tables if t.table_id == table.session.table_id)
         assert wire.rules_from_pb(fresh.rules) == Rules()  # a new game from this screen: the game's defaults

@@ -116,6 +116,13 @@ def stood(app: App[Any], tasks: int = 30, frames: int = 5) -> str:
     return "\n".join(lines)
 
 
+def table_shown(app: App[Any]) -> TableScreen | None:
+    """The table screen of the app's stack once it has a view, whatever dialog stands over it (a Thirty-One deal
+    dealt a 31 ends at once: its deal-end dialog may be up before a test looks)."""
+    tables = [s for s in app.screen_stack if isinstance(s, TableScreen) and s.tv.view is not None]
+    return tables[-1] if tables else None
+
+
 def screen_of(app: TableApp) -> TableScreen:
     assert app.table is not None
     return app.table

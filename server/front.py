@@ -108,6 +108,7 @@ T = TypeVar("T")
 
 SERVICE = app.SERVICE
 WORKER_WAIT = 30.0  # seconds a request with no deadline of its own waits for its table's worker to be back
+JOIN_GRACE = 5.0  # seconds a worker's JoinTable may outlast the client's deadline, so that the front hears its answer
 WORKER_START = 60.0  # seconds the front waits for its workers at start
 QUICK_EXIT = 2.0  # a worker that exits this soon after its start twice running waits this long to start again
 # headers of the call itself, which the front's own call to the worker sets (and a client may not name the peer)
@@ -824,24 +825,27 @@ class Front(app.Listener):
             return None
         settled()
         metadata = self._metadata(context, worker)
+        # the worker's deadline outlasts the client's by JOIN_GRACE: its answer, seat or no seat, comes back even
+        # when the client's deadline ends the request first (a call cut at the front by the client's own
+        # deadline could not tell whether the worker had seated it)
         answer = self._call(worker, "unary_unary", f"/{SERVICE}/JoinTable")(
-            request, metadata=metadata, timeout=self._timeout(context), wait_for_ready=True)
+            request, metadata=metadata, timeout=self._timeout(context) + JOIN_GRACE, wait_for_ready=True)
         joining = asyncio.ensure_future(self._answered(answer))
         try:
             response: bytes = await asyncio.shield(joining)
+            left = context.time_remaining()
+            if left is not None and left < JOIN_MARGIN:
+                self._background(self._give_back(worker, request, metadata, joining))
+                _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                        "too little of this request's deadline was left to hand over the seat: none was taken")
+                return None
+            await self._say_where(answer, worker, context)
         except asyncio.CancelledError:
             self._background(self._give_back(worker, request, metadata, joining))
             raise
         except grpc.aio.AioRpcError as error:
             _relay(context, error)
             return None
-        left = context.time_remaining()
-        if left is not None and left < JOIN_MARGIN:
-            self._background(self._give_back(worker, request, metadata, joining))
-            _refuse(context, grpc.StatusCode.DEADLINE_EXCEEDED,
-                    "too little of this request's deadline was left to hand over the seat: none was taken")
-            return None
-        await self._say_where(answer, worker, context)
         return response
 
     @staticmethod

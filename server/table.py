@@ -499,6 +499,7 @@ class Table:
         self.closed = False
         self.on_change: Callable[[Table], None] | None = None  # told when what TableInfo shows changes
         self._turn = Turn()
+        self._watched: asyncio.Task[pb.Snapshot] | None = None  # a spectators' snapshot waiting for its turn
         self.passwords = PasswordChecks()  # the server's (the lobby's), once the lobby holds the table
         # the password last found right, keyed-hashed in memory only: it is let in at once, without scrypt
         self._password_key = secrets.token_bytes(16)
@@ -860,11 +861,22 @@ class Table:
         return found
 
     async def snapshot(self, token: str, password: str = "", client: str = "") -> pb.Snapshot:
+        """What the seat of ``token`` may see now, taken in the table's turn (never in the middle of a change);
+        no token: a spectator's, shared by the spectators who ask while one is waiting for its turn (a crowd
+        of them, or one client asking again and again, costs the table's players one turn, not one each; the
+        message is the same for every spectator, and a request that joins one waiting still gets the table as
+        it was after it asked). The message is shared: read it, never change it."""
         if not token:
             await self.admit(password, client)
+            watched = self._watched
+            if watched is None or watched.done():
+                async def watch() -> pb.Snapshot:
+                    return self._snapshot(None)
+                watched = self._watched = self._spawn(self._locked(watch))
+            return await asyncio.shield(watched)
 
         async def step() -> pb.Snapshot:
-            return self._snapshot(self._seat_of(token) if token else None)
+            return self._snapshot(self._seat_of(token))
         return await self._change(step)
 
     async def subscribe(self, token: str, password: str = "", client: str = "") -> tuple[pb.Snapshot, Subscriber]:

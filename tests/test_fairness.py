@@ -39,7 +39,7 @@ from tenpennies.server.budget import Buckets
 from tenpennies.server.front import Front
 from tenpennies.server.lobby import Lobby
 from tenpennies.server.service import BUSY, IN_FLIGHT_PER_CLIENT, Admission
-from tenpennies.server.table import RECENT_BYTES, Full, Settings
+from tenpennies.server.table import RECENT_BYTES, Full, Settings, Table
 from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.common import VISITOR_VARIABLE
 
@@ -159,6 +159,40 @@ async def test_unknown_table_ids_cost_no_store_read(server: Server, service: Ser
     codes = {await _code(call) for call in calls}
     assert codes == {grpc.StatusCode.NOT_FOUND}
     assert statements == []
+
+
+async def test_spectators_asking_at_once_cost_the_table_one_turn_and_see_it_as_it_stands_after_they_asked(
+        server: Server, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    created: pb.CreateTableResponse = await service.CreateTable(pb.CreateTableRequest(name="watched", seats=2))
+    table_id, host = created.table.table_id, created.host_token
+    table = server.lobby.tables[table_id]
+    asked: list[str] = []
+    made: list[int | None] = []
+    ask, make = Table.snapshot, Table._snapshot
+
+    async def asking(self: Table, token: str, password: str = "", client: str = "") -> pb.Snapshot:
+        asked.append(token)
+        return await ask(self, token, password, client)
+
+    def making(self: Table, seat: int | None) -> pb.Snapshot:
+        made.append(seat)
+        return make(self, seat)
+    monkeypatch.setattr(Table, "snapshot", asking)
+    monkeypatch.setattr(Table, "_snapshot", making)
+    assert table._turn.take_now()  # a change under way: whoever reads the table waits for its end
+    calls = [asyncio.ensure_future(service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id)))
+             for _ in range(IN_FLIGHT_PER_CLIENT)]
+    await _until(lambda: len(asked) == IN_FLIGHT_PER_CLIENT, "every spectator's request reached the table")
+    table.name = "renamed in the change"  # what the change did: each spectator asked before it ended
+    table._turn.release()
+    answers = await asyncio.gather(*calls)
+    assert made == [None], "the spectators waiting together were shown one snapshot"
+    assert {a.snapshot.table.name for a in answers} == {"renamed in the change"}
+    await service.AddBot(pb.AddBotRequest(table_id=table_id, host_token=host, seat=0,
+                                          strategy=pb.BOT_STRATEGY_GREEDY))
+    later = await service.GetSnapshot(pb.GetSnapshotRequest(table_id=table_id))
+    # one who asks after the next change sees it
+    assert made == [None, None] and later.snapshot.table.seat_info[0].kind == pb.SEAT_KIND_BOT
 
 
 async def test_history_and_finished_games_are_read_while_the_writer_is_busy(

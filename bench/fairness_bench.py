@@ -136,6 +136,9 @@ async def human_windows(port: int, count: int, seconds: float) -> None:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     window: list[str] = ["warm"]
     pooled: dict[str, list[float]] = collections.defaultdict(list)
+    # the same without the table a flood of snapshots or streams aims at (told on stdin: "aim <table id>")
+    others: dict[str, list[float]] = collections.defaultdict(list)
+    aimed = [""]
 
     async def drive(table: LoadTable, rng: random.Random) -> None:
         await asyncio.sleep(rng.random())
@@ -149,15 +152,22 @@ async def human_windows(port: int, count: int, seconds: float) -> None:
         for t in tables:
             if window[0] not in UNMEASURED:
                 pooled[window[0]].extend(t.latencies)
+                if t.id != aimed[0]:
+                    others[window[0]].extend(t.latencies)
             t.latencies.clear()
     driving = asyncio.gather(*(drive(t, random.Random(i)) for i, t in enumerate(tables)))
     while window[0] != "stop":
         line = (await reader.readline()).decode().strip() or "stop"
         collect()  # (a command sent in one window and answered in the next counts in the next)
+        if line.startswith("aim "):
+            aimed[0] = line.removeprefix("aim ")
+            continue
         if line == "report":
             print(json.dumps({name: {"p50": _pct(sorted(xs), 50), "p99": _pct(sorted(xs), 99), "max": max(xs) * 1000,
-                                     "samples": len(xs)} for name, xs in pooled.items() if xs}), flush=True)
+                                     "samples": len(xs), "others_p99": _pct(sorted(others[name]), 99)}
+                              for name, xs in pooled.items() if xs}), flush=True)
             pooled.clear()
+            others.clear()
             window[0] = "pause"
             continue
         window[0] = line
@@ -184,7 +194,7 @@ async def abuse(kind: str, port: int, budget: float, seconds: float, pattern: st
     cost = {"lists": list_cost(len(listed)), "creates": 2.0}.get(kind, 1.0)
     sent = 0
     answers: collections.Counter[str] = collections.Counter()
-    print("ready", flush=True)
+    print(f"ready {busy}", flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -344,7 +354,9 @@ def fairness(tmp: str, count: int, seconds: float, budget: float, floods: list[s
             assert abuser.stdin is not None and abuser.stdout is not None
             quiet_cpu = busy_cpu = 0.0
             try:
-                assert abuser.stdout.readline().strip() == "ready"
+                ready, _, busy = abuser.stdout.readline().strip().partition(" ")
+                assert ready == "ready"
+                say(players, f"aim {busy}")
                 for _ in range(slices):  # quiet and flooded in turns, so that the machine's moods fall on both
                     quiet_cpu += window("quiet", piece)
                     say(abuser, "go")
@@ -362,7 +374,8 @@ def fairness(tmp: str, count: int, seconds: float, budget: float, floods: list[s
             load.append(os.getloadavg()[0])
             answers = ", ".join(f"{n:,} {code}" for code, n in sorted(spent["answers"].items(), key=lambda kv: -kv[1]))
             print(f"flood {kind:<9}: other tables' p99 {quiet['p99']:6.1f} ms quiet, {busy['p99']:6.1f} ms flooded: "
-                  f"{busy['p99'] / quiet['p99']:.2f}x (p50 {quiet['p50']:.1f} -> {busy['p50']:.1f} ms, max "
+                  f"{busy['p99'] / quiet['p99']:.2f}x; without the table flooded snapshots aim at "
+                  f"{busy['others_p99'] / quiet['others_p99']:.2f}x (p50 {quiet['p50']:.1f} -> {busy['p50']:.1f} ms, max "
                   f"{quiet['max']:.0f} -> {busy['max']:.0f} ms; server CPU {quiet_cpu / seconds:.2f} -> "
                   f"{busy_cpu / seconds:.2f} cores; the flooder sent {spent['per_s']:,.0f}/s: {answers}; itself "
                   f"{spent['cores']:.2f} cores)", flush=True)

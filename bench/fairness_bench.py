@@ -375,7 +375,8 @@ def fairness(tmp: str, count: int, seconds: float, budget: float, floods: list[s
             answers = ", ".join(f"{n:,} {code}" for code, n in sorted(spent["answers"].items(), key=lambda kv: -kv[1]))
             print(f"flood {kind:<9}: other tables' p99 {quiet['p99']:6.1f} ms quiet, {busy['p99']:6.1f} ms flooded: "
                   f"{busy['p99'] / quiet['p99']:.2f}x; without the table flooded snapshots aim at "
-                  f"{busy['others_p99'] / quiet['others_p99']:.2f}x (p50 {quiet['p50']:.1f} -> {busy['p50']:.1f} ms, max "
+                  f"{busy['others_p99'] / quiet['others_p99']:.2f}x "
+                  f"(p50 {quiet['p50']:.1f} -> {busy['p50']:.1f} ms, max "
                   f"{quiet['max']:.0f} -> {busy['max']:.0f} ms; server CPU {quiet_cpu / seconds:.2f} -> "
                   f"{busy_cpu / seconds:.2f} cores; the flooder sent {spent['per_s']:,.0f}/s: {answers}; itself "
                   f"{spent['cores']:.2f} cores)", flush=True)

@@ -99,7 +99,8 @@ class ClientGame:
       beyond scores and winners (the tallies ``Kind.tournament_tallies`` names, and ``won`` and ``paid`` where
       the game has them): the same in-process (the spectator's view) and over gRPC (a seat's).
     * ``pennies_left``: a seat's pennies left at the end, for the history (None: a game without them).
-    * ``score_word``, ``score_note``: what ``Result.scores`` are to a reader (``place``, ``1 the best``).
+    * ``places``: ``Result.scores`` are places (1 the best), not points; ``score_word`` names them so.
+    * ``score_note``: what ``Result.scores`` are to a reader beyond their word (``1 the best``).
     * ``tally_words``, ``signed``, ``standing_notes``, ``digits``: a tournament's standings, a column for each
       of the game's tallies: a tally's header (default: its name), the tallies written with their sign (a
       balance, won or lost: ``+1.5``), the notes under the table, the decimals of a mean.
@@ -120,13 +121,18 @@ class ClientGame:
     columns: Callable[[Any, Sequence[int], int, Rules], str] | None = None
     counts: Callable[[Any, Rules], Mapping[str, tuple[int, ...]]] = _no_counts
     pennies_left: Callable[[Any, int], int | None] = _nothing
-    score_word: str = "score"
+    places: bool = False
     score_note: str = ""
     tally_words: Mapping[str, str] = field(default_factory=dict)
     signed: frozenset[str] = frozenset()
     standing_notes: tuple[str, ...] = ()
     digits: int = 1
     unfinished: Callable[[pb.Snapshot], tuple[int, int, int, str]] | None = None
+
+    @property
+    def score_word(self) -> str:
+        """What one of ``Result.scores`` is called: ``place`` or ``score``."""
+        return "place" if self.places else "score"
 
     @property
     def kind(self) -> Kind[Any]:

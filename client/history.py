@@ -62,7 +62,7 @@ def history_row(played: PlayedGame) -> HistoryRow:
     seat = played.people[0] if played.people else played.seats - 1
     entry = client_game(played.game)
     # a place says nothing the place column does not: such a game's own tally says more
-    kept = entry.kind.tournament_tallies(played.rules) if entry.score_word == "place" else ()
+    kept = entry.kind.tournament_tallies(played.rules) if entry.places else ()
     score: int = result.tallies[kept[0]][seat] if kept else result.scores[seat]
     pennies = entry.pennies_left(game.view(None), seat)
     opponents = tuple(played.names[s] or f"seat {s}" for s in range(played.seats) if s != seat)

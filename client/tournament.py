@@ -116,6 +116,11 @@ class TournamentConfig:
             object.__setattr__(self, "rules", game_kinds.kind(self.game).rules_from_dict({}))
 
     @property
+    def tallies(self) -> tuple[str, ...]:
+        """The game's own tallies the standings add up, by its rules (``Kind.tournament_tallies``)."""
+        return game_kinds.kind(self.game).tournament_tallies(self.rules)
+
+    @property
     def bot_registry(self) -> Mapping[str, Callable[[int], Any]]:
         """``registry``, or the game's built-in bots."""
         return self.registry if self.registry is not None else game_kinds.kind(self.game).bots
@@ -203,8 +208,7 @@ class Results:
 
     @property
     def tallies(self) -> tuple[str, ...]:
-        """The game's own tallies the standings add up (``Kind.tournament_tallies``)."""
-        return game_kinds.kind(self.config.game).tournament_tallies(self.config.rules)
+        return self.config.tallies
 
     def to_json(self) -> str:
         data = {"standings": [{k: _round(v) for k, v in columns(s, self.tallies).items()} for s in self.standings],
@@ -278,18 +282,11 @@ def game_result(config: TournamentConfig, spec: GameSpec, view: View, scores: Se
     its scores and winners: pot shares and pennies paid where the game has them, the tallies the standings
     add up (``Kind.tournament_tallies``: pennies and buys, or lives left, tokens or points)."""
     counts = client_game(config.game).counts(view, config.rules)
-    kept = game_kinds.kind(config.game).tournament_tallies(config.rules)
     return GameResult(
         index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
         scores=tuple(scores), winners=tuple(winners), won=tuple(counts.get("won", ())),
         paid=tuple(counts.get("paid", ())), illegal=tuple(illegal), timeouts=tuple(timeouts),
-        tallies={tally: tuple(counts[tally]) for tally in kept})
-
-
-def kept_tally(config: TournamentConfig) -> str:
-    """The first of the tallies the game's rules keep (``Kind.tournament_tallies``: Thirty-One's preset's
-    ``lives``, ``tokens`` or ``points``; Ten Pennies' ``pennies``); IndexError for a game that keeps none."""
-    return game_kinds.kind(config.game).tournament_tallies(config.rules)[0]
+        tallies={tally: tuple(counts[tally]) for tally in config.tallies})
 
 
 def play_batch(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:
@@ -508,7 +505,7 @@ def render(results: Results, width: int | None = None) -> str:
     words = entry.rules_words(config.rules)
     console.print(f"{config.seats} seats, {len(results.games)} games ({config.deals} deals x {config.block} "
                   f"rotations), seed {config.seed}{', ' + words if words else ''}")
-    own = standing_columns(entry, game_kinds.kind(config.game).tournament_tallies(config.rules))
+    own = standing_columns(entry, config.tallies)
     table = Table(box=None, padding=(0, 0, 0, 2), pad_edge=False)  # within 80 columns
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("bot", no_wrap=True)

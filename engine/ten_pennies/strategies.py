@@ -333,15 +333,15 @@ def _fast_meld(game: Game, seat: int) -> Command:
             by_rank: dict[int | None, list[TableSet]] = {}
             for target in table:
                 by_rank.setdefault(target.rank, []).append(target)
-            for card in sorted(hand, key=_layoff_order):
+            for card in sorted(hand, key=_layoff_order, reverse=True):
                 targets = table if card.rank in wild_ranks else by_rank.get(card.rank, ())
                 for target in targets:
                     if layoff_refusal(card, target, spec, rules) is None:
                         return LayOff(seat, card, target.id)
     if counts is None:
         counts = _tally(hand, spec, rules)[0]
-    return _DISCARD_OF[seat](_deadwood(hand, counts, table, _others_down((p.down for p in game.players), seat),
-                                       spec, rules))
+    others_down = any(p.down for p in game.players if p is not player)  # (``_others_down``, read straight)
+    return _DISCARD_OF[seat](_deadwood(hand, counts, table, others_down, spec, rules))
 
 
 def _deadwood(hand: Sequence[Card], counts: list[int], table: Sequence[TableSet], others_down: bool,
@@ -367,14 +367,19 @@ def _deadwood(hand: Sequence[Card], counts: list[int], table: Sequence[TableSet]
             feeds = suits is not None and (not distinct or card.suit is None
                                            or any(card.suit not in held for held in suits))
             key = (((128 + 64 - counts[rank]) << 1) | (not feeds)) << 16
-        key |= (card.points << 10) | (1023 - card.id)
+        key |= _LOW_KEY[card.id]
         if key > best_key:
             best, best_key = card, key
     return best
 
 
-def _layoff_order(card: Card) -> tuple[int, int]:
-    return (-card.points, card.id)
+_LOW_KEY = [(card.points << 10) | (1023 - card.id) for card in shoe(MAX_DECKS)]
+"""A card's most points, then lowest id, as one number by its id (the larger first): the low part of its
+``_deadwood`` key, and the order lay-offs are tried in (``_layoff_order``)."""
+
+
+def _layoff_order(card: Card) -> int:
+    return _LOW_KEY[card.id]
 
 
 # Commands are plain values: a rollout hands out one object per seat (or seat and card), built once.

@@ -255,6 +255,8 @@ class _PlayLink:
             raise _closed("the connection was closed") from None
         finally:
             self.pending.pop(command_id, None)
+            if result.done() and not result.cancelled():
+                result.exception()  # (seen: the call may have ended, ``down``, as its write failed)
         if answer.code:
             raise result_error(answer)
         return answer.sequence

@@ -96,8 +96,8 @@ class ClientGame:
     * ``columns``: a seat's figures in the final standings (``standings_lines``), from a view of the finished
       game, the scores, the seat and the rules; None: its score.
     * ``counts``: what a view of the finished game shows by seat that a tournament's ``GameResult`` keeps
-      beyond scores and winners (the tallies ``Kind.tournament_tallies`` names, and ``won`` and ``paid`` where
-      the game has them): the same in-process (the spectator's view) and over gRPC (a seat's).
+      beyond scores and winners (the tallies ``Kind.tournament_tallies`` names, and whatever else it counts, as
+      ``GameResult.counts``): the same in-process (the spectator's view) and over gRPC (a seat's).
     * ``pennies_left``: a seat's pennies left at the end, for the history (None: a game without them).
     * ``places``: ``Result.scores`` are places (1 the best), not points; ``score_word`` names them so.
     * ``score_note``: what ``Result.scores`` are to a reader beyond their word (``1 the best``).

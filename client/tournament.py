@@ -279,14 +279,14 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
 def game_result(config: TournamentConfig, spec: GameSpec, view: View, scores: Sequence[int], winners: Sequence[int],
                 illegal: Sequence[int], timeouts: Sequence[int]) -> GameResult:
     """A finished game's result from a view of it (all it needs is public: the game's entry's ``counts``),
-    its scores and winners: pot shares and pennies paid where the game has them, the tallies the standings
-    add up (``Kind.tournament_tallies``: pennies and buys, or lives left, tokens or points)."""
+    its scores and winners: the tallies the standings add up (``TournamentConfig.tallies``) and the game's
+    other counts."""
     counts = client_game(config.game).counts(view, config.rules)
     return GameResult(
         index=spec.index, deal=spec.deal, deal_seed=spec.deal_seed, rotation=spec.rotation, seats=spec.seats,
-        scores=tuple(scores), winners=tuple(winners), won=tuple(counts.get("won", ())),
-        paid=tuple(counts.get("paid", ())), illegal=tuple(illegal), timeouts=tuple(timeouts),
-        tallies={tally: tuple(counts[tally]) for tally in config.tallies})
+        scores=tuple(scores), winners=tuple(winners), illegal=tuple(illegal), timeouts=tuple(timeouts),
+        tallies={name: tuple(counts[name]) for name in config.tallies},
+        counts={name: tuple(values) for name, values in counts.items() if name not in config.tallies})
 
 
 def play_batch(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:

@@ -116,10 +116,10 @@ def game_spec(lineups: Sequence[Sequence[str]], seed: int, index: int) -> GameSp
 class GameResult:
     """One finished game, seat by seat. ``seats``: the entry (bot name) at each seat; ``winners``: seat
     numbers; ``illegal`` and ``timeouts`` as ``engine.seats.Tally`` counts them. Where it was played from:
-    ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``; ``won`` and ``paid``: pot shares,
-    pennies paid for cards in hand (empty where not known). ``tallies``: the game's own counts by seat that
-    the standings add up (``Kind.tournament_tallies``: Ten Pennies' ``pennies`` and ``buys``, Thirty-One's
-    ``lives``, ``tokens`` or ``points``)."""
+    ``index`` (the game's number), ``deal``, ``deal_seed``, ``rotation``. ``tallies``: the game's own counts by
+    seat that the standings add up (``Kind.tournament_tallies``: Ten Pennies' ``pennies`` and ``buys``,
+    Thirty-One's ``lives``, ``tokens`` or ``points``); ``counts``: its other counts by seat as the game ended,
+    kept with the game (Ten Pennies' pot shares ``won`` and pennies ``paid``; empty where not known)."""
 
     index: int = 0
     deal: int = 0
@@ -128,18 +128,18 @@ class GameResult:
     seats: tuple[str, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    won: tuple[int, ...] = ()
-    paid: tuple[int, ...] = ()
     illegal: tuple[int, ...]
     timeouts: tuple[int, ...]
     tallies: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """Plain data; ``tallies`` only where the game keeps some."""
+        """Plain data; ``tallies`` and ``counts`` only where the game keeps some."""
         data = {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
-        del data["tallies"]
-        if self.tallies:
-            data["tallies"] = {name: list(values) for name, values in self.tallies.items()}
+        for by_name in ("tallies", "counts"):
+            del data[by_name]
+            if kept := getattr(self, by_name):
+                data[by_name] = {name: list(values) for name, values in kept.items()}
         return data
 
 

@@ -167,8 +167,9 @@ def test_standings_equal_what_the_games_say() -> None:
         assert game["winners"] == [s for s, x in enumerate(game["scores"]) if x == low]
         tallies = game["tallies"]
         assert set(tallies) == {"pennies", "buys"} and "pennies" not in game and "buys" not in game
-        assert tallies["pennies"] == [w - p - b for w, p, b in zip(game["won"], game["paid"], tallies["buys"],
-                                                                   strict=True)]
+        assert set(game["counts"]) == {"won", "paid"}
+        won, paid = game["counts"]["won"], game["counts"]["paid"]
+        assert tallies["pennies"] == [w - p - b for w, p, b in zip(won, paid, tallies["buys"], strict=True)]
         assert sum(tallies["pennies"]) == 0  # the pot goes back to the table
         assert all(0 <= b <= buy_pennies for b in tallies["buys"])
     for standing in data["standings"]:
@@ -226,7 +227,7 @@ def test_entries_always_tied_rate_alike() -> None:
     """Through the standings: two entries with equal scores in every game end with equal ratings."""
     games = [GameResult(index=i, deal=i, deal_seed=i, rotation=0, seats=("a", "b", "c", "d") if i % 2 else
                         ("b", "a", "d", "c"), scores=(10, 10, 30, 50) if i % 2 else (10, 10, 50, 30),
-                        winners=(0, 1), won=(0,) * 4, paid=(0,) * 4, illegal=(0,) * 4, timeouts=(0,) * 4,
+                        winners=(0, 1), illegal=(0,) * 4, timeouts=(0,) * 4,
                         tallies={"pennies": (0,) * 4, "buys": (0,) * 4}) for i in range(6)]
     table = {s.name: s for s in tn.standings(("a", "b", "c", "d"), games)}
     assert (table["a"].rating_mu, table["a"].rating_sigma) == (table["b"].rating_mu, table["b"].rating_sigma)

@@ -395,8 +395,8 @@ _DISCARD_OF = tuple({card: Discard(seat, card) for card in shoe(MAX_DECKS)}.__ge
 
 DEFAULT_SAMPLES = 300
 """Rollouts a decision gets by default (spread over its candidate commands): tuned so that a searched
-decision takes about half a second of one core's time on the 2-core development machine (2026-11-30:
-~1.7 ms a rollout; 48 rollouts 0.10 s, 200 rollouts 0.34 s of CPU a decision; since only takes, buys
+decision takes about half a second of one core's time on a 2-core development machine (~1.7 ms a rollout
+played out; 48 rollouts 0.10 s, 200 rollouts 0.34 s of CPU a decision; since only takes, buys
 and discards are searched, whose rollouts are longer, 300 rollouts take about 0.65 s; a loaded machine
 takes longer by the clock). ``bench/engine_bench.py`` measures decisions per second. A number of rollouts,
 not a time, so that the bot is deterministic from its seed (``seconds=`` trades that for a clock)."""

@@ -204,6 +204,14 @@ class Game:
             return ()
         return (self.turn_seat,)
 
+    def first_to_act(self) -> int:
+        """``to_act()[0]`` without building the tuple (a rollout asks at every step): the nearest offered seat
+        yet to answer a buy offer, else the seat whose turn it is. Only while the game goes on."""
+        if self.phase is Phase.BUY:
+            answers = self.buy_answers
+            return next(seat for seat in self.buy_order if seat not in answers)
+        return self.turn_seat
+
     @property
     def over(self) -> bool:
         return self.phase is Phase.GAME_OVER

@@ -166,11 +166,10 @@ def rollout(game: Game, seat: int, option: Command, horizon: int | None = None) 
     start = game.players[seat].score
     last = None if horizon is None else game.turn + horizon
     game.apply(option, trusted=True)
-    while game.round_index == round_index and (phase := game.phase) is not Phase.GAME_OVER:
-        if last is not None and game.turn >= last and phase is Phase.PICK_UP:
+    while game.round_index == round_index and game.phase is not Phase.GAME_OVER:
+        if last is not None and game.turn >= last and game.phase is Phase.PICK_UP:
             return float(game.players[seat].score - start) + learned.value(game, seat)
-        actor = game.to_act()[0] if phase is Phase.BUY else game.turn_seat  # (``to_act``, read straight)
-        game.apply(fast_choice(game, actor), trusted=True)
+        game.apply(fast_choice(game, game.first_to_act()), trusted=True)
     return float(game.players[seat].score - start)
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ..cards import CARDS_PER_DECK, MAX_DECKS, Card, shoe
 from .commands import Buy, Command, DeclineDiscard, Discard, Draw, LayContract, LayOff, LaySet, PassBuy, TakeDiscard
-from .game import Game, Phase, SeatView
+from .game import Game, Phase, PlayerInfo, SeatState, SeatView
 from .melds import TableSet, contract_candidates, layoff_refusal, set_candidates
 from .rules import HouseRules, RoundSpec
 from .worlds import Remembering, sample_world
@@ -182,8 +182,9 @@ def view_table(view: SeatView) -> list[tuple[int | None, frozenset[str]]]:
             for m in view.table]
 
 
-def _others_down(players: Iterable[bool], seat: int) -> bool:
-    return any(down for s, down in enumerate(players) if s != seat)
+def _others_down(players: Sequence[PlayerInfo | SeatState], seat: int) -> bool:
+    """Whether a seat other than ``seat`` has gone down (a view's players or a whole game's)."""
+    return any(p.down for s, p in enumerate(players) if s != seat)
 
 
 def fits(view: SeatView, card: Card) -> bool:
@@ -268,7 +269,7 @@ class PlanBot:
         if phase is Phase.DRAW:
             return Draw(seat)
         return meld_policy(view.hand, view.legal, view_table(view),
-                           _others_down((p.down for p in view.players), seat), view.spec, view.rules)
+                           _others_down(view.players, seat), view.spec, view.rules)
 
 
 # --- the fast policy, on a whole game ----------------------------------------------------------------
@@ -340,8 +341,7 @@ def _fast_meld(game: Game, seat: int) -> Command:
                         return LayOff(seat, card, target.id)
     if counts is None:
         counts = _tally(hand, spec, rules)[0]
-    others_down = any(p.down for p in game.players if p is not player)  # (``_others_down``, read straight)
-    return _DISCARD_OF[seat](_deadwood(hand, counts, table, others_down, spec, rules))
+    return _DISCARD_OF[seat](_deadwood(hand, counts, table, _others_down(game.players, seat), spec, rules))
 
 
 def _deadwood(hand: Sequence[Card], counts: list[int], table: Sequence[TableSet], others_down: bool,
@@ -465,7 +465,7 @@ class SamplerBot(Remembering):
             return [Buy(seat), PassBuy(seat)] if buy else [PassBuy(seat)]
         if view.phase is not Phase.MELD:
             return list(legal)
-        others_down = _others_down((p.down for p in view.players), seat)
+        others_down = _others_down(view.players, seat)
         choice = meld_policy(view.hand, legal, table, others_down, view.spec, view.rules)
         if not isinstance(choice, Discard) or self.max_discards <= 1:
             return [choice]

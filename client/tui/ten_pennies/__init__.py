@@ -4,6 +4,7 @@ its standings' pennies and buys, its lobby label, its keys and local games)."""
 
 from __future__ import annotations
 
+from tenpennies.client.ten_pennies import ENTRY
 from tenpennies.engine.ten_pennies.rules import HouseRules
 from tenpennies.v2 import tenpennies_pb2 as pb
 from tenpennies.wire.ten_pennies import KNOB_ENUMS
@@ -26,8 +27,10 @@ def label(rules: HouseRules) -> str:
 
 
 def own_cells(standing: pb.Standing, standings: pb.GetStandingsResponse) -> tuple[str, ...]:
-    """A bot's pennies won or lost and its buys over all its games (its tallies: a bot with no game has none)."""
-    return f"{standing.tallies.get('pennies', 0):+d}", str(standing.tallies.get("buys", 0))
+    """A bot's own tallies over all its games, in the standings' order (pennies won or lost, signed as the game's
+    entry says, and buys; a bot with no game has none)."""
+    return tuple(f"{standing.tallies.get(tally, 0):{'+' if tally in ENTRY.signed else ''}d}"
+                 for tally in standings.tallies)
 
 
 SCREEN = ScreenGame(

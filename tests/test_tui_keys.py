@@ -37,7 +37,7 @@ from tenpennies.client.tui.choose import ChooseScreen
 from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.help import ConfirmScreen, RuleScreen
 from tenpennies.client.tui.history import HistoryScreen
-from tenpennies.client.tui.lobby import CreateTableScreen, LobbyHelp, LobbyScreen, RemoveSeatScreen
+from tenpennies.client.tui.lobby import LOBBY_HELP, CreateTableScreen, LobbyHelp, LobbyScreen, RemoveSeatScreen
 from tenpennies.client.tui.prefs import PrefsScreen
 from tenpennies.client.tui.review import ReviewScreen
 from tenpennies.client.tui.servers import ServersHelp
@@ -552,3 +552,16 @@ async def test_each_key_the_lobbys_dialogs_footers_show_acts(connection: Connect
         ServersHelp)
     for make in dialogs:
         assert await each_key_acts(make, unchanged) == [], make
+
+
+async def test_the_lobbys_help_fits_a_terminal_of_80_by_24_with_no_line_wrapped_or_cut() -> None:
+    """Every line of the lobby's help in view at the smallest terminal the client is made for, none folded."""
+    app = Over(LobbyHelp)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyHelp), "the lobby's help")
+        await pilot.pause()
+        box = app.screen.query_one("#lobby-help")
+        help_text = box.query_one(Static)
+        lines = Text.from_markup(LOBBY_HELP).plain.splitlines()
+        assert help_text.content_size.height == len(lines), "a line folded"
+        assert help_text.region.bottom <= box.content_region.bottom, "the last lines cut off"

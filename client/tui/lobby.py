@@ -458,7 +458,7 @@ LOBBY_HELP = """\
 
   [b]enter[/b]  a waiting table: join it (the first empty seat) and sit down;
          where you sit: back to your seat; a started one: watch it
-  [b]c[/b]      make a table: the game, seats, its house rules, decision timer
+  [b]c[/b]      make a table: its game, seats, house rules and timer
   [b]w[/b]      watch a table
   [b]b[/b] [b]B[/b]    add the game's / a random bot  [dim](tables you made: *)[/dim]
   [b]x[/b]      empty a seat                   [dim](before the start)[/dim]
@@ -469,10 +469,9 @@ LOBBY_HELP = """\
   [b]R[/b]      review your play in a finished game, costliest first
   [b]q[/b]      quit
 
-A table you make is yours to fill: add bots, join it, start it
-(b, B and g work at the table too). Quitting keeps your seats and
-tables: start again, and enter takes your seat back.
-Escape closes this help."""
+A table you make is yours to fill: add bots, join it, start it (b, B
+and g work at the table too). Quitting keeps your seats and tables:
+start again, and enter takes your seat back."""
 
 
 class LobbyHelp(ModalScreen[None]):

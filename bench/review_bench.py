@@ -8,7 +8,9 @@ each review's wall-clock seconds, how many decisions it calls sure mistakes, and
 * the five costliest (``Review.costliest(5)``, the sure mistakes that surely cost most): how many the two
   lists share, of the longer; the aim holds for a game when at most one decision of the longer list is
   missing from the other (4 of 5 shared, 3 of 4, ...); and how many of each list the review itself calls too
-  close to call (``Review.too_close(5)``: its interval cannot tell it from the first left out);
+  close to call (``Review.too_close(5)``: its interval cannot tell it from the first left out), and whether
+  that mark means what it says: of the listed decisions not so marked, how many the other seed lists too,
+  against those marked;
 * the sure mistakes: those both call so, of those either does.
 
 ``--reference N``: a third review of each game, at N times the budget, another seed, and (Ten Pennies) its
@@ -63,9 +65,22 @@ def agree(a: Review, b: Review) -> tuple[int, int, bool]:
     return shared, longer, shared >= longer - 1
 
 
+def held_by_mark(a: Review, b: Review) -> tuple[int, int, int, int]:
+    """Of the two reviews' five costliest, those not marked too close to call that the other review lists too,
+    of how many; the same for those marked: (held, unmarked, held, marked)."""
+    counts = [0, 0, 0, 0]
+    for one, other in ((a, b), (b, a)):
+        close = {m.index for m in one.too_close(SHOWN)}
+        for index in top(one):
+            at = 2 if index in close else 0
+            counts[at] += index in top(other)
+            counts[at + 1] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
 def sure_shared(a: Review, b: Review) -> float:
     """The decisions both call sure mistakes, of those either does (1: the same, or neither calls any)."""
-    first, second = ({m.index for m in r.marks if m.costly} for r in (a, b))
+    first, second = a.called, b.called
     return len(first & second) / len(first | second) if first | second else 1.0
 
 
@@ -94,9 +109,11 @@ def bench(kind: Kind[Any], game: Any, label: str, budget: int, seeds: Sequence[i
           f"{a.mistakes} / {b.mistakes}, shared {sure_shared(a, b):.2f}; five costliest shared {shared} of "
           f"{longer}: {'holds' if holds else 'FAILS'}  [{sorted(top(a))} / {sorted(top(b))}], too close to "
           f"call {close[0]} / {close[1]}")
+    marked = held_by_mark(a, b)
     row = {"seconds": (a_seconds + b_seconds) / 2, "shared": shared, "longer": longer, "holds": float(holds),
            "mistakes": (a.mistakes + b.mistakes) / 2, "sure_shared": sure_shared(a, b), "close": sum(close),
-           "shown": len(top(a)) + len(top(b))}
+           "shown": len(top(a)) + len(top(b)), "firm_held": marked[0], "firm": marked[1],
+           "close_held": marked[2]}
     if serial:
         alone, alone_seconds = timed(lambda: review_game(kind, game.seats, game.rules, game.seed, game.log, SEAT,
                                                          budget=budget, seed=seeds[0]))
@@ -111,7 +128,7 @@ def bench(kind: Kind[Any], game: Any, label: str, budget: int, seeds: Sequence[i
             full.horizon = None  # played out: the reference owes nothing to the learned value
         long, long_seconds = timed(lambda: review_game(full, game.seats, game.rules, game.seed, game.log, SEAT,
                                                        budget=budget * reference, seed=max(seeds) + 1))
-        sure = {m.index for m in long.marks if m.costly}
+        sure = long.called
         held = [len(top(r) & sure) for r in (a, b)]
         print(f"  reference at {reference}x the budget ({long_seconds:.1f} s): {long.mistakes} sure mistakes; "
               f"of each review's five costliest, {held[0]} of {len(top(a))} and {held[1]} of {len(top(b))} are "
@@ -163,7 +180,10 @@ def main() -> None:
             f"{statistics.fmean(r['sure_shared'] for r in rows):.2f} | five costliest: "
             f"{sum(int(r['shared']) for r in rows)} shared of {sum(int(r['longer']) for r in rows)}, holds on "
             f"{sum(int(r['holds']) for r in rows)} of {n} games; too close to call "
-            f"{sum(int(r['close']) for r in rows)} of the {sum(int(r['shown']) for r in rows)} listed |")
+            f"{sum(int(r['close']) for r in rows)} of the {sum(int(r['shown']) for r in rows)} listed; listed by the "
+            f"other seed too: {sum(int(r['firm_held']) for r in rows)} of the {sum(int(r['firm']) for r in rows)} "
+            f"not marked, {sum(int(r['close_held']) for r in rows)} of the {sum(int(r['close']) for r in rows)} "
+            f"marked |")
     if args.reference:
         line += (f" held up at {args.reference}x: {sum(int(r['held']) for r in rows)} of "
                  f"{sum(int(r['listed']) for r in rows)} |")

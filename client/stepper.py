@@ -122,8 +122,9 @@ class Stepper:
         return sum(1 for p in self.rounds if p <= position)
 
     def mistakes(self) -> list[int]:
-        """The positions of the reviewed seat's costly decisions (``Mark.costly``: surely a mistake), in order."""
-        return sorted(p for p, m in self.marks.items() if m.costly)
+        """The positions of the decisions the review calls mistakes (``Review.called``), in order."""
+        called = self.review.called if self.review is not None else frozenset()
+        return sorted(p for p, m in self.marks.items() if m.index in called)
 
     def mistake_from(self, position: int, step: int) -> int | None:
         """The next (``step`` 1) or previous (-1) costly decision's position from ``position``; None if none."""

@@ -4,8 +4,11 @@ with how sure the review is of it.
 
 Points are the seat's expected points for the rest of the round after the option (lower is better, as the
 score is); ``loss`` is the chosen option's expected points less the best option's (0 for the best choice),
-``margin`` the half-width of its 95% interval: a decision is a mistake (``Mark.costly``) only when its loss is
-clear of the noise, ``loss - margin > 0`` (``Mark.least``, the low end of the interval, above zero). These are
+``margin`` the half-width of its 95% interval: a decision's loss is clear of its noise (``Mark.costly``) when
+``loss - margin > 0`` (``Mark.least``, the low end of the interval, above zero), and the review calls it a
+mistake (``Review.called``) only when it is also clear of the luck of the game's other decisions: of some
+hundreds looked at, a few in a hundred clear their own interval by chance, so the review keeps those of the
+clear ones that a false discovery rate of ``FALSE_CALLS`` allows (Benjamini-Hochberg). These are
 plain values, kept as JSON with the game (``to_dict``/``from_dict``),
 shown by ``tenpennies replay --review`` and the terminal client's review and replay viewer.
 
@@ -31,6 +34,7 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import zip_longest
 from typing import Any, Protocol, runtime_checkable
 
@@ -109,8 +113,20 @@ class Mark:
 
     @property
     def costly(self) -> bool:
-        """A mistake the review is sure of: its loss is clear of the noise."""
+        """Its loss is clear of its own noise: a mistake, if the decision is looked at alone (a review calls it
+        one only if it also stands out among the game's decisions: ``Review.called``)."""
         return self.least > 0
+
+    @property
+    def chance(self) -> float:
+        """How likely a loss this clear of zero would be, were the decision no mistake at all (its one-sided p):
+        its standard error read from its margin as if the worlds were many (a little large for few worlds, so
+        the chance is too); 0 for a loss taken as sure (no margin measured), 1 for none or one not measured."""
+        if self.loss <= 0 or math.isinf(self.margin):
+            return 1.0
+        if self.margin <= 0:
+            return 0.0
+        return 1.0 - statistics.NormalDist().cdf(Z95 * self.loss / self.margin)
 
     def listed(self, count: int) -> tuple[Option, ...]:
         """The ``count`` best options, the chosen one always among them (in place of the last if it ranks
@@ -137,23 +153,32 @@ class Review:
     complete: bool = True
     seed: int | None = None
 
+    @cached_property
+    def called(self) -> frozenset[int]:
+        """The log positions of the decisions the review calls mistakes (``called_mistakes``)."""
+        return called_mistakes(self.marks)
+
     def costliest(self, n: int) -> list[Mark]:
-        """The ``n`` decisions the review is sure are mistakes (``Mark.costly``) that surely cost most, by the
-        low end of their interval (``Mark.least``; ties in game order): a decision seen in few worlds, whose cost
-        the next seed may halve, ranks below one as costly that many worlds agree on."""
-        return ranked(self.marks)[:n]
+        """The ``n`` decisions the review calls mistakes (``called``) that surely cost most, by the low end of
+        their interval (``Mark.least``; ties in game order): a decision seen in few worlds, whose cost the next
+        seed may halve, ranks below one as costly that many worlds agree on."""
+        return self._ranked[:n]
 
     def too_close(self, n: int) -> list[Mark]:
         """Those of the ``n`` costliest (``costliest``) whose place among them is too close to call: their
-        intervals cannot tell what they cost from what the first sure mistake left out cost (``apart``), so
-        another seed may list the one for the other."""
-        listed = ranked(self.marks)
+        intervals cannot tell what they cost from what the first mistake left out cost (``apart``), so another
+        seed may list the one for the other."""
+        listed = self._ranked
         return [m for m in listed[:n] if n < len(listed) and not apart(m, listed[n])]
+
+    @cached_property
+    def _ranked(self) -> list[Mark]:
+        return ranked(m for m in self.marks if m.index in self.called)
 
     @property
     def mistakes(self) -> int:
-        """How many decisions the review is sure cost something."""
-        return sum(1 for m in self.marks if m.costly)
+        """How many decisions the review calls mistakes (``called``)."""
+        return len(self.called)
 
     @property
     def total_loss(self) -> float:
@@ -206,6 +231,29 @@ def _options(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands
     return found
 
 
+FALSE_CALLS = 0.1
+"""The share of the mistakes a review calls that may be no mistake at all, at most (in expectation: the false
+discovery rate of the Benjamini-Hochberg procedure, ``called_mistakes``). A review tests some hundred (Thirty-One)
+to three hundred (Ten Pennies) decisions, and each one's 95% interval leaves it a chance in forty of looking
+costly by luck. Of the mistakes called by their intervals alone, 18 of 34 of Thirty-One's and 38% of Ten
+Pennies' held up in a review four times as long; of those called so, 10 of 12 and 46% (``bench/review_bench.py
+--reference 4``; much of Ten Pennies' rest is the learned value's, against rollouts played out)."""
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval (a margin is its half-width)."""
+
+
+def called_mistakes(marks: Sequence[Mark], rate: float = FALSE_CALLS) -> frozenset[int]:
+    """The log positions of the decisions among ``marks`` (every decision a review looked at) that it calls
+    mistakes: those clear of their own noise (``Mark.costly``) that the Benjamini-Hochberg procedure keeps at a
+    false discovery rate of ``rate``: the ``k`` least likely by chance (``Mark.chance``), for the largest ``k``
+    whose ``k``-th chance is at most ``k * rate / len(marks)``. A review of a few decisions calls as the
+    intervals do; of hundreds, a mistake must stand out from what hundreds of fair choices show by luck."""
+    chances = sorted((m.chance, m.index) for m in marks if m.costly)
+    count = len(marks)
+    kept = max((k for k, (p, _) in enumerate(chances, 1) if p <= k * rate / count), default=0)
+    return frozenset(index for _, index in chances[:kept])
+
+
 FIRST_WORLDS = 8
 """The worlds of a decision's first look at each option: fewer make no interval worth the name; a clear
 decision (most are) needs no more."""
@@ -237,7 +285,7 @@ def half_width(differences: Sequence[float], same_in: int = SAME_IN) -> float:
     spread = statistics.stdev(differences) if n > 1 else 0.0
     if n < 2 or (spread == 0 and n < same_in):
         return math.inf
-    z = 1.959964
+    z = Z95
     df = n - 1
     t = z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
     return t * spread / math.sqrt(n)

@@ -27,6 +27,7 @@ from tenpennies.engine.review import (
     Review,
     Stopped,
     Walk,
+    called_mistakes,
     decisions,
     first_look,
     half_width,
@@ -147,7 +148,8 @@ def test_a_whole_game_is_reviewed_in_order_costliest_first(played: Game) -> None
     costly = review.costliest(5)
     assert all(a.loss >= b.loss for a, b in zip(costly, costly[1:], strict=False))
     assert all(m.costly == (m.loss - m.margin > 0) == (m.least > 0) for m in review.marks)
-    assert costly == sorted((m for m in review.marks if m.costly), key=lambda m: (-m.loss, m.index))[:5]
+    assert review.called <= {m.index for m in review.marks if m.costly}
+    assert costly == sorted((m for m in review.marks if m.index in review.called), key=lambda m: (-m.loss, m.index))[:5]
     assert not costly and all(m.worlds == FIRST_WORLDS for m in review.marks)  # no mistake on 8 worlds
     assert all(math.isinf(m.margin) for m in review.marks if m.loss > 0)
     assert review.total_loss == pytest.approx(sum(m.loss for m in review.marks))
@@ -262,6 +264,25 @@ def test_where_more_worlds_go_and_when_a_mistake_is_sure() -> None:
     assert carried == table and not played
     assert half_width([1.0, 3.0, 2.0, 4.0, 0.0]) == pytest.approx(2.776 * math.sqrt(2.5 / 5), rel=0.03)  # t(4)
     assert half_width([2.0] * 8) == math.inf and half_width([2.0] * 40) == 0  # the same in a few worlds: unknown
+
+
+def test_a_review_of_hundreds_of_decisions_calls_only_the_mistakes_that_stand_out_from_their_luck() -> None:
+    options = (Option("0 discard KS", 4.0), Option("0 discard 7H", 5.0))
+    fair = [Mark(i, 1, "0 discard KS", options[::-1], 0.0, 3.0, 64) for i in range(300)]
+    lucky = [Mark(300 + i, 1, "0 discard 7H", options, 1.0, 0.9, 64) for i in range(3)]  # clear of its own noise
+    plain = Mark(400, 1, "0 discard 7H", (options[0], Option("0 discard 7H", 14.0)), 10.0, 2.0, 64)
+    assert all(m.costly for m in lucky) and lucky[0].chance == pytest.approx(0.0147, abs=0.0002)
+    assert Mark(1, 1, "x", options, 1.0, 1.0).chance == pytest.approx(0.025)  # the margin's own 2.5% a side
+    assert fair[0].chance == 1 and Mark(1, 1, "x", options, 1.0, math.inf).chance == 1
+    assert Mark(1, 1, "x", options, 1.0, 0.0).chance == 0  # a loss taken as sure (no margin measured)
+    many = Review("g", 0, "search", 96, (*fair, *lucky, plain), seed=1)
+    assert many.called == {400} and many.mistakes == 1 and many.costliest(5) == [plain]
+    assert called_mistakes((*fair, *lucky, plain)) == {400}
+    few = Review("g", 0, "search", 96, (*lucky, plain), seed=1)  # four decisions: as their intervals say
+    assert few.called == {300, 301, 302, 400} and [m.index for m in few.costliest(5)] == [400, 300, 301, 302]
+    assert called_mistakes((*fair[:20], *lucky, plain)) == {300, 301, 302, 400}  # three of 24 clear: not luck
+    assert called_mistakes((*fair[:30], *lucky, plain)) == {400}  # of 34, luck might show as many
+    assert called_mistakes((*fair[:30], *lucky, plain), rate=0.2) == {300, 301, 302, 400}
 
 
 def test_a_mark_is_a_mistake_only_when_sure_and_old_reviews_still_load() -> None:

@@ -356,12 +356,14 @@ def test_a_marks_list_always_holds_the_chosen_move_and_an_unsure_one_is_no_mista
 
     options = tuple(Option(f"3 discard {c}", float(p)) for p, c in enumerate(("2C", "3C", "4C", "5C", "6C")))
     sure = Mark(8, 1, "3 discard 6C", options, 4.0, 1.5, 64)
-    shown = mark_text(sure, "Ann", Text, colour=False).plain
+    shown = mark_text(sure, True, "Ann", Text, colour=False).plain
     assert "costing 4.0 ± 1.5 points" in shown and "3 discard 6C (chosen)" in shown  # fifth of five, still listed
     assert shown.count("\n") == 3 and "3 discard 2C" in shown and "3 discard 5C" not in shown
     unsure = Mark(8, 1, "3 discard 6C", options, 4.0, 6.5, 64)
-    shown = mark_text(unsure, "Ann", Text, colour=False).plain
+    shown = mark_text(unsure, False, "Ann", Text, colour=False).plain
     assert "costing" not in shown and "too close to call (4.0 ± 6.5 points)" in shown
+    shown = mark_text(sure, False, "Ann", Text, colour=False).plain  # clear of its noise, not called by the review
+    assert "perhaps costing 4.0 ± 1.5 points (no more than luck" in shown and "3 discard 6C (chosen)" in shown
     from dataclasses import replace
 
     record = played("ten_pennies", seats=4, seed=7, rules=SHORT)

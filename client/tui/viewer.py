@@ -51,14 +51,19 @@ def drawn_move(record: GameRecord, notation: str, style: CardStyle) -> Text:
     return out
 
 
-def mark_text(mark: Mark, name: str, move: Callable[[str], Text], colour: bool = True) -> Text:
-    """A reviewed decision: what was chosen, what it cost against the best option, the best options (each
-    move as ``move`` draws it from its notation: ``drawn_move``)."""
+def mark_text(mark: Mark, called: bool, name: str, move: Callable[[str], Text], colour: bool = True) -> Text:
+    """A reviewed decision: what was chosen, what it cost against the best option (a mistake where the review
+    ``called`` it one: ``Review.called``), the best options (each move as ``move`` draws it from its notation:
+    ``drawn_move``)."""
     head = Text(f"Review: {name} chose to ")
     head.append_text(move(mark.chosen))
-    if mark.costly:
+    if called:
         head.append(f", costing {mark.loss:.1f}{f' {plus_minus(mark.margin)}' if mark.margin else ''} points")
         head.stylize_before("bold yellow" if colour else "bold")
+    elif mark.costly:  # clear of its own noise, but not of the luck of the game's hundreds of decisions
+        head.append(f", perhaps costing {mark.loss:.1f} {plus_minus(mark.margin)} points (no more than luck "
+                    "shows among a game's decisions)")
+        head.stylize_before("bold")
     elif mark.loss > 0:  # the searcher's best was another, by less than it can tell
         head.append(f", too close to call ({mark.loss:.1f} {plus_minus(mark.margin)} points)")
         head.stylize_before("bold")
@@ -159,7 +164,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-story", VerticalScroll).scroll_end(animate=False)
         mark = st.marks.get(self.position)
         mark_line = self.query_one("#replay-mark", Line)
-        mark_line.show(mark_text(mark, record.seat_name(self.review.seat), self.move, self.style.colour)
+        mark_line.show(mark_text(mark, mark.index in self.review.called, record.seat_name(self.review.seat),
+                                 self.move, self.style.colour)
                        if mark is not None and self.review is not None else Text())
         mark_line.display = mark is not None
         if self.plotting:

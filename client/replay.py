@@ -212,7 +212,7 @@ def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
     costly = review.costliest(top)
     seed = "" if review.seed is None else f", seed {review.seed}"
     yield (f"Review of {who} (seat {review.seat}) in table {stored.table_id} ({stored.name!r}): "
-           f"{len(review.marks)} decisions with a choice, scored by the {review.searcher} searcher at "
+           f"{len(review.marks)} decisions with a choice, scored by the searching bot ({review.searcher}) at "
            f"{review.budget} worlds a decision (up to {DEEPER * review.budget} for those at the edge of the five "
            f"costliest){seed}.")
     yield ("Points are the seat's expected points for the rest of the round after each option, from what it "

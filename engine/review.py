@@ -119,14 +119,15 @@ class Mark:
 
     @property
     def chance(self) -> float:
-        """How likely a loss this clear of zero would be, were the decision no mistake at all (its one-sided p):
-        its standard error read from its margin as if the worlds were many (a little large for few worlds, so
-        the chance is too); 0 for a loss taken as sure (no margin measured), 1 for none or one not measured."""
+        """How likely a loss this clear of zero would be, were the decision no mistake at all (its one-sided p,
+        Student's t on ``worlds - 1`` degrees of freedom, as its margin was made: ``half_width``); 0 for a loss
+        taken as sure (a margin of 0), 1 for no loss or one too little known (an infinite margin)."""
         if self.loss <= 0 or math.isinf(self.margin):
             return 1.0
         if self.margin <= 0:
             return 0.0
-        return 1.0 - statistics.NormalDist().cdf(Z95 * self.loss / self.margin)
+        df = self.worlds - 1 if self.worlds > 1 else math.inf
+        return t_tail(t95(df) * self.loss / self.margin, df)
 
     def listed(self, count: int) -> tuple[Option, ...]:
         """The ``count`` best options, the chosen one always among them (in place of the last if it ranks
@@ -233,10 +234,10 @@ def _options(kind: Kind[Any], seats: int, rules: Rules, game_seed: int, commands
 
 FALSE_CALLS = 0.1
 """The share of the mistakes a review calls that may be no mistake at all, at most (in expectation: the false
-discovery rate of the Benjamini-Hochberg procedure, ``called_mistakes``). A review tests some hundred (Thirty-One)
+discovery rate of the Benjamini-Hochberg procedure, ``called_mistakes``). A review tests some ninety (Thirty-One)
 to three hundred (Ten Pennies) decisions, and each one's 95% interval leaves it a chance in forty of looking
 costly by luck. Of the mistakes called by their intervals alone, 18 of 34 of Thirty-One's and 38% of Ten
-Pennies' held up in a review four times as long; of those called so, 10 of 12 and 46% (``bench/review_bench.py
+Pennies' held up in a review four times as long; of those called so, 10 of 12 and 47% (``bench/review_bench.py
 --reference 4``; much of Ten Pennies' rest is the learned value's, against rollouts played out)."""
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval (a margin is its half-width)."""
@@ -285,10 +286,21 @@ def half_width(differences: Sequence[float], same_in: int = SAME_IN) -> float:
     spread = statistics.stdev(differences) if n > 1 else 0.0
     if n < 2 or (spread == 0 and n < same_in):
         return math.inf
+    return t95(n - 1) * spread / math.sqrt(n)
+
+
+def t95(df: float) -> float:
+    """Student's t quantile of a two-sided 95% interval on ``df`` degrees of freedom, by its Cornish-Fisher
+    expansion (within 3% of the table from 4 on)."""
     z = Z95
-    df = n - 1
-    t = z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-    return t * spread / math.sqrt(n)
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+def t_tail(t: float, df: float) -> float:
+    """The chance that Student's t on ``df`` degrees of freedom exceeds ``t`` (t >= 0), by Wallace's normal
+    approximation of t (its tail within a few percent of the table's from 10 degrees of freedom on)."""
+    z = t if math.isinf(df) else (8 * df + 1) / (8 * df + 3) * math.sqrt(df * math.log1p(t * t / df))
+    return statistics.NormalDist().cdf(-z)
 
 
 def paired(table: Sequence[Sequence[float]], i: int, j: int, same_in: int = SAME_IN) -> tuple[float, float]:

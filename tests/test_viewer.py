@@ -363,7 +363,7 @@ def test_a_marks_list_always_holds_the_chosen_move_and_an_unsure_one_is_no_mista
     shown = mark_text(unsure, False, "Ann", Text, colour=False).plain
     assert "costing" not in shown and "too close to call (4.0 ± 6.5 points)" in shown
     shown = mark_text(sure, False, "Ann", Text, colour=False).plain  # clear of its noise, not called by the review
-    assert "perhaps costing 4.0 ± 1.5 points (no more than luck" in shown and "3 discard 6C (chosen)" in shown
+    assert "perhaps costing 4.0 ± 1.5 points (within the luck" in shown and "3 discard 6C (chosen)" in shown
     from dataclasses import replace
 
     record = played("ten_pennies", seats=4, seed=7, rules=SHORT)
@@ -371,3 +371,8 @@ def test_a_marks_list_always_holds_the_chosen_move_and_an_unsure_one_is_no_mista
     both = Stepper(record, review=review).mistakes()
     unsure_second = replace(review, marks=tuple(replace(m, margin=3.0) if m.loss == 1.25 else m for m in review.marks))
     assert len(both) == 2 and Stepper(record, review=unsure_second).mistakes() == both[:1]  # n skips an unsure one
+    # clear of its own interval (1.25 ± 1.24: a chance of 0.024) but not called among the game's decisions
+    lucky_second = replace(review, marks=tuple(replace(m, margin=1.24) if m.loss == 1.25 else m for m in review.marks))
+    lucky = next(m for m in lucky_second.marks if m.loss == 1.25)
+    assert lucky.costly and lucky.index not in lucky_second.called and len(review.marks) > 8
+    assert Stepper(record, review=lucky_second).mistakes() == both[:1]  # n goes to the mistakes called only

@@ -184,7 +184,7 @@ class ReviewScreen(ModalScreen[None]):
             "listed by the least each surely cost, ~ too close to call."))
         self.query_one("#marks", Static).update(marks_table(review, move=self.move))
         self.query_one("#keys", Static).update("v steps through the game in the replay viewer, n there to each "
-                                               "costly decision; Escape closes.")
+                                               "mistake; Escape closes.")
 
     def move(self, notation: str) -> Text:
         """A move of the review as the table shows moves (``viewer.drawn_move``)."""
@@ -195,7 +195,7 @@ class ReviewScreen(ModalScreen[None]):
         return self.review is not None if action == "step_through" else True
 
     def action_step_through(self) -> None:
-        """The game in the replay viewer, this review's marks on it, at its first costly decision."""
+        """The game in the replay viewer, this review's marks on it, at its first mistake."""
         if self.review is None:
             return
         viewer = ReplayScreen(self.record, review=self.review, style=self.style)

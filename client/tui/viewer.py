@@ -1,8 +1,8 @@
 """The replay viewer: a finished game step by step, forwards and back, every hand shown (the game's board: its
-screen entry's), the narrator's words for each step, a review's marks on the reviewed seat's costly decisions.
+screen entry's), the narrator's words for each step, a review's marks on the reviewed seat's decisions.
 
 ``ReplayScreen(record, review=None)``: ← → a step, ↑ ↓ (or [ ]) a round, home / end the deal and the end,
-``n`` / ``N`` the next / previous costly decision of the review, ``g`` each seat's running score by round,
+``n`` / ``N`` the next / previous mistake the review calls, ``g`` each seat's running score by round,
 escape back. The game is rebuilt once (``client.stepper.Stepper``); a step is a copy of a kept game and a
 few commands at most. Each region is a widget that keeps what it drew and redraws only on a change.
 """
@@ -61,8 +61,8 @@ def mark_text(mark: Mark, called: bool, name: str, move: Callable[[str], Text], 
         head.append(f", costing {mark.loss:.1f}{f' {plus_minus(mark.margin)}' if mark.margin else ''} points")
         head.stylize_before("bold yellow" if colour else "bold")
     elif mark.costly:  # clear of its own noise, but not of the luck of the game's hundreds of decisions
-        head.append(f", perhaps costing {mark.loss:.1f} {plus_minus(mark.margin)} points (no more than luck "
-                    "shows among a game's decisions)")
+        head.append(f", perhaps costing {mark.loss:.1f} {plus_minus(mark.margin)} points (within the luck of a "
+                    "game's many decisions: not called a mistake)")
         head.stylize_before("bold")
     elif mark.loss > 0:  # the searcher's best was another, by less than it can tell
         head.append(f", too close to call ({mark.loss:.1f} {plus_minus(mark.margin)} points)")
@@ -195,7 +195,7 @@ class ReplayScreen(Screen[None]):
     def action_mistake(self, step: int) -> None:
         found = self.stepper.mistake_from(self.position, step)
         if found is None:
-            self.notify("No more costly decisions that way.", timeout=3)
+            self.notify("No more mistakes that way.", timeout=3)
             return
         self.go(found)
 

@@ -94,12 +94,14 @@ class Player:
         return str(self.screen.query_one(selector).render())
 
     def watch_link(self) -> None:
-        """Say when the stream's link changes (the screen's ``link``, as the prompt shows it)."""
+        """Say when the stream's link changes (the screen's ``link``), a link down once the prompt shows it."""
         if self.screen is None or self.screen.link is None or self.screen.link.up == self.link_up:
             return
-        link = self.screen.link
+        link, prompt = self.screen.link, self.text("#prompt")
+        if not link.up and "Reconnecting" not in prompt:
+            return  # the screen took the news and asked for a redraw: said once the prompt shows it
         self.link_up = link.up
-        say("link", up=link.up, reason=link.reason, prompt=self.text("#prompt"))
+        say("link", up=link.up, reason=link.reason, prompt=prompt)
 
     async def until(self, condition: Callable[[], object], what: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout

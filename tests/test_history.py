@@ -274,7 +274,7 @@ async def test_your_games_open_from_the_local_game_its_end_and_its_table(tmp_pat
         assert "Your games" in {b.binding.description for b in table.active_bindings.values()}  # the footer's
         await pilot.press("question_mark")
         await until(pilot, lambda: not isinstance(app.screen, TableScreen), "the help")
-        assert "your games: the local games played" in shown(app.screen)
+        assert "your games: each to replay or review" in shown(app.screen)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is table, "the table again")
         for _ in range(200):  # play by keys until the game is over

@@ -71,6 +71,10 @@ LOOK_FOR = 5.0   # ... for this long after the last one (``look_again``)
 OVERDUE = 1.0    # a redraw asked for this long ago and not yet drawn is asked for again (``stale``, ``look_again``)
 
 
+YOUR_GAMES = ("H", "your games: each to replay or review")
+"""The help's line for the key to the local games played (a table with a history of games)."""
+
+
 class Middle(Container):
     """The seats and the log (side by side on a wide terminal): resized, by the terminal or by the regions
     around it, it says so, and the seats are fitted to its new height."""
@@ -787,7 +791,7 @@ class TableScreen(LiveScreen):
             extra += [("b / B", f"add a {default_bot(self.tv.game)} / random bot"), ("g", "start the game")]
         extra.append(("L", "leave the table") if self.leave_to_lobby else ("q", "quit"))
         if self.history is not None:
-            extra.append(("H", "your games: the local games played, each to replay or review"))
+            extra.append(YOUR_GAMES)
         def closed(guide: object) -> None:
             if guide is True:
                 self.show_guide()

@@ -52,6 +52,7 @@ from tenpennies.client.tui.thirty_one import (
     ThirtyOneHelp,
     guide_pages,
 )
+from tenpennies.client.tui.thirty_one.table import KEYS as THIRTY_ONE_KEYS
 from tenpennies.client.tui.trust import PasswordScreen, RefusedScreen, TrustScreen
 from tenpennies.client.tui.viewer import ReplayScreen
 from tenpennies.engine.cards import Card
@@ -569,7 +570,7 @@ async def test_the_lobbys_help_fits_a_terminal_of_80_by_24_with_no_line_wrapped_
 
 
 async def test_each_key_of_the_tables_help_takes_one_line_at_80_columns() -> None:
-    """The table's help scrolls at 80x24 (it is taller), but none of its keys' rows folds: each reads at a glance."""
+    """Either game's table help may scroll at 80x24, but none of its keys' rows folds: each reads at a glance."""
     _, _, _, middle, _ = ten_pennies_ends()
     local = [("q", "quit"), YOUR_GAMES]  # the keys a local game's table adds
     app = Over(lambda: HelpScreen(middle, CardStyle(), local))
@@ -577,3 +578,8 @@ async def test_each_key_of_the_tables_help_takes_one_line_at_80_columns() -> Non
         await pilot.pause()
         grid = app.screen.query_one("#dialog", VerticalScroll).query(Static).first()
         assert grid.content_size.height == len(KEYS) + len(local), "a key's row folded"
+    app = Over(lambda: ThirtyOneHelp(thirty_one_end(), local))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        grid = app.screen.query_one("#dialog", VerticalScroll).query(Static).first()
+        assert grid.content_size.height == len(THIRTY_ONE_KEYS) + len(local), "a Thirty-One key's row folded"

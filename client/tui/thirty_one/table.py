@@ -80,9 +80,9 @@ KEYS = (
     ("t", "take the top of the discard pile (then discard)"),
     ("← →", "choose a card of your hand"),
     ("x or enter", "discard the card under the cursor"),
-    ("k", "knock: every other seat has one more turn, then the hands are shown"),
+    ("k", "knock: the others have one more turn, then hands are shown"),
     ("s", "stand: after a knock, keep your hand and pass"),
-    ("e", "exchange: the widow (banking), the middle hands (switch), the table cards (stop the bus)"),
+    ("e", "exchange: the widow, the middle hands or the table cards"),
     ("1 / 2", "switch, the dealer: keep your first hand or your second"),
     ("c / ?", "chat / this help"),
 )

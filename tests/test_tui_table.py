@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from tenpennies.client.connection import Connection, HostedTable, SeatSession
 from tenpennies.client.settings import TablePrefs
+from tenpennies.client.tui import table as table_module
 from tenpennies.client.tui.cards import CardStyle
 from tenpennies.client.tui.footer import KeysFooter
 from tenpennies.client.tui.guide import GuideScreen
@@ -958,15 +959,17 @@ def offered(screen: TableScreen) -> bool:
     return v is not None and any(isinstance(c, Buy) for c in v.legal)
 
 
-async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(connection: Connection,
-                                                                       tmp_path: Path) -> None:
+async def test_a_key_pressed_as_a_new_offer_appears_is_not_taken_for_it(
+        connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the offer's moment and the prompt's flash long enough that a loaded machine still looks within them
+    monkeypatch.setattr(table_module, "FLASH", 3.0)
     hosted, joined = await table(connection, bots=0, start=False)
     me = Recording(joined.service, joined.table_id, joined.seat, joined.token)
     me.named = []
     other = Scripted(await connection.join(hosted.table_id, "Other"))
     folding = asyncio.ensure_future(other.watch())  # it moves only when the test says
     await connection.start(hosted.table_id, hosted.host_token)
-    prefs = TablePrefs(offer_pause=0.5, guide_seen=True)
+    prefs = TablePrefs(offer_pause=3.0, guide_seen=True)
     app = TableApp(lambda: TableScreen(connection, me, prefs=prefs, home=tmp_path))
     try:
         async with app.run_test(size=SIZE) as pilot:

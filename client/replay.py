@@ -218,7 +218,7 @@ def review_lines(stored: StoredGame, review: Review, top: int) -> Iterator[str]:
     yield ("Points are the seat's expected points for the rest of the round after each option, from what it "
            "knew then (lower is better); a cost is shown with its 95% margin, and a decision is called a "
            "mistake only when its cost is larger than the margin and stands out from the luck of the game's "
-           "other decisions (at most one in ten of those called may be luck). Mistakes are listed by the least "
+           "other decisions (of those called, about one in ten at most may be luck). Mistakes are listed by the least "
            "each surely cost (the low end of its margin); ~ marks one too close to call against the first left "
            "out.")
     if not costly:

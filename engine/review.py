@@ -448,8 +448,7 @@ def to_refine(marks: dict[int, Mark], count: int, sure: int = SHOWN, most: int |
     outsider likeliest to belong and the one inside likeliest not to; more outsiders, as a decision missed on
     its first look is missed for good); in game order. ``most``: a decision played in that many worlds is not
     looked at again."""
-    order = sorted(marks, key=lambda i: (-marks[i].least, i))
-    top = [i for i in order[:sure] if marks[i].least > 0]
+    top = [m.index for m in ranked(marks.values())[:sure]]
     bar = marks[top[-1]].least if len(top) == sure else 0.0
     reach = {i: upper(m, SCREEN) for i, m in marks.items()}
     outside = [i for i in marks if i not in top]

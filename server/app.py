@@ -112,12 +112,19 @@ class Listener:
             print(self.lan, flush=True)
 
 
-async def until_stopped() -> None:
-    """Return once the process is asked to stop (Ctrl-C or SIGTERM), saying so."""
+def stop_asked() -> asyncio.Event:
+    """An event set once the process is asked to stop (Ctrl-C or SIGTERM). Taken before the server says where
+    it listens: a stop asked the moment after (a client that read that line and ends it) is heard, where
+    Python's own handling would end the process on the spot, without its orderly stop."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def until_stopped(stop: asyncio.Event) -> None:
+    """Return once ``stop`` (``stop_asked``) is set, saying so."""
     await stop.wait()
     print("shutting down", flush=True)
 
@@ -294,9 +301,10 @@ async def serve(options: Options) -> None:
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
     collector = asyncio.ensure_future(collect_young())
+    stop = stop_asked()
     server.announce(f"{len(server.lobby.tables)} table(s) from {options.db}")
     if server.tournament is not None:
         print(server.tournament.summary(), flush=True)
-    await until_stopped()
+    await until_stopped(stop)
     collector.cancel()
     await server.stop()

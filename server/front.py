@@ -1138,8 +1138,9 @@ async def serve(options: app.Options) -> None:
     await front.start()
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
+    stop = app.stop_asked()
     front.announce(f"{len(front.lobby.where)} table(s) on {front.count} workers ({options.db} and beside it)")
     if front.tournament is not None:
         print(front.tournament.summary(), flush=True)
-    await app.until_stopped()
+    await app.until_stopped(stop)
     await front.stop()

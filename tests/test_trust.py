@@ -143,6 +143,21 @@ def test_the_server_console_shows_no_grpc_log_lines_when_a_plaintext_client_knoc
     assert "shutting down" in output and "Handshake failed" not in output, output
 
 
+def test_a_server_stopped_the_moment_it_says_where_it_listens_still_stops_in_order(tmp_path: Path) -> None:
+    """A client that reads the listening line and ends the server at once (a script, a supervisor) gets its
+    orderly stop: the signal is heard from before that line is written."""
+    for attempt in range(3):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tenpennies.client.cli", "serve", "--port", "0", "--db",
+             str(tmp_path / f"g{attempt}.db"), "--tls", "--no-advertise"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert process.stdout is not None
+        assert "listening on" in process.stdout.readline()
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+        assert "shutting down" in output and process.returncode == 0, (attempt, output, process.returncode)
+
+
 def test_a_fingerprint_in_another_form_is_refused_with_an_example() -> None:
     with pytest.raises(ValueError, match="SHA256:47DEQ"):
         check_fingerprint("AB:CD:EF")
